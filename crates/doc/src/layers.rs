@@ -1,0 +1,317 @@
+//! The records of each layer of a [`crate::Doc`].
+//!
+//! Records hold byte [`Span`]s into the article text and refer to records of other
+//! layers by index ([`TokenId`], [`AttributionId`], ...), never by pointer, so a
+//! layer can be written, stored and read back on its own.
+
+use std::ops::Range;
+
+use serde::Serialize;
+
+use crate::{AttributionId, ClusterId, SentenceId, Span, TokenId};
+
+/// What kind of text a token is.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum TokenKind {
+    /// Letters, possibly with inner hyphens, apostrophes or periods ("U.S.", "front-runner").
+    Word,
+    /// A clitic split off a word: "'s", "n't", "'re".
+    Clitic,
+    /// Digits, possibly with separators and decimals ("1,200", "7.2", "9/11", "7:30").
+    Number,
+    /// A quotation mark, straight or curly, single or double.
+    Quote,
+    /// A dash: "—", "–", "--".
+    Dash,
+    /// Other punctuation: ". , ; : ! ? ( ) ...".
+    Punct,
+    /// A currency or other symbol: "$", "€", "%", "&".
+    Symbol,
+    /// A web address.
+    Url,
+    /// An e-mail address.
+    Email,
+    /// A hashtag: "#BlackLivesMatter".
+    Hashtag,
+    /// A social-media handle: "@AP".
+    Handle,
+    /// A markup tag left in the text: "<tweet author=...>".
+    Markup,
+}
+
+/// One token: a span of the text and its kind.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Token {
+    /// Where the token stands.
+    pub span: Span,
+    /// What it is.
+    pub kind: TokenKind,
+}
+
+/// One sentence: a run of tokens.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Sentence {
+    /// From the first byte of its first token to the last byte of its last.
+    pub span: Span,
+    /// Its tokens, a range of [`crate::Doc::tokens`].
+    pub tokens: Range<TokenId>,
+}
+
+/// What part of an article a paragraph plays.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParagraphRole {
+    /// A headline or subhead: a short first line with no closing punctuation.
+    Headline,
+    /// "By Jane Doe" or "Jane Doe, Reuters".
+    Byline,
+    /// Running text.
+    Body,
+}
+
+/// One paragraph: a run of sentences between blank lines.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Paragraph {
+    /// From its first non-blank byte to its last.
+    pub span: Span,
+    /// Its sentences, a range of [`crate::Doc::sentences`].
+    pub sentences: Range<SentenceId>,
+    /// What the paragraph is.
+    pub role: ParagraphRole,
+}
+
+/// A Penn Treebank part-of-speech tag, as CoreNLP writes them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct PosTag(u8);
+
+impl PosTag {
+    /// Every tag, in a fixed order that model files rely on.
+    pub const NAMES: [&'static str; 48] = [
+        "CC", "CD", "DT", "EX", "FW", "IN", "JJ", "JJR", "JJS", "LS", "MD", "NN", "NNS", "NNP",
+        "NNPS", "PDT", "POS", "PRP", "PRP$", "RB", "RBR", "RBS", "RP", "SYM", "TO", "UH", "VB",
+        "VBD", "VBG", "VBN", "VBP", "VBZ", "WDT", "WP", "WP$", "WRB", ".", ",", ":", "``", "''",
+        "-LRB-", "-RRB-", "#", "$", "HYPH", "NFP", "ADD",
+    ];
+
+    /// The tag of a name, or `None` for a name outside the tag set.
+    pub fn from_name(name: &str) -> Option<PosTag> {
+        PosTag::NAMES
+            .iter()
+            .position(|candidate| *candidate == name)
+            .map(|index| PosTag(index as u8))
+    }
+
+    /// The tag of an index into [`PosTag::NAMES`].
+    pub fn from_index(index: usize) -> Option<PosTag> {
+        (index < PosTag::NAMES.len()).then_some(PosTag(index as u8))
+    }
+
+    /// Its index in [`PosTag::NAMES`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// Its name: "NNP", "VBD", ...
+    pub fn name(self) -> &'static str {
+        PosTag::NAMES[self.index()]
+    }
+}
+
+/// How an attribution gives its content.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttributionKind {
+    /// The content lies wholly inside quotation marks.
+    Direct,
+    /// Part of the content is quoted.
+    Mixed,
+    /// A paraphrase, with no quotation marks.
+    Indirect,
+    /// "According to ..." and its kin.
+    AccordingTo,
+}
+
+/// One attribution in the PolNeAR scheme: who (source) says (cue) what (content).
+///
+/// Each role is a list of fragments, in text order, because PolNeAR spans may be
+/// discontinuous (a content interrupted by its cue, or running over a paragraph break).
+#[derive(Clone, PartialEq, Debug)]
+pub struct Attribution {
+    /// Who it is attributed to; empty when the article names no source.
+    pub source: Vec<Span>,
+    /// The words that attribute.
+    pub cue: Vec<Span>,
+    /// What is attributed.
+    pub content: Vec<Span>,
+    /// How the content is given.
+    pub kind: AttributionKind,
+    /// The model's confidence, in `[0, 1]`.
+    pub confidence: f32,
+}
+
+/// How firmly an attribution puts its content.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StanceLabel {
+    /// Said, told, wrote, according to.
+    Asserts,
+    /// Confirmed, acknowledged, verified.
+    Confirms,
+    /// Denied, rejected, disputed.
+    Denies,
+    /// Declined to confirm, refused to comment, could not be reached.
+    Declines,
+    /// Claimed, alleged, insisted: the article keeps its distance.
+    Claims,
+    /// Reported, was quoted as saying.
+    Reports,
+    /// Thinks, believes, fears, expects.
+    Believes,
+    /// Plans, vows, promises, threatens.
+    Intends,
+}
+
+/// The stance of one attribution and the words that decided it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Stance {
+    /// The attribution it qualifies.
+    pub attribution: AttributionId,
+    /// The stance.
+    pub label: StanceLabel,
+    /// The words that decided it ("did not", "confirm").
+    pub evidence: Vec<Span>,
+}
+
+/// What kind of source speaks.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceKind {
+    /// A named person.
+    Person,
+    /// A company, union, agency, government body or police force.
+    Organization,
+    /// A person or group the article does not name ("officials", "a source familiar with").
+    Unnamed,
+    /// A document: a report, a statement, court filings.
+    Document,
+    /// A news outlet ("Reuters reported").
+    MediaOutlet,
+    /// A social-media post.
+    SocialMedia,
+}
+
+/// Grammatical gender as the article states it, by pronoun or honorific.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Gender {
+    /// He, Mr.
+    Masculine,
+    /// She, Mrs., Ms.
+    Feminine,
+}
+
+/// One canonical source of an article.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Source {
+    /// The fullest name the article gives.
+    pub name: String,
+    /// What kind of source it is.
+    pub kind: SourceKind,
+    /// Every span that refers to it.
+    pub mentions: Vec<Span>,
+    /// Descriptions the article attaches ("a Reuters photographer").
+    pub descriptors: Vec<Span>,
+    /// Gender, only where the article states it.
+    pub gender: Option<Gender>,
+    /// The attributions it speaks in.
+    pub attributions: Vec<AttributionId>,
+}
+
+/// A statement the article makes only on hearsay ("reportedly", "allegedly").
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Hedge {
+    /// The hedging words.
+    pub cue: Span,
+    /// What they hedge.
+    pub scope: Span,
+}
+
+/// The type of a named entity.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntityLabel {
+    /// A person.
+    Person,
+    /// An organization.
+    Organization,
+    /// A place.
+    Location,
+    /// Any other name: events, nationalities, works.
+    Other,
+}
+
+/// One mention of a named entity.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Entity {
+    /// Where it is mentioned.
+    pub span: Span,
+    /// Its type.
+    pub label: EntityLabel,
+    /// Mentions of the same entity in an article share a cluster.
+    pub cluster: ClusterId,
+}
+
+/// A number with what it counts.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Quantity {
+    /// Where it is written.
+    pub span: Span,
+    /// The lowest value it allows; equal to `high` for an exact value.
+    pub low: Option<f64>,
+    /// The highest value it allows; `None` for a lower bound ("more than 200").
+    pub high: Option<f64>,
+    /// What is counted: an ISO 4217 code, "percent", "years", or the counted noun.
+    pub unit: String,
+}
+
+/// How precise a resolved time is.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Granularity {
+    /// A year.
+    Year,
+    /// A month.
+    Month,
+    /// A week.
+    Week,
+    /// A day.
+    Day,
+    /// A part of a day ("Monday night").
+    PartOfDay,
+    /// An hour or minute.
+    Minute,
+}
+
+/// A time expression and, when it can be resolved, its value.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct TimeExpr {
+    /// Where it is written.
+    pub span: Span,
+    /// An ISO 8601 value or interval, when resolved.
+    pub value: Option<String>,
+    /// How precise the value is.
+    pub granularity: Option<Granularity>,
+    /// Why it was left unresolved ("no publication time").
+    pub unresolved: Option<String>,
+}
+
+/// Something a stage noticed about an article without failing it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Diagnostic {
+    /// Who noticed: a reader or a stage.
+    pub origin: &'static str,
+    /// What, in a sentence that names the place (byte offset, line).
+    pub message: String,
+}

@@ -1,0 +1,48 @@
+//! The attest document model.
+//!
+//! An [`Article`] is what a reader produces: body text and metadata. A [`Doc`]
+//! owns one article and the layers the analysis stages add to it: tokens,
+//! sentences and paragraphs, part-of-speech tags, attributions, their stances,
+//! sources, hedges, entities, quantities and times. Every record of every layer
+//! points into the article text by byte [`Span`]s, and records of one layer refer
+//! to those of another by index ([`TokenId`], [`AttributionId`], ...).
+//!
+//! The text is never changed, so every span slices back to exactly the text it
+//! was made from. Other units (code points for brat, UTF-16 for browsers) are
+//! computed at the edge with an [`OffsetIndex`].
+//!
+//! Stages implement [`Stage`], declaring the layers they read and write.
+//!
+//! ```
+//! use attest_doc::{Article, Doc, Layer, Span};
+//!
+//! let article = Article::new("a1", "The mayor said on Monday the budget was “final.” Critics disagreed.");
+//! let doc = Doc::new(article);
+//! assert!(!doc.has(Layer::Attributions), "no stage has run yet");
+//! let said = Span::try_new_in(doc.text(), 10, 14).unwrap();
+//! assert_eq!(doc.span_text(said), "said");
+//! ```
+
+#![deny(missing_docs)]
+
+mod article;
+mod doc;
+mod ids;
+mod layers;
+mod limits;
+mod offsets;
+mod span;
+mod stage;
+
+pub use article::{Article, Published, PublishedError};
+pub use doc::{Doc, Layer, LayerError, LayerSet, Segmentation};
+pub use ids::{AttributionId, ClusterId, ParagraphId, SentenceId, SourceId, TokenId};
+pub use layers::{
+    Attribution, AttributionKind, Diagnostic, Entity, EntityLabel, Gender, Granularity, Hedge,
+    Paragraph, ParagraphRole, PosTag, Quantity, Sentence, Source, SourceKind, Stance,
+    StanceLabel, TimeExpr, Token, TokenKind,
+};
+pub use limits::Limits;
+pub use offsets::OffsetIndex;
+pub use span::{Span, SpanError};
+pub use stage::Stage;
