@@ -1,0 +1,1 @@
+//! Reading PolNeAR-format corpora and scoring attest against them.

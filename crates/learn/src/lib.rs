@@ -1,0 +1,1 @@
+//! Averaged perceptron models, features and model files for attest's learned stages.

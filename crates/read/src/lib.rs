@@ -1,0 +1,1 @@
+//! Readers that turn plain text, JSON Lines, HTML and WARC input into articles.

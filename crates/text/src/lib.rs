@@ -1,0 +1,1 @@
+//! Tokenization, sentence splitting and paragraphs for English news.
