@@ -100,7 +100,12 @@ impl fmt::Display for Published {
                 if *offset == jiff::tz::Offset::UTC {
                     write!(f, "{}Z", datetime.strftime("%Y-%m-%dT%H:%M:%S"))
                 } else {
-                    write!(f, "{}{}", datetime.strftime("%Y-%m-%dT%H:%M:%S"), offset_text(*offset))
+                    write!(
+                        f,
+                        "{}{}",
+                        datetime.strftime("%Y-%m-%dT%H:%M:%S"),
+                        offset_text(*offset)
+                    )
                 }
             }
             Published::Date(date) => write!(f, "{date}"),
@@ -140,12 +145,20 @@ mod tests {
 
     #[test]
     fn parses_instants_and_dates_and_prints_them_back() {
-        for input in ["2026-03-04T18:30:00-05:00", "2026-03-04T23:30:00Z", "2026-03-04"] {
+        for input in [
+            "2026-03-04T18:30:00-05:00",
+            "2026-03-04T23:30:00Z",
+            "2026-03-04",
+        ] {
             let published: Published = input.parse().unwrap();
             assert_eq!(published.to_string(), input);
         }
         let late: Published = "2026-03-04T23:30:00-05:00".parse().unwrap();
-        assert_eq!(late.date().to_string(), "2026-03-04", "local date, not UTC's");
+        assert_eq!(
+            late.date().to_string(),
+            "2026-03-04",
+            "local date, not UTC's"
+        );
     }
 
     #[test]

@@ -99,7 +99,9 @@ impl LayerSet {
 
     /// The layers in the set, in [`Layer::ALL`] order.
     pub fn iter(self) -> impl Iterator<Item = Layer> {
-        Layer::ALL.into_iter().filter(move |layer| self.contains(*layer))
+        Layer::ALL
+            .into_iter()
+            .filter(move |layer| self.contains(*layer))
     }
 }
 
@@ -301,14 +303,29 @@ impl Doc {
     /// Sets tokens, sentences and paragraphs.
     pub fn set_segmentation(&mut self, segmentation: Segmentation) -> Result<(), LayerError> {
         let text = self.text();
-        check_spans(text, Layer::Tokens, segmentation.tokens.iter().map(|t| t.span))?;
+        check_spans(
+            text,
+            Layer::Tokens,
+            segmentation.tokens.iter().map(|t| t.span),
+        )?;
         check_ordered(Layer::Tokens, segmentation.tokens.iter().map(|t| t.span))?;
-        check_spans(text, Layer::Sentences, segmentation.sentences.iter().map(|s| s.span))?;
-        check_spans(text, Layer::Paragraphs, segmentation.paragraphs.iter().map(|p| p.span))?;
+        check_spans(
+            text,
+            Layer::Sentences,
+            segmentation.sentences.iter().map(|s| s.span),
+        )?;
+        check_spans(
+            text,
+            Layer::Paragraphs,
+            segmentation.paragraphs.iter().map(|p| p.span),
+        )?;
         check_tiling(
             Layer::Sentences,
             segmentation.tokens.len(),
-            segmentation.sentences.iter().map(|s| (s.tokens.start.index(), s.tokens.end.index())),
+            segmentation
+                .sentences
+                .iter()
+                .map(|s| (s.tokens.start.index(), s.tokens.end.index())),
         )?;
         check_tiling(
             Layer::Paragraphs,
@@ -402,7 +419,11 @@ impl Doc {
 
     /// Sets the entity mentions.
     pub fn set_entities(&mut self, entities: Vec<Entity>) -> Result<(), LayerError> {
-        check_spans(self.text(), Layer::Entities, entities.iter().map(|e| e.span))?;
+        check_spans(
+            self.text(),
+            Layer::Entities,
+            entities.iter().map(|e| e.span),
+        )?;
         self.entities = entities;
         self.annotated = self.annotated.with(Layer::Entities);
         Ok(())
@@ -410,7 +431,11 @@ impl Doc {
 
     /// Sets the quantities.
     pub fn set_quantities(&mut self, quantities: Vec<Quantity>) -> Result<(), LayerError> {
-        check_spans(self.text(), Layer::Quantities, quantities.iter().map(|q| q.span))?;
+        check_spans(
+            self.text(),
+            Layer::Quantities,
+            quantities.iter().map(|q| q.span),
+        )?;
         self.quantities = quantities;
         self.annotated = self.annotated.with(Layer::Quantities);
         Ok(())
@@ -433,11 +458,7 @@ impl Doc {
             if id.index() >= self.attributions.len() {
                 return Err(LayerError::BadReference {
                     layer,
-                    what: format!(
-                        "attribution {} of {}",
-                        id.index(),
-                        self.attributions.len()
-                    ),
+                    what: format!("attribution {} of {}", id.index(), self.attributions.len()),
                 });
             }
         }

@@ -39,8 +39,8 @@ pub use doc::{Doc, Layer, LayerError, LayerSet, Segmentation};
 pub use ids::{AttributionId, ClusterId, ParagraphId, SentenceId, SourceId, TokenId};
 pub use layers::{
     Attribution, AttributionKind, Diagnostic, Entity, EntityLabel, Gender, Granularity, Hedge,
-    Paragraph, ParagraphRole, PosTag, Quantity, Sentence, Source, SourceKind, Stance,
-    StanceLabel, TimeExpr, Token, TokenKind,
+    Paragraph, ParagraphRole, PosTag, Quantity, Sentence, Source, SourceKind, Stance, StanceLabel,
+    TimeExpr, Token, TokenKind,
 };
 pub use limits::Limits;
 pub use offsets::OffsetIndex;

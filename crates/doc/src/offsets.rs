@@ -66,7 +66,9 @@ impl OffsetIndex {
         {
             return None;
         }
-        let extra = n.checked_sub(1).map_or(0, |i| self.wide[i].extra_bytes_through);
+        let extra = n
+            .checked_sub(1)
+            .map_or(0, |i| self.wide[i].extra_bytes_through);
         Some(byte - extra)
     }
 
@@ -75,7 +77,9 @@ impl OffsetIndex {
     pub fn byte_to_utf16(&self, byte: usize) -> Option<usize> {
         let cp = self.byte_to_cp(byte)?;
         let n = self.wide_before(byte);
-        let extra = n.checked_sub(1).map_or(0, |i| self.wide[i].extra_utf16_through);
+        let extra = n
+            .checked_sub(1)
+            .map_or(0, |i| self.wide[i].extra_utf16_through);
         Some(cp + extra)
     }
 
@@ -88,7 +92,9 @@ impl OffsetIndex {
             let extra_before = w.extra_bytes_through - (w.byte_len - 1);
             w.byte - extra_before < cp
         });
-        let extra = n.checked_sub(1).map_or(0, |i| self.wide[i].extra_bytes_through);
+        let extra = n
+            .checked_sub(1)
+            .map_or(0, |i| self.wide[i].extra_bytes_through);
         let byte = cp + extra;
         (byte <= self.len).then_some(byte)
     }
