@@ -1,0 +1,179 @@
+//! The attest analysis pipeline.
+//!
+//! A [`Pipeline`] is a list of stages, each an [`AnyStage`] arm wrapping one
+//! stage crate's [`Stage`]. [`Pipeline::new`] checks, when it is built, that every
+//! layer a stage reads is assigned by a stage before it, so a misordered pipeline
+//! never reaches an article. [`Pipeline::analyze`] runs the stages over one
+//! [`Article`] and returns its [`Doc`]; a stage that fails on an article leaves a
+//! diagnostic on it and the later stages that need its layers are skipped.
+//!
+//! Adding a stage means one new arm in [`AnyStage`] and one line in
+//! [`Pipeline::standard`].
+//!
+//! ```
+//! use attest_doc::{Article, Layer, Limits};
+//! use attest_pipeline::Pipeline;
+//!
+//! let pipeline = Pipeline::standard(&Limits::DEFAULT).unwrap();
+//! let doc = pipeline.analyze(Article::new("a1", "The mayor resigned. “It is time,” she said."));
+//! assert!(doc.has(Layer::Sentences));
+//! assert_eq!(doc.sentences().len(), 2);
+//! ```
+
+#![deny(missing_docs)]
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use attest_doc::{Article, Diagnostic, Doc, Layer, LayerError, LayerSet, Limits, Stage};
+
+/// One stage of the pipeline: a closed set, so that dispatch is a `match`.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum AnyStage {
+    /// Tokens, sentences and paragraphs.
+    Segment(attest_text::Segmenter),
+}
+
+/// Runs `$body` with `$stage` bound to the stage inside any arm, and `$ty` to its type.
+macro_rules! with_stage {
+    ($any:expr, $stage:ident, $ty:ident => $body:expr) => {
+        match $any {
+            AnyStage::Segment($stage) => {
+                type $ty = attest_text::Segmenter;
+                $body
+            }
+        }
+    };
+}
+
+impl AnyStage {
+    /// The stage's name.
+    pub fn name(&self) -> &'static str {
+        with_stage!(self, _stage, S => <S as Stage>::NAME)
+    }
+
+    /// The layers it reads.
+    pub fn requires(&self) -> &'static [Layer] {
+        with_stage!(self, _stage, S => <S as Stage>::REQUIRES)
+    }
+
+    /// The layers it assigns.
+    pub fn assigns(&self) -> &'static [Layer] {
+        with_stage!(self, _stage, S => <S as Stage>::ASSIGNS)
+    }
+
+    fn run(&self, doc: &mut Doc) -> Result<(), LayerError> {
+        with_stage!(self, stage, _S => stage.run(doc))
+    }
+}
+
+/// A pipeline that cannot be built.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PipelineError {
+    /// A stage reads a layer no earlier stage assigns.
+    #[error("stage {stage} needs layer {layer}, which no stage before it assigns")]
+    MissingLayer {
+        /// The stage.
+        stage: &'static str,
+        /// The layer it needs.
+        layer: Layer,
+    },
+}
+
+/// The stages in order.
+#[derive(Debug)]
+pub struct Pipeline {
+    stages: Vec<AnyStage>,
+}
+
+impl Pipeline {
+    /// A pipeline of `stages`, run in order; fails when a stage needs a layer
+    /// that no stage before it assigns.
+    pub fn new(stages: Vec<AnyStage>) -> Result<Pipeline, PipelineError> {
+        let mut assigned = LayerSet::EMPTY;
+        for stage in &stages {
+            if let Some(layer) = stage.requires().iter().find(|l| !assigned.contains(**l)) {
+                return Err(PipelineError::MissingLayer {
+                    stage: stage.name(),
+                    layer: *layer,
+                });
+            }
+            for layer in stage.assigns() {
+                assigned = assigned.with(*layer);
+            }
+        }
+        Ok(Pipeline { stages })
+    }
+
+    /// Every stage attest has, with its bundled models.
+    pub fn standard(limits: &Limits) -> Result<Pipeline, PipelineError> {
+        Pipeline::new(vec![AnyStage::Segment(attest_text::Segmenter::new(*limits))])
+    }
+
+    /// The stages, in order.
+    pub fn stages(&self) -> &[AnyStage] {
+        &self.stages
+    }
+
+    /// Analyses one article.
+    ///
+    /// Never panics and never fails: a stage that errs or panics on this article
+    /// (a bug) leaves a diagnostic naming itself, and later stages that need the
+    /// layers it should have assigned are skipped with a diagnostic of their own.
+    pub fn analyze(&self, article: Article) -> Doc {
+        self.analyze_noted(article, Vec::new())
+    }
+
+    /// Analyses one article that comes with diagnostics of its own (a reader's
+    /// warnings), which the document lists before those of the stages.
+    pub fn analyze_noted(&self, article: Article, diagnostics: Vec<Diagnostic>) -> Doc {
+        let mut doc = Doc::new(article);
+        for diagnostic in diagnostics {
+            doc.push_diagnostic(diagnostic);
+        }
+        for stage in &self.stages {
+            if let Some(layer) = stage.requires().iter().find(|l| !doc.has(**l)) {
+                doc.push_diagnostic(Diagnostic {
+                    origin: stage.name(),
+                    message: format!("skipped: layer {layer} is missing after an earlier failure"),
+                });
+                continue;
+            }
+            let outcome = catch_unwind(AssertUnwindSafe(|| stage.run(&mut doc)));
+            let message = match outcome {
+                Ok(Ok(())) => continue,
+                Ok(Err(err)) => format!("failed: {err}"),
+                Err(panic) => format!("panicked: {}", panic_message(&*panic)),
+            };
+            doc.push_diagnostic(Diagnostic {
+                origin: stage.name(),
+                message,
+            });
+        }
+        doc
+    }
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    if let Some(text) = panic.downcast_ref::<&str>() {
+        (*text).to_string()
+    } else if let Some(text) = panic.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "a panic without a message".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_standard_pipeline_assigns_segmentation() {
+        let pipeline = Pipeline::standard(&Limits::DEFAULT).unwrap();
+        let doc = pipeline.analyze(Article::new("t", "One. Two."));
+        assert!(doc.has(Layer::Tokens) && doc.has(Layer::Paragraphs));
+        assert!(doc.diagnostics().is_empty());
+    }
+}

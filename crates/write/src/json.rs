@@ -1,0 +1,542 @@
+//! JSON and JSON Lines output, schema `attest.document/1`.
+//!
+//! One article becomes one JSON object; [`write_json`] prints it pretty (arrays
+//! of numbers and strings, such as the tokens, stay on one line),
+//! [`write_jsonl`] on one line. The object is built from private view structs
+//! whose field order fixes the byte order of the output, so the same document
+//! always gives the same bytes. The full field reference is `docs/schema.md`.
+//!
+//! Layers that no stage assigned are left out, not written as `[]`: `"layers"`
+//! lists exactly the layer fields the object holds, so a reader can tell
+//! "none found" (an empty array) from "not looked for" (no field).
+
+use std::io::{self, Write};
+
+use attest_doc::{
+    AttributionKind, Doc, EntityLabel, Gender, Granularity, Layer, ParagraphRole, SourceKind, Span,
+    StanceLabel, TokenKind,
+};
+use serde::Serialize;
+
+use crate::offsets::{Geometry, Placed};
+use crate::pretty::ScalarArrays;
+
+/// The schema name and version written as `"schema"` in every object.
+///
+/// Additive changes (a new optional field, a new layer, a new enum value) keep
+/// the version; renaming, removing or retyping a field bumps it.
+pub const SCHEMA: &str = "attest.document/1";
+
+/// What the JSON writers include beyond the default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JsonConfig {
+    /// Write the tokens (and part-of-speech tags, when assigned). They are as
+    /// many as the words of the article, so they are off by default.
+    pub tokens: bool,
+}
+
+/// Writes `doc` as one pretty-printed JSON object and a trailing newline.
+pub fn write_json(doc: &Doc, config: &JsonConfig, out: &mut dyn Write) -> io::Result<()> {
+    let geometry = Geometry::new(doc.text());
+    let view = DocumentView::new(doc, config, &geometry);
+    let mut serializer = serde_json::Serializer::with_formatter(&mut *out, ScalarArrays::new());
+    view.serialize(&mut serializer).map_err(io::Error::from)?;
+    out.write_all(b"\n")
+}
+
+/// Writes `doc` as one compact JSON object on one line, ending in `\n`.
+///
+/// JSON escapes every newline inside strings, so the line holds the whole
+/// article however many lines its text has.
+pub fn write_jsonl(doc: &Doc, config: &JsonConfig, out: &mut dyn Write) -> io::Result<()> {
+    let geometry = Geometry::new(doc.text());
+    let view = DocumentView::new(doc, config, &geometry);
+    serde_json::to_writer(&mut *out, &view).map_err(io::Error::from)?;
+    out.write_all(b"\n")
+}
+
+/// The object [`write_json`] writes, as a value (for the HTTP server).
+pub fn to_json_value(doc: &Doc, config: &JsonConfig) -> serde_json::Value {
+    let geometry = Geometry::new(doc.text());
+    let view = DocumentView::new(doc, config, &geometry);
+    // The views hold only strings, integers, options and sequences, whose
+    // conversion cannot fail; Null stands in should that ever change.
+    serde_json::to_value(&view).unwrap_or(serde_json::Value::Null)
+}
+
+#[derive(Serialize)]
+struct DocumentView<'a> {
+    schema: &'static str,
+    id: &'a str,
+    title: Option<&'a str>,
+    url: Option<&'a str>,
+    outlet: Option<&'a str>,
+    published: Option<String>,
+    language: Option<&'a str>,
+    text: &'a str,
+    layers: Vec<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tokens: Option<Vec<TokenView>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pos: Option<Vec<&'static str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sentences: Option<Vec<SentenceView<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    paragraphs: Option<Vec<ParagraphView<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    attributions: Option<Vec<AttributionView<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stances: Option<Vec<StanceView<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sources: Option<Vec<SourceView<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hedges: Option<Vec<HedgeView<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    entities: Option<Vec<EntityView<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    quantities: Option<Vec<QuantityView<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    times: Option<Vec<TimeView<'a>>>,
+    diagnostics: Vec<DiagnosticView<'a>>,
+}
+
+/// A span: byte offsets (UTF-8, what attest stores), code-point offsets (what
+/// brat, PolNeAR and Python count) and the exact text, to check by eye.
+#[derive(Serialize, Debug, PartialEq)]
+struct SpanView<'a> {
+    byte_start: usize,
+    byte_end: usize,
+    cp_start: usize,
+    cp_end: usize,
+    text: &'a str,
+}
+
+impl<'a> From<Placed<'a>> for SpanView<'a> {
+    fn from(placed: Placed<'a>) -> SpanView<'a> {
+        SpanView {
+            byte_start: placed.byte_start,
+            byte_end: placed.byte_end,
+            cp_start: placed.cp_start,
+            cp_end: placed.cp_end,
+            text: placed.text,
+        }
+    }
+}
+
+/// `[byte_start, byte_end, kind]`: tokens are many, so they go without names.
+#[derive(Serialize)]
+struct TokenView(usize, usize, TokenKind);
+
+#[derive(Serialize)]
+struct SentenceView<'a> {
+    span: SpanView<'a>,
+    token_start: usize,
+    token_end: usize,
+}
+
+#[derive(Serialize)]
+struct ParagraphView<'a> {
+    span: SpanView<'a>,
+    role: ParagraphRole,
+    sentence_start: usize,
+    sentence_end: usize,
+}
+
+#[derive(Serialize)]
+struct AttributionView<'a> {
+    index: usize,
+    kind: AttributionKind,
+    confidence: Option<f64>,
+    source: Vec<SpanView<'a>>,
+    cue: Vec<SpanView<'a>>,
+    content: Vec<SpanView<'a>>,
+}
+
+#[derive(Serialize)]
+struct StanceView<'a> {
+    attribution: usize,
+    label: StanceLabel,
+    evidence: Vec<SpanView<'a>>,
+}
+
+#[derive(Serialize)]
+struct SourceView<'a> {
+    name: &'a str,
+    kind: SourceKind,
+    gender: Option<Gender>,
+    mentions: Vec<SpanView<'a>>,
+    descriptors: Vec<SpanView<'a>>,
+    attributions: Vec<usize>,
+}
+
+#[derive(Serialize)]
+struct HedgeView<'a> {
+    cue: SpanView<'a>,
+    scope: SpanView<'a>,
+}
+
+#[derive(Serialize)]
+struct EntityView<'a> {
+    span: SpanView<'a>,
+    label: EntityLabel,
+    cluster: usize,
+}
+
+#[derive(Serialize)]
+struct QuantityView<'a> {
+    span: SpanView<'a>,
+    low: Option<f64>,
+    high: Option<f64>,
+    unit: &'a str,
+}
+
+#[derive(Serialize)]
+struct TimeView<'a> {
+    span: SpanView<'a>,
+    value: Option<&'a str>,
+    granularity: Option<Granularity>,
+    unresolved: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct DiagnosticView<'a> {
+    origin: &'a str,
+    message: &'a str,
+}
+
+impl<'a> DocumentView<'a> {
+    fn new(doc: &'a Doc, config: &JsonConfig, geometry: &Geometry<'a>) -> DocumentView<'a> {
+        let article = doc.article();
+        let span = |span: Span| SpanView::from(geometry.place(span));
+        let spans = |spans: &[Span]| spans.iter().map(|s| span(*s)).collect::<Vec<_>>();
+        let written = |layer: Layer| match layer {
+            Layer::Tokens => config.tokens && doc.has(Layer::Tokens),
+            Layer::Pos => config.tokens && doc.has(Layer::Tokens) && doc.has(Layer::Pos),
+            other => doc.has(other),
+        };
+        let layer = |layer: Layer| written(layer).then_some(());
+
+        DocumentView {
+            schema: SCHEMA,
+            id: &article.id,
+            title: article.title.as_deref(),
+            url: article.url.as_deref(),
+            outlet: article.outlet.as_deref(),
+            published: article.published.map(|published| published.to_string()),
+            language: article.language.as_deref(),
+            text: geometry.text(),
+            layers: Layer::ALL
+                .into_iter()
+                .filter(|l| written(*l))
+                .map(Layer::name)
+                .collect(),
+            tokens: layer(Layer::Tokens).map(|()| {
+                doc.tokens()
+                    .iter()
+                    .map(|token| {
+                        let placed = geometry.place(token.span);
+                        TokenView(placed.byte_start, placed.byte_end, token.kind)
+                    })
+                    .collect()
+            }),
+            pos: layer(Layer::Pos).map(|()| doc.pos().iter().map(|tag| tag.name()).collect()),
+            sentences: layer(Layer::Sentences).map(|()| {
+                doc.sentences()
+                    .iter()
+                    .map(|sentence| SentenceView {
+                        span: span(sentence.span),
+                        token_start: sentence.tokens.start.index(),
+                        token_end: sentence.tokens.end.index(),
+                    })
+                    .collect()
+            }),
+            paragraphs: layer(Layer::Paragraphs).map(|()| {
+                doc.paragraphs()
+                    .iter()
+                    .map(|paragraph| ParagraphView {
+                        span: span(paragraph.span),
+                        role: paragraph.role,
+                        sentence_start: paragraph.sentences.start.index(),
+                        sentence_end: paragraph.sentences.end.index(),
+                    })
+                    .collect()
+            }),
+            attributions: layer(Layer::Attributions).map(|()| {
+                doc.attributions()
+                    .iter()
+                    .enumerate()
+                    .map(|(index, attribution)| AttributionView {
+                        index,
+                        kind: attribution.kind,
+                        confidence: rounded_confidence(attribution.confidence),
+                        source: spans(&attribution.source),
+                        cue: spans(&attribution.cue),
+                        content: spans(&attribution.content),
+                    })
+                    .collect()
+            }),
+            stances: layer(Layer::Stances).map(|()| {
+                doc.stances()
+                    .iter()
+                    .map(|stance| StanceView {
+                        attribution: stance.attribution.index(),
+                        label: stance.label,
+                        evidence: spans(&stance.evidence),
+                    })
+                    .collect()
+            }),
+            sources: layer(Layer::Sources).map(|()| {
+                doc.sources()
+                    .iter()
+                    .map(|source| SourceView {
+                        name: &source.name,
+                        kind: source.kind,
+                        gender: source.gender,
+                        mentions: spans(&source.mentions),
+                        descriptors: spans(&source.descriptors),
+                        attributions: source.attributions.iter().map(|a| a.index()).collect(),
+                    })
+                    .collect()
+            }),
+            hedges: layer(Layer::Hedges).map(|()| {
+                doc.hedges()
+                    .iter()
+                    .map(|hedge| HedgeView {
+                        cue: span(hedge.cue),
+                        scope: span(hedge.scope),
+                    })
+                    .collect()
+            }),
+            entities: layer(Layer::Entities).map(|()| {
+                doc.entities()
+                    .iter()
+                    .map(|entity| EntityView {
+                        span: span(entity.span),
+                        label: entity.label,
+                        cluster: entity.cluster.index(),
+                    })
+                    .collect()
+            }),
+            quantities: layer(Layer::Quantities).map(|()| {
+                doc.quantities()
+                    .iter()
+                    .map(|quantity| QuantityView {
+                        span: span(quantity.span),
+                        low: quantity.low.filter(|v| v.is_finite()),
+                        high: quantity.high.filter(|v| v.is_finite()),
+                        unit: &quantity.unit,
+                    })
+                    .collect()
+            }),
+            times: layer(Layer::Times).map(|()| {
+                doc.times()
+                    .iter()
+                    .map(|time| TimeView {
+                        span: span(time.span),
+                        value: time.value.as_deref(),
+                        granularity: time.granularity,
+                        unresolved: time.unresolved.as_deref(),
+                    })
+                    .collect()
+            }),
+            diagnostics: doc
+                .diagnostics()
+                .iter()
+                .map(|diagnostic| DiagnosticView {
+                    origin: diagnostic.origin,
+                    message: &diagnostic.message,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A confidence rounded to 4 decimals, so that the shortest decimal of the
+/// `f32`-to-`f64` widening (0.8999999761581421) does not leak into the output.
+/// `None` (JSON `null`) for a confidence that is not a number.
+pub(crate) fn rounded_confidence(confidence: f32) -> Option<f64> {
+    let wide = f64::from(confidence);
+    wide.is_finite()
+        .then(|| (wide * 10_000.0).round() / 10_000.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{full_doc, segmented_doc, text_and_spans};
+    use proptest::prelude::*;
+
+    fn json(doc: &Doc, config: &JsonConfig) -> String {
+        let mut out = Vec::new();
+        write_json(doc, config, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn leaves_out_unassigned_layers_and_lists_the_written_ones() {
+        let doc = segmented_doc();
+        let value = to_json_value(&doc, &JsonConfig::default());
+        assert_eq!(value["schema"], SCHEMA);
+        assert_eq!(
+            value["layers"],
+            serde_json::json!(["sentences", "paragraphs"])
+        );
+        assert!(value.get("tokens").is_none(), "tokens only on request");
+        assert!(value.get("attributions").is_none(), "not looked for");
+        assert!(value["diagnostics"].as_array().is_some_and(Vec::is_empty));
+
+        let with_tokens = to_json_value(&doc, &JsonConfig { tokens: true });
+        assert_eq!(
+            with_tokens["layers"],
+            serde_json::json!(["tokens", "sentences", "paragraphs"])
+        );
+        assert_eq!(with_tokens["tokens"][0], serde_json::json!([0, 7, "word"]));
+    }
+
+    #[test]
+    fn an_assigned_empty_layer_is_an_empty_array() {
+        let mut doc = segmented_doc();
+        doc.set_attributions(Vec::new()).unwrap();
+        let value = to_json_value(&doc, &JsonConfig::default());
+        assert_eq!(value["attributions"], serde_json::json!([]));
+        assert!(
+            value["layers"]
+                .as_array()
+                .is_some_and(|l| l.contains(&"attributions".into()))
+        );
+    }
+
+    #[test]
+    fn full_document_snapshot() {
+        let doc = full_doc();
+        insta::assert_snapshot!(json(&doc, &JsonConfig::default()));
+    }
+
+    #[test]
+    fn part_of_speech_runs_parallel_to_the_tokens() {
+        let doc = full_doc();
+        let value = to_json_value(&doc, &JsonConfig { tokens: true });
+        let tokens = value["tokens"].as_array().map_or(0, Vec::len);
+        assert_eq!(tokens, doc.tokens().len());
+        assert_eq!(value["pos"].as_array().map_or(0, Vec::len), tokens);
+        assert_eq!(value["pos"][0], "NN");
+        let without = to_json_value(&doc, &JsonConfig::default());
+        assert!(
+            without.get("pos").is_none(),
+            "tags without their tokens mean nothing"
+        );
+    }
+
+    #[test]
+    fn json_lines_is_the_same_object_on_one_line() {
+        let doc = full_doc();
+        let config = JsonConfig { tokens: true };
+        let mut line = Vec::new();
+        write_jsonl(&doc, &config, &mut line).unwrap();
+        let line = String::from_utf8(line).unwrap();
+        assert!(line.ends_with('\n'));
+        assert_eq!(line.matches('\n').count(), 1, "one line per article");
+        let parsed: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(parsed, to_json_value(&doc, &config));
+        let pretty: serde_json::Value = serde_json::from_str(&json(&doc, &config)).unwrap();
+        assert_eq!(parsed, pretty);
+    }
+
+    #[test]
+    fn output_bytes_are_deterministic() {
+        let doc = full_doc();
+        let config = JsonConfig { tokens: true };
+        assert_eq!(json(&doc, &config), json(&doc.clone(), &config));
+    }
+
+    #[test]
+    fn confidence_is_rounded_and_non_numbers_are_null() {
+        assert_eq!(rounded_confidence(0.9), Some(0.9));
+        assert_eq!(rounded_confidence(0.123_456), Some(0.1235));
+        assert_eq!(rounded_confidence(f32::NAN), None);
+    }
+
+    /// The documented example outputs, checked against
+    /// `docs/attest.document.schema.json` with a real validator.
+    #[test]
+    fn outputs_validate_against_the_json_schema() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../docs/attest.document.schema.json");
+        let schema: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let mut empty = segmented_doc();
+        empty.set_attributions(Vec::new()).unwrap();
+        let bare = Doc::new(attest_doc::Article::new("bare", ""));
+        let mut outputs = Vec::new();
+        for doc in [full_doc(), segmented_doc(), empty, bare] {
+            for tokens in [false, true] {
+                outputs.push(to_json_value(&doc, &JsonConfig { tokens }));
+            }
+        }
+        let known = schema["properties"].as_object().unwrap();
+        for output in &outputs {
+            let errors: Vec<String> = validator
+                .iter_errors(output)
+                .map(|e| e.to_string())
+                .collect();
+            assert!(errors.is_empty(), "{errors:#?}");
+            for key in output.as_object().unwrap().keys() {
+                assert!(known.contains_key(key), "{key} is not in the schema");
+            }
+        }
+        let mut broken = outputs[0].clone();
+        broken["attributions"][0]["cue"][0]["cp_start"] = serde_json::json!(-1);
+        assert!(!validator.is_valid(&broken), "the schema checks spans");
+    }
+
+    /// Every span object in a JSON value, wherever it is nested.
+    fn span_objects(value: &serde_json::Value, found: &mut Vec<serde_json::Value>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                if map.contains_key("cp_start") {
+                    found.push(value.clone());
+                }
+                map.values().for_each(|v| span_objects(v, found));
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| span_objects(v, found)),
+            _ => {}
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn span_texts_match_both_byte_and_code_point_offsets((text, pairs) in text_and_spans()) {
+            let mut doc = Doc::new(attest_doc::Article::new("p", text.clone()));
+            let entities = pairs
+                .iter()
+                .filter_map(|(a, b)| Span::try_new_in(&text, *a, *b).ok())
+                .map(|span| attest_doc::Entity {
+                    span,
+                    label: EntityLabel::Other,
+                    cluster: attest_doc::ClusterId::must(0),
+                })
+                .collect::<Vec<_>>();
+            prop_assert_eq!(entities.len(), pairs.len());
+            prop_assert!(doc.set_entities(entities).is_ok());
+            let value = to_json_value(&doc, &JsonConfig::default());
+            let mut found = Vec::new();
+            span_objects(&value, &mut found);
+            prop_assert_eq!(found.len(), pairs.len());
+            let chars: Vec<char> = text.chars().collect();
+            for (span, (a, b)) in found.iter().zip(&pairs) {
+                let get = |key: &str| span[key].as_u64().map(|v| v as usize);
+                let (Some(bs), Some(be), Some(cs), Some(ce)) =
+                    (get("byte_start"), get("byte_end"), get("cp_start"), get("cp_end"))
+                else {
+                    return Err(TestCaseError::fail("span object without offsets"));
+                };
+                prop_assert_eq!((bs, be), (*a, *b));
+                let written = span["text"].as_str().unwrap_or("\u{0}missing");
+                prop_assert_eq!(Some(written), text.get(bs..be));
+                let by_cp: String = chars.get(cs..ce).unwrap_or_default().iter().collect();
+                prop_assert_eq!(written, by_cp.as_str());
+            }
+        }
+    }
+}
