@@ -1,1 +1,99 @@
 //! Readers that turn plain text, JSON Lines, HTML and WARC input into articles.
+//!
+//! [`read_inputs`] streams the articles of files, directories and standard input,
+//! one record at a time: a whole batch is never in memory, only one file of plain
+//! text or HTML, one JSON Lines line or one WARC record. Each item is one
+//! [`attest_doc::Article`] with its warnings, or one [`ReadError`] naming the file and
+//! the line or record; an error never stops the batch. Every size limit of
+//! [`attest_doc::Limits`] that concerns input is enforced while reading.
+//!
+//! How each format fills the article's fields: [`text`] (plain text), [`jsonl`]
+//! (JSON Lines), [`html`] (HTML pages), [`warc`] (web archives) and [`input`]
+//! (directories and format choice).
+//!
+//! ```
+//! use attest_doc::Limits;
+//! use attest_read::{read_html_str, ReadConfig};
+//!
+//! let config = ReadConfig { limits: Limits::DEFAULT };
+//! let page = r#"<html lang="en"><head><meta property="og:title" content="Bridge reopens">
+//!   <meta property="article:published_time" content="2026-05-02"></head>
+//!   <body><article><p>The old bridge reopened to traffic on Friday after two years of
+//!   repairs, the county said, and cyclists were the first to cross it.</p>
+//!   <p>Engineers said the new deck should last for fifty years.</p></article></body></html>"#;
+//! let item = read_html_str(page, "bridge", &config).unwrap();
+//! assert_eq!(item.article.title.as_deref(), Some("Bridge reopens"));
+//! assert_eq!(item.article.language.as_deref(), Some("en"));
+//! assert!(item.article.text.contains("repairs, the county said"));
+//! assert!(item.article.text.contains("\n\nEngineers said"), "paragraphs stay apart");
+//! ```
+
+#![deny(missing_docs)]
+
+mod decode;
+mod error;
+pub mod html;
+pub mod input;
+pub mod jsonl;
+pub mod text;
+pub mod warc;
+
+use std::path::PathBuf;
+
+use attest_doc::{Article, Diagnostic, Limits};
+
+pub use error::{ReadError, ReadErrorKind};
+pub use input::Articles;
+
+/// One thing to read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// A file (format by extension, or sniffed) or a directory (walked recursively).
+    Path(PathBuf),
+    /// Standard input, read as plain text.
+    Stdin,
+}
+
+impl Input {
+    /// The input a command-line argument names: `-` is standard input.
+    pub fn from_arg(arg: impl Into<PathBuf>) -> Input {
+        let path = arg.into();
+        if path.as_os_str() == "-" {
+            Input::Stdin
+        } else {
+            Input::Path(path)
+        }
+    }
+}
+
+/// How to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadConfig {
+    /// The size limits; the input ones are enforced while reading.
+    pub limits: Limits,
+}
+
+/// One article read, with what the reader noticed about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadItem {
+    /// The article.
+    pub article: Article,
+    /// Problems that did not fail the article (invalid UTF-8 replaced, an unreadable
+    /// publication time passed over); each message names the place, and the origin
+    /// is `"attest-read"`, ready for [`attest_doc::Doc::push_diagnostic`].
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Streams every article of every input, in input order; each item is one article
+/// or one error, and an error never ends the stream.
+///
+/// The iterator is `Send`, so it can feed a thread pool.
+pub fn read_inputs(inputs: Vec<Input>, config: ReadConfig) -> Articles {
+    Articles::new(inputs, config)
+}
+
+/// Reads one HTML document given as a string, as the HTML reader reads a file
+/// (see [`html`]); errors name `id` as their place.
+pub fn read_html_str(html: &str, id: &str, config: &ReadConfig) -> Result<ReadItem, ReadError> {
+    html::html_to_item(html, id, &config.limits).map_err(|kind| ReadError::new(id, kind))
+}

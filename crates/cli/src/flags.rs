@@ -1,0 +1,138 @@
+//! The command line: what each subcommand takes.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// attest: who says so, and how sure? Finds the sourcing of news articles:
+/// attributions, sources, stance, hedges, entities, quantities and times.
+#[derive(Debug, Parser)]
+#[command(name = "attest", version, max_term_width = 100)]
+#[command(after_help = "Exit status: 0 when every input was processed, \
+1 when some inputs failed (each failure is reported on standard error and the rest \
+were processed), 2 on a usage or fatal error. A closed output pipe ends attest \
+quietly with status 0.")]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Analyse articles and print or write what they source, and how.
+    Analyze(AnalyzeArgs),
+    /// Measure attest against an annotated corpus.
+    #[command(subcommand)]
+    Eval(EvalCommand),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct AnalyzeArgs {
+    /// Files or directories to read: .txt, .html, .jsonl, .warc or .warc.gz; `-`
+    /// reads plain text from standard input. Directories are walked in sorted
+    /// order. With no input, attest analyses the sample article it ships with.
+    #[arg(value_name = "INPUT")]
+    pub(crate) inputs: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Report)]
+    pub(crate) format: Format,
+
+    /// Directory to write to: required by `brat` (a .txt and an .ann per
+    /// article); with `json`, one .json file per article instead of standard output.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
+
+    /// Include every token in JSON output.
+    #[arg(long)]
+    pub(crate) tokens: bool,
+
+    /// When to colour the report: auto colours on a terminal unless NO_COLOR is set.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub(crate) color: ColorChoice,
+
+    /// The report's width in columns.
+    #[arg(long, default_value_t = 100, value_name = "COLUMNS")]
+    pub(crate) width: usize,
+
+    #[command(flatten)]
+    pub(crate) limits: LimitArgs,
+}
+
+/// The size limits, each with the default of `attest_doc::Limits::DEFAULT`.
+#[derive(Debug, Args)]
+pub(crate) struct LimitArgs {
+    /// Largest article body read, in bytes; larger articles fail with an error.
+    #[arg(long, default_value_t = attest_doc::Limits::DEFAULT.article_bytes, value_name = "BYTES")]
+    pub(crate) max_article_bytes: usize,
+
+    /// Most tokens in one sentence; longer runs are cut there.
+    #[arg(long, default_value_t = attest_doc::Limits::DEFAULT.sentence_tokens, value_name = "TOKENS")]
+    pub(crate) max_sentence_tokens: usize,
+
+    /// Deepest HTML element nesting read.
+    #[arg(long, default_value_t = attest_doc::Limits::DEFAULT.html_depth, value_name = "DEPTH")]
+    pub(crate) max_html_depth: usize,
+
+    /// Longest JSON Lines line read, in bytes.
+    #[arg(long, default_value_t = attest_doc::Limits::DEFAULT.jsonl_line_bytes, value_name = "BYTES")]
+    pub(crate) max_jsonl_line_bytes: usize,
+
+    /// Largest WARC record read, in bytes.
+    #[arg(long, default_value_t = attest_doc::Limits::DEFAULT.warc_record_bytes, value_name = "BYTES")]
+    pub(crate) max_warc_record_bytes: usize,
+}
+
+impl LimitArgs {
+    pub(crate) fn limits(&self) -> attest_doc::Limits {
+        attest_doc::Limits {
+            article_bytes: self.max_article_bytes,
+            sentence_tokens: self.max_sentence_tokens,
+            html_depth: self.max_html_depth,
+            jsonl_line_bytes: self.max_jsonl_line_bytes,
+            warc_record_bytes: self.max_warc_record_bytes,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Format {
+    /// A report for people, coloured on a terminal.
+    Report,
+    /// One pretty JSON document per article (docs/schema.md).
+    Json,
+    /// One compact JSON object per article per line.
+    Jsonl,
+    /// brat standoff: a .txt and an .ann per article, offsets in code points.
+    Brat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum EvalCommand {
+    /// Token and sentence boundaries against the silver CoreNLP layer of a
+    /// PolNeAR-format split (DIR holds text/ and silver/).
+    Tokens(EvalArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct EvalArgs {
+    /// The split directory, such as ../shared/data/polnear/dev.
+    #[arg(value_name = "DIR")]
+    pub(crate) dir: PathBuf,
+
+    /// Print the scores as JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
+
+    /// A JSON file of recorded scores (eval/floors.json): fail with status 1 when a
+    /// headline score falls more than 0.01 below its recorded figure.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) floors: Option<PathBuf>,
+}

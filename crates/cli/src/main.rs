@@ -1,0 +1,43 @@
+//! The `attest` command. It only wires the crates together: readers feed the
+//! pipeline, the pipeline feeds writers, and failures of single inputs are
+//! reported and remembered for the exit status while the batch goes on.
+
+mod analyze;
+mod eval;
+mod flags;
+mod messages;
+mod sample;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = match flags::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let usage_error = err.use_stderr();
+            // `--help` and `--version` print to stdout and succeed; anything else
+            // clap refuses is a usage error.
+            let _ = err.print();
+            return if usage_error {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let outcome = match cli.command {
+        flags::Command::Analyze(args) => analyze::run(&args),
+        flags::Command::Eval(command) => eval::run(&command),
+    };
+    match outcome {
+        Ok(()) if messages::any_failed() => ExitCode::from(1),
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) if messages::is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("attest: error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

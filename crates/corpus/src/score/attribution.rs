@@ -1,0 +1,622 @@
+//! Attributions against the gold, under two protocols.
+//!
+//! **Span protocol**, the one published results use: for each role (source, cue,
+//! content) every fragment of every attribution is cut at paragraph breaks (a
+//! run of whitespace holding at least two newlines) and trimmed; the multisets
+//! of pieces of an article are compared, exactly (same start and end) and by
+//! begin match (same start).
+//!
+//! **Attribution protocol**, stricter: a predicted attribution matches a gold one
+//! when their contents have token Jaccard ≥ 0.5, one to one, best overlap first
+//! (ties by gold index, then predicted index). Over matched pairs it reports the
+//! token F1 of the sources and how often the cues are identical. Two attributions
+//! that both lack a content (the corpus has a few) are compared by their cues
+//! instead, so that the gold scored against itself matches everywhere.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use attest_doc::{Attribution, Span};
+use serde::Serialize;
+
+use super::Prf;
+use crate::GoldAttribution;
+
+/// The three roles of an attribution, as fragments: implemented by gold and
+/// predicted attributions alike.
+pub trait Roles {
+    /// Source fragments.
+    fn source(&self) -> &[Span];
+    /// Cue fragments.
+    fn cue(&self) -> &[Span];
+    /// Content fragments.
+    fn content(&self) -> &[Span];
+}
+
+impl Roles for GoldAttribution {
+    fn source(&self) -> &[Span] {
+        &self.source
+    }
+    fn cue(&self) -> &[Span] {
+        &self.cue
+    }
+    fn content(&self) -> &[Span] {
+        &self.content
+    }
+}
+
+impl Roles for Attribution {
+    fn source(&self) -> &[Span] {
+        &self.source
+    }
+    fn cue(&self) -> &[Span] {
+        &self.cue
+    }
+    fn content(&self) -> &[Span] {
+        &self.content
+    }
+}
+
+/// Exact and begin-match counts of one role.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize)]
+pub struct RoleScores {
+    /// Pieces identical to a gold piece.
+    pub exact: Prf,
+    /// Pieces that start where a gold piece starts.
+    pub begin: Prf,
+}
+
+/// The span protocol, per role.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize)]
+pub struct SpanProtocol {
+    /// Source pieces.
+    pub source: RoleScores,
+    /// Cue pieces.
+    pub cue: RoleScores,
+    /// Content pieces.
+    pub content: RoleScores,
+}
+
+/// The attribution protocol.
+#[derive(Clone, Copy, PartialEq, Debug, Default, Serialize)]
+pub struct AttributionProtocol {
+    /// Attributions matched by content token Jaccard ≥ 0.5.
+    pub attributions: Prf,
+    /// The mean source token F1 over matched pairs (1.0 when there are none).
+    pub source_token_f1: f64,
+    /// The share of matched pairs whose cue fragments are identical after trimming
+    /// (1.0 when there are none).
+    pub cue_exact: f64,
+}
+
+/// Scores over the articles added, micro-averaged.
+#[derive(Clone, Copy, PartialEq, Debug, Default, Serialize)]
+pub struct AttributionReport {
+    /// Articles compared.
+    pub articles: usize,
+    /// Gold attributions.
+    pub gold: usize,
+    /// Predicted attributions.
+    pub predicted: usize,
+    /// The span protocol.
+    pub span: SpanProtocol,
+    /// The attribution protocol.
+    pub attribution: AttributionProtocol,
+}
+
+/// Sums attribution counts over articles.
+#[derive(Clone, Debug, Default)]
+pub struct AttributionScorer {
+    articles: usize,
+    gold: usize,
+    predicted: usize,
+    span: SpanProtocol,
+    attributions: Prf,
+    source_f1_sum: f64,
+    cue_exact: usize,
+}
+
+impl AttributionScorer {
+    /// A scorer with nothing added.
+    pub fn new() -> AttributionScorer {
+        AttributionScorer::default()
+    }
+
+    /// Adds one article: its text, its gold and the predicted attributions.
+    pub fn add<G: Roles, P: Roles>(&mut self, text: &str, gold: &[G], predicted: &[P]) {
+        self.articles += 1;
+        self.gold += gold.len();
+        self.predicted += predicted.len();
+        let span = &mut self.span;
+        add_role(
+            &mut span.source,
+            text,
+            gold.iter().map(Roles::source),
+            predicted.iter().map(Roles::source),
+        );
+        add_role(
+            &mut span.cue,
+            text,
+            gold.iter().map(Roles::cue),
+            predicted.iter().map(Roles::cue),
+        );
+        add_role(
+            &mut span.content,
+            text,
+            gold.iter().map(Roles::content),
+            predicted.iter().map(Roles::content),
+        );
+
+        let tokens_of = |content: &[Span], cue: &[Span]| MatchTokens {
+            content: fragment_tokens(text, content),
+            cue: fragment_tokens(text, cue),
+        };
+        let gold_tokens: Vec<MatchTokens> = gold
+            .iter()
+            .map(|g| tokens_of(g.content(), g.cue()))
+            .collect();
+        let predicted_tokens: Vec<MatchTokens> = predicted
+            .iter()
+            .map(|p| tokens_of(p.content(), p.cue()))
+            .collect();
+        let pairs = match_by_content(&gold_tokens, &predicted_tokens);
+        self.attributions
+            .add(Prf::from_counts(pairs.len(), predicted.len(), gold.len()));
+        for (g, p) in pairs {
+            let (Some(g), Some(p)) = (gold.get(g), predicted.get(p)) else {
+                continue;
+            };
+            self.source_f1_sum += score_tokens(
+                &fragment_tokens(text, g.source()),
+                &fragment_tokens(text, p.source()),
+            );
+            if trimmed(text, g.cue()) == trimmed(text, p.cue()) {
+                self.cue_exact += 1;
+            }
+        }
+    }
+
+    /// The report over every article added.
+    pub fn report(&self) -> AttributionReport {
+        let matched = self.attributions.true_pos;
+        let mean = |sum: f64| {
+            if matched == 0 {
+                1.0
+            } else {
+                sum / matched as f64
+            }
+        };
+        AttributionReport {
+            articles: self.articles,
+            gold: self.gold,
+            predicted: self.predicted,
+            span: self.span,
+            attribution: AttributionProtocol {
+                attributions: self.attributions,
+                source_token_f1: mean(self.source_f1_sum),
+                cue_exact: mean(self.cue_exact as f64),
+            },
+        }
+    }
+}
+
+/// The pieces of a fragment: cut at paragraph breaks, trimmed, empty ones dropped.
+pub fn paragraph_pieces(text: &str, fragment: Span) -> Vec<Span> {
+    let Some(covered) = fragment.get(text) else {
+        return Vec::new();
+    };
+    let mut pieces = Vec::new();
+    let mut piece_start = 0;
+    let mut chars = covered.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if !c.is_whitespace() {
+            continue;
+        }
+        // A whitespace run: a paragraph break when it holds two newlines.
+        let mut end = at + c.len_utf8();
+        let mut newlines = usize::from(c == '\n');
+        while let Some(&(next_at, next)) = chars.peek() {
+            if !next.is_whitespace() {
+                break;
+            }
+            newlines += usize::from(next == '\n');
+            end = next_at + next.len_utf8();
+            chars.next();
+        }
+        if newlines >= 2 {
+            pieces.push((piece_start, at));
+            piece_start = end;
+        }
+    }
+    pieces.push((piece_start, covered.len()));
+    pieces
+        .into_iter()
+        .filter_map(|(start, end)| {
+            let base = fragment.byte_start();
+            Span::try_new(base + start, base + end).ok()
+        })
+        .map(|piece| piece.trim(text))
+        .filter(|piece| !piece.is_empty())
+        .collect()
+}
+
+/// Adds one role of one article to the span protocol's counts.
+fn add_role<'a>(
+    scores: &mut RoleScores,
+    text: &str,
+    gold: impl Iterator<Item = &'a [Span]>,
+    predicted: impl Iterator<Item = &'a [Span]>,
+) {
+    let gold_pieces = role_pieces(text, gold);
+    let predicted_pieces = role_pieces(text, predicted);
+    scores
+        .exact
+        .add(multiset_prf(&gold_pieces, &predicted_pieces));
+    let starts =
+        |pieces: &[Span]| -> Vec<usize> { pieces.iter().map(|p| p.byte_start()).collect() };
+    scores.begin.add(multiset_prf(
+        &starts(&gold_pieces),
+        &starts(&predicted_pieces),
+    ));
+}
+
+/// Every piece of one role over an article's attributions, sorted.
+fn role_pieces<'a>(text: &str, roles: impl Iterator<Item = &'a [Span]>) -> Vec<Span> {
+    let mut pieces: Vec<Span> = roles
+        .flatten()
+        .flat_map(|fragment| paragraph_pieces(text, *fragment))
+        .collect();
+    pieces.sort();
+    pieces
+}
+
+/// Counts of the multiset intersection of two sorted lists.
+fn multiset_prf<T: Ord + Copy>(gold: &[T], predicted: &[T]) -> Prf {
+    let mut sorted_gold = gold.to_vec();
+    let mut sorted_predicted = predicted.to_vec();
+    sorted_gold.sort();
+    sorted_predicted.sort();
+    let (mut g, mut p, mut matched) = (0, 0, 0);
+    while let (Some(a), Some(b)) = (sorted_gold.get(g), sorted_predicted.get(p)) {
+        match a.cmp(b) {
+            Ordering::Less => g += 1,
+            Ordering::Greater => p += 1,
+            Ordering::Equal => {
+                matched += 1;
+                g += 1;
+                p += 1;
+            }
+        }
+    }
+    Prf::from_counts(matched, predicted.len(), gold.len())
+}
+
+/// The scoring tokens of some fragments, sorted: maximal runs of letters or
+/// digits, and every other non-space character on its own.
+fn fragment_tokens(text: &str, fragments: &[Span]) -> Vec<Span> {
+    let mut tokens = Vec::new();
+    for fragment in fragments {
+        let Some(covered) = fragment.get(text) else {
+            continue;
+        };
+        let base = fragment.byte_start();
+        let mut run: Option<usize> = None;
+        for (at, c) in covered.char_indices() {
+            if c.is_alphanumeric() {
+                run.get_or_insert(at);
+                continue;
+            }
+            if let Some(start) = run.take() {
+                tokens.push(Span::must(base + start, base + at));
+            }
+            if !c.is_whitespace() {
+                tokens.push(Span::must(base + at, base + at + c.len_utf8()));
+            }
+        }
+        if let Some(start) = run {
+            tokens.push(Span::must(base + start, base + covered.len()));
+        }
+    }
+    tokens.sort();
+    tokens.dedup();
+    tokens
+}
+
+/// The token F1 of two token sets: 1.0 when both are empty, 0.0 when one is.
+pub fn score_tokens(gold: &[Span], predicted: &[Span]) -> f64 {
+    if gold.is_empty() && predicted.is_empty() {
+        return 1.0;
+    }
+    let common = multiset_prf(gold, predicted).true_pos;
+    2.0 * common as f64 / (gold.len() + predicted.len()) as f64
+}
+
+/// The token Jaccard of two contents in `text`.
+pub fn content_jaccard(text: &str, gold: &[Span], predicted: &[Span]) -> f64 {
+    let (common, union) = overlap(
+        &fragment_tokens(text, gold),
+        &fragment_tokens(text, predicted),
+    );
+    if union == 0 {
+        0.0
+    } else {
+        common as f64 / union as f64
+    }
+}
+
+/// Shared tokens and the size of the union.
+fn overlap(a: &[Span], b: &[Span]) -> (usize, usize) {
+    let common = multiset_prf(a, b).true_pos;
+    (common, a.len() + b.len() - common)
+}
+
+/// The tokens an attribution is matched on.
+struct MatchTokens {
+    content: Vec<Span>,
+    cue: Vec<Span>,
+}
+
+/// Pairs (gold, predicted) matched one to one, best Jaccard first.
+fn match_by_content(gold: &[MatchTokens], predicted: &[MatchTokens]) -> Vec<(usize, usize)> {
+    // Candidates hold the Jaccard as a fraction, compared exactly.
+    let mut candidates: Vec<(usize, usize, usize, usize)> = Vec::new();
+    for (g, gold_tokens) in gold.iter().enumerate() {
+        for (p, predicted_tokens) in predicted.iter().enumerate() {
+            let (common, union) =
+                if gold_tokens.content.is_empty() && predicted_tokens.content.is_empty() {
+                    overlap(&gold_tokens.cue, &predicted_tokens.cue)
+                } else {
+                    overlap(&gold_tokens.content, &predicted_tokens.content)
+                };
+            if union > 0 && 2 * common >= union {
+                candidates.push((common, union, g, p));
+            }
+        }
+    }
+    candidates.sort_by(|a, b| {
+        (b.0 * a.1)
+            .cmp(&(a.0 * b.1))
+            .then(a.2.cmp(&b.2))
+            .then(a.3.cmp(&b.3))
+    });
+    let mut gold_used = vec![false; gold.len()];
+    let mut predicted_used = vec![false; predicted.len()];
+    let mut pairs = Vec::new();
+    for (_, _, g, p) in candidates {
+        let (Some(g_used), Some(p_used)) = (gold_used.get(g), predicted_used.get(p)) else {
+            continue;
+        };
+        if *g_used || *p_used {
+            continue;
+        }
+        gold_used[g] = true;
+        predicted_used[p] = true;
+        pairs.push((g, p));
+    }
+    pairs.sort();
+    pairs
+}
+
+/// Cue fragments trimmed and sorted, empty ones dropped, for comparison.
+fn trimmed(text: &str, fragments: &[Span]) -> Vec<Span> {
+    let mut out: Vec<Span> = fragments
+        .iter()
+        .map(|f| f.trim(text))
+        .filter(|f| !f.is_empty())
+        .collect();
+    out.sort();
+    out
+}
+
+impl fmt::Display for AttributionReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} articles, {} gold attributions, {} predicted",
+            self.articles, self.gold, self.predicted
+        )?;
+        writeln!(f)?;
+        writeln!(f, "span protocol (pieces cut at paragraph breaks, trimmed)")?;
+        writeln!(
+            f,
+            "{:<8} {:>7} {:>7} {:>7} {:>9}   {:>7} {:>7} {:>7}",
+            "role", "P", "R", "F1", "begin F1", "gold", "pred", "exact"
+        )?;
+        for (name, role) in [
+            ("source", &self.span.source),
+            ("cue", &self.span.cue),
+            ("content", &self.span.content),
+        ] {
+            writeln!(
+                f,
+                "{:<8} {:>7.3} {:>7.3} {:>7.3} {:>9.3}   {:>7} {:>7} {:>7}",
+                name,
+                role.exact.precision(),
+                role.exact.recall(),
+                role.exact.f1(),
+                role.begin.f1(),
+                role.exact.gold(),
+                role.exact.predicted(),
+                role.exact.true_pos
+            )?;
+        }
+        writeln!(f)?;
+        let a = &self.attribution;
+        writeln!(
+            f,
+            "attribution protocol (content token Jaccard >= 0.5, one to one)"
+        )?;
+        writeln!(
+            f,
+            "{:<8} {:>7} {:>7} {:>7} {:>9}   {:>7} {:>7} {:>7}",
+            "", "P", "R", "F1", "", "gold", "pred", "matched"
+        )?;
+        writeln!(
+            f,
+            "{:<8} {:>7.3} {:>7.3} {:>7.3} {:>9}   {:>7} {:>7} {:>7}",
+            "attrib.",
+            a.attributions.precision(),
+            a.attributions.recall(),
+            a.attributions.f1(),
+            "",
+            a.attributions.gold(),
+            a.attributions.predicted(),
+            a.attributions.true_pos
+        )?;
+        writeln!(
+            f,
+            "source token F1 over matched pairs: {:.3}",
+            a.source_token_f1
+        )?;
+        write!(f, "cue exact match over matched pairs: {:.3}", a.cue_exact)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The span of the `nth` occurrence of `needle` in `text`.
+    fn find(text: &str, needle: &str, nth: usize) -> Span {
+        let start = text
+            .match_indices(needle)
+            .nth(nth)
+            .map(|(at, _)| at)
+            .unwrap_or_else(|| panic!("{needle:?} not in text"));
+        Span::must(start, start + needle.len())
+    }
+
+    fn attribution(source: &[Span], cue: &[Span], content: &[Span]) -> Attribution {
+        Attribution {
+            source: source.to_vec(),
+            cue: cue.to_vec(),
+            content: content.to_vec(),
+            kind: attest_doc::AttributionKind::Indirect,
+            confidence: 1.0,
+        }
+    }
+
+    const TEXT: &str =
+        "Ann said the plan failed.\n\nShe added: “We will try again.” Officials said nothing.";
+
+    #[test]
+    fn span_and_attribution_protocols_by_hand() {
+        let t = TEXT;
+        let gold = [
+            attribution(
+                &[find(t, "Ann", 0)],
+                &[find(t, "said", 0)],
+                &[find(t, "the plan failed", 0)],
+            ),
+            attribution(
+                &[find(t, "She", 0)],
+                &[find(t, "added", 0)],
+                &[find(t, "“We will try again.”", 0)],
+            ),
+        ];
+        let predicted = [
+            attribution(
+                &[find(t, "Ann", 0)],
+                &[find(t, "said", 0)],
+                &[find(t, "the plan failed.", 0)],
+            ),
+            attribution(&[], &[find(t, "said", 1)], &[find(t, "nothing", 0)]),
+        ];
+        let mut scorer = AttributionScorer::new();
+        scorer.add(t, &gold, &predicted);
+        let report = scorer.report();
+        assert_eq!((report.articles, report.gold, report.predicted), (1, 2, 2));
+        let span = report.span;
+        assert_eq!(span.source.exact, Prf::from_counts(1, 1, 2));
+        assert_eq!(span.cue.exact, Prf::from_counts(1, 2, 2));
+        assert_eq!(span.content.exact, Prf::from_counts(0, 2, 2));
+        assert_eq!(span.content.begin, Prf::from_counts(1, 2, 2));
+        assert!((span.source.exact.f1() - 2.0 / 3.0).abs() < 1e-12);
+        // "the plan failed" vs "the plan failed .": Jaccard 3/4.
+        let a = report.attribution;
+        assert_eq!(a.attributions, Prf::from_counts(1, 2, 2));
+        assert_eq!(a.source_token_f1, 1.0);
+        assert_eq!(a.cue_exact, 1.0);
+        let table = report.to_string();
+        assert!(
+            table.contains("content    0.000   0.000   0.000     0.500"),
+            "{table}"
+        );
+        let json = serde_json::to_value(report).unwrap();
+        assert_eq!(json["span"]["cue"]["exact"]["precision"], 0.5);
+    }
+
+    #[test]
+    fn pieces_are_cut_at_blank_lines_and_trimmed() {
+        let text = " one two\n\nthree \n \n four\nfive ";
+        let pieces: Vec<&str> = paragraph_pieces(text, Span::must(0, text.len()))
+            .into_iter()
+            .map(|p| p.slice(text))
+            .collect();
+        assert_eq!(pieces, ["one two", "three", "four\nfive"]);
+        assert!(paragraph_pieces(text, Span::must(8, 10)).is_empty());
+        // A gold content over a paragraph break scores against its two halves.
+        let t = TEXT;
+        let whole = Span::must(
+            find(t, "the", 0).byte_start(),
+            find(t, "added", 0).byte_end(),
+        );
+        let gold = [attribution(&[], &[], &[whole])];
+        let predicted = [attribution(
+            &[],
+            &[],
+            &[find(t, "She added", 0), find(t, "the plan failed.", 0)],
+        )];
+        let mut scorer = AttributionScorer::new();
+        scorer.add(t, &gold, &predicted);
+        assert_eq!(
+            scorer.report().span.content.exact,
+            Prf::from_counts(2, 2, 2)
+        );
+    }
+
+    #[test]
+    fn matching_is_best_overlap_first_and_one_to_one() {
+        let text = "a b c d e f";
+        let span = |s, e| Span::must(s, e);
+        let gold = [
+            attribution(&[span(0, 1)], &[], &[span(0, 7)]),
+            attribution(&[], &[], &[span(4, 9)]),
+        ];
+        // Jaccards: g0-p0 4/5, g0-p1 3/4, g1-p0 3/5, g1-p1 2/4.
+        let predicted = [
+            attribution(&[span(0, 3)], &[], &[span(0, 9)]),
+            attribution(&[], &[], &[span(2, 7)]),
+            attribution(&[], &[], &[span(10, 11)]),
+        ];
+        let mut scorer = AttributionScorer::new();
+        scorer.add(text, &gold, &predicted);
+        let a = scorer.report().attribution;
+        assert_eq!(a.attributions, Prf::from_counts(2, 3, 2));
+        // Pairs g0-p0 (sources "a" vs "a b": F1 2/3) and g1-p1 (both empty: 1.0).
+        assert!((a.source_token_f1 - (2.0 / 3.0 + 1.0) / 2.0).abs() < 1e-12);
+        assert!((content_jaccard(text, &[span(4, 9)], &[span(2, 7)]) - 0.5).abs() < 1e-12);
+        // Equal overlaps go to the lower predicted index.
+        let twins = [
+            attribution(&[span(0, 1)], &[], &[span(0, 3)]),
+            attribution(&[], &[], &[span(0, 3)]),
+        ];
+        let mut scorer = AttributionScorer::new();
+        scorer.add(text, &gold[..1], &twins);
+        assert_eq!(scorer.report().attribution.source_token_f1, 1.0);
+    }
+
+    #[test]
+    fn token_f1_edge_cases() {
+        let s = |a, b| Span::must(a, b);
+        assert_eq!(score_tokens(&[], &[]), 1.0);
+        assert_eq!(score_tokens(&[s(0, 1)], &[]), 0.0);
+        assert_eq!(score_tokens(&[s(0, 1), s(2, 3)], &[s(0, 1)]), 2.0 / 3.0);
+        let text = "U.S. officials' plan";
+        let tokens: Vec<&str> = fragment_tokens(text, &[s(0, text.len())])
+            .iter()
+            .map(|t| t.slice(text))
+            .collect();
+        assert_eq!(tokens, ["U", ".", "S", ".", "officials", "'", "plan"]);
+    }
+}

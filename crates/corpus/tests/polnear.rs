@@ -1,0 +1,142 @@
+//! Reads the PolNeAR corpus, when it is present next to the repository.
+
+use std::path::{Path, PathBuf};
+
+use attest_corpus::{AnnotatorChoice, Corpus, Label, parse_ann};
+
+fn polnear() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/polnear");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "skipping: the PolNeAR corpus is not at {} (tests over it pass without it)",
+            dir.display()
+        );
+        None
+    }
+}
+
+#[test]
+fn every_article_of_train_and_dev_reads_and_every_span_slices_to_its_ann_text() {
+    let Some(root) = polnear() else {
+        return;
+    };
+    for split in ["train", "dev"] {
+        let corpus = Corpus::open(&root.join(split)).unwrap();
+        assert!(corpus.len() > 50, "{split}: only {} articles", corpus.len());
+        assert!(corpus.metadata_file().is_some());
+        let (mut attributions, mut fallbacks, mut silver, mut bounds) = (0, 0, 0, 0);
+        let mut no_source_with_source = 0;
+        for article in corpus.articles() {
+            let article = article.unwrap();
+            attributions += article.gold.len();
+            silver += usize::from(article.silver.is_some());
+            if matches!(article.choice, AnnotatorChoice::Fallback { .. }) {
+                fallbacks += 1;
+            }
+            // Reparse the chosen file to see each T line's own text.
+            if let Some(annotator) = &article.annotator {
+                let path = corpus
+                    .dir()
+                    .join("attributions")
+                    .join(format!("{}_{annotator}.ann", article.name));
+                let ann = std::fs::read_to_string(&path).unwrap();
+                let parsed = parse_ann(&ann, &article.text).unwrap();
+                for bound in &parsed.text_bounds {
+                    let joined: Vec<&str> = bound
+                        .fragments
+                        .iter()
+                        .map(|f| f.slice(&article.text))
+                        .collect();
+                    assert_eq!(
+                        joined.join(" "),
+                        bound.text,
+                        "{}:{} {}",
+                        path.display(),
+                        bound.line,
+                        bound.id
+                    );
+                    bounds += 1;
+                }
+                assert!(
+                    parsed
+                        .text_bounds
+                        .iter()
+                        .all(|b| !matches!(b.label, Label::Other(_))),
+                    "{}: a label outside the scheme",
+                    path.display()
+                );
+            }
+            for gold in &article.gold {
+                assert!(
+                    !gold.cue.is_empty() || !gold.content.is_empty(),
+                    "{}",
+                    gold.id
+                );
+                if gold.no_source && !gold.source.is_empty() {
+                    no_source_with_source += 1;
+                }
+            }
+        }
+        eprintln!(
+            "{split}: {} articles, {attributions} gold attributions, {bounds} spans checked, \
+             {fallbacks} annotator fallbacks, {silver} with silver, \
+             {no_source_with_source} no-source attributions with a source",
+            corpus.len()
+        );
+        assert!(attributions > 1000);
+        assert!(silver > corpus.len() * 9 / 10);
+    }
+}
+
+#[test]
+fn pos_sentences_use_original_text() {
+    let Some(root) = polnear() else {
+        return;
+    };
+    let corpus = Corpus::open(&root.join("dev")).unwrap();
+    let sentences = attest_corpus::pos_sentences(&corpus).unwrap();
+    assert!(sentences.len() > 1000);
+    assert!(
+        sentences
+            .iter()
+            .all(|s| s.words.len() == s.tags.len() && !s.words.is_empty())
+    );
+    let words = sentences.iter().flat_map(|s| &s.words);
+    assert!(
+        words.clone().any(|w| w == "”") && words.clone().any(|w| w == "—"),
+        "words must be text slices, not CoreNLP's normalized forms"
+    );
+    assert!(!words.clone().any(|w| w == "-LRB-" || w == "``"));
+}
+
+#[test]
+fn gold_scored_against_itself_on_dev_is_perfect() {
+    let Some(root) = polnear() else {
+        return;
+    };
+    let corpus = Corpus::open(&root.join("dev")).unwrap();
+    let mut scorer = attest_corpus::score::AttributionScorer::new();
+    for article in corpus.articles() {
+        let article = article.unwrap();
+        let predicted: Vec<attest_doc::Attribution> = article
+            .gold
+            .iter()
+            .map(|g| g.to_attribution(&article.text))
+            .collect();
+        scorer.add(&article.text, &article.gold, &predicted);
+    }
+    let report = scorer.report();
+    eprintln!("{report}");
+    let span = report.span;
+    for role in [span.source, span.cue, span.content] {
+        assert_eq!(role.exact.f1(), 1.0);
+        assert_eq!(role.begin.f1(), 1.0);
+        assert!(role.exact.true_pos > 1000);
+    }
+    let a = report.attribution;
+    assert_eq!(a.attributions.f1(), 1.0, "{:?}", a.attributions);
+    assert_eq!(a.source_token_f1, 1.0);
+    assert_eq!(a.cue_exact, 1.0);
+}

@@ -1,0 +1,238 @@
+//! Inputs to readers: directory walks, format choice by extension or by sniffing,
+//! and the iterator that streams them all.
+//!
+//! A directory is walked recursively and its files are read in byte-wise order of
+//! their full paths (`a-b.txt` before `a/b.txt`), so a batch comes out the same on
+//! every machine (the walk lists the paths before reading any file, for the sort;
+//! only paths are held, never contents). Only files with a known extension are read from a walked
+//! directory: `.txt`, `.text`, `.md` (plain text), `.jsonl`, `.ndjson`, `.html`,
+//! `.htm`, `.warc`, `.warc.gz` (case-insensitive); others are skipped silently.
+//! Symbolic links to files are read, links to directories are not followed (a link
+//! cycle would never end). A file named explicitly is always read: by its extension
+//! when it has a known one, else by its first bytes (`<!doctype html` or `<html` is
+//! HTML, `WARC/` or the gzip magic is WARC, anything else plain text).
+
+use std::collections::VecDeque;
+use std::fs::{self, File};
+use std::io::{self, BufReader, Cursor, Read};
+use std::path::{Path, PathBuf};
+
+use crate::decode::{SNIFF_BYTES, is_binary};
+use crate::error::{ReadError, ReadErrorKind};
+use crate::html::read_html_file;
+use crate::jsonl::JsonlReader;
+use crate::text::{read_stdin, read_text_file};
+use crate::warc::{WarcReader, looks_like_html, warc_stream};
+use crate::{Input, ReadConfig, ReadItem};
+
+/// The formats a file can be read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Text,
+    Jsonl,
+    Html,
+    Warc,
+}
+
+fn format_by_extension(path: &Path) -> Option<Format> {
+    let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    let (_, extension) = name.rsplit_once('.')?;
+    Some(match extension {
+        "txt" | "text" | "md" => Format::Text,
+        "jsonl" | "ndjson" => Format::Jsonl,
+        "html" | "htm" => Format::Html,
+        "warc" => Format::Warc,
+        "gz" if name.ends_with(".warc.gz") => Format::Warc,
+        _ => return None,
+    })
+}
+
+fn format_by_content(head: &[u8]) -> Format {
+    if head.starts_with(b"WARC/") || head.starts_with(&[0x1f, 0x8b]) {
+        Format::Warc
+    } else if looks_like_html(head) {
+        Format::Html
+    } else {
+        Format::Text
+    }
+}
+
+/// A file of a walked directory, or the error met while walking.
+enum Entry {
+    File(PathBuf),
+    Error(ReadError),
+}
+
+impl Entry {
+    fn sort_key(&self) -> &[u8] {
+        match self {
+            Entry::File(path) => path.as_os_str().as_encoded_bytes(),
+            Entry::Error(error) => error.path().as_bytes(),
+        }
+    }
+}
+
+/// Every readable file under `root`, in byte-wise path order, without recursion
+/// (directory trees can be deeper than the stack).
+fn walk(root: &Path) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    let mut directories = vec![root.to_path_buf()];
+    while let Some(directory) = directories.pop() {
+        let listing = match fs::read_dir(&directory) {
+            Ok(listing) => listing,
+            Err(error) => {
+                entries.push(Entry::Error(ReadError::new(
+                    directory.display().to_string(),
+                    ReadErrorKind::Io(error),
+                )));
+                continue;
+            }
+        };
+        for entry in listing {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(error) => {
+                    entries.push(Entry::Error(ReadError::new(
+                        directory.display().to_string(),
+                        ReadErrorKind::Io(error),
+                    )));
+                    continue;
+                }
+            };
+            let path = entry.path();
+            let Ok(file_type) = entry.file_type() else {
+                continue;
+            };
+            if file_type.is_dir() {
+                directories.push(path);
+            } else if format_by_extension(&path).is_some()
+                && (file_type.is_file() || fs::metadata(&path).is_ok_and(|meta| meta.is_file()))
+            {
+                entries.push(Entry::File(path));
+            }
+        }
+    }
+    entries.sort_by(|a, b| a.sort_key().cmp(b.sort_key()));
+    entries
+}
+
+/// The articles of every input, in order; see [`crate::read_inputs`].
+pub struct Articles {
+    inputs: std::vec::IntoIter<Input>,
+    walked: VecDeque<Entry>,
+    current: Option<Box<dyn Iterator<Item = Result<ReadItem, ReadError>> + Send>>,
+    config: ReadConfig,
+}
+
+impl Articles {
+    pub(crate) fn new(inputs: Vec<Input>, config: ReadConfig) -> Articles {
+        Articles {
+            inputs: inputs.into_iter(),
+            walked: VecDeque::new(),
+            current: None,
+            config,
+        }
+    }
+
+    /// Reads one file: the result of a one-article format, or a stream set as current.
+    fn open(&mut self, path: &Path, explicit: bool) -> Option<Result<ReadItem, ReadError>> {
+        let display = path.display().to_string();
+        let limits = &self.config.limits;
+        let format = match format_by_extension(path) {
+            Some(format) => format,
+            None if explicit => match sniff(path) {
+                Ok(format) => format,
+                Err(error) => return Some(Err(ReadError::new(display, ReadErrorKind::Io(error)))),
+            },
+            None => return None,
+        };
+        match format {
+            Format::Text => Some(read_text_file(path, &display, limits)),
+            Format::Html => Some(read_html_file(path, &display, limits)),
+            Format::Jsonl => match open_checked(path) {
+                Ok(reader) => {
+                    self.current = Some(Box::new(JsonlReader::new(reader, display, *limits)));
+                    None
+                }
+                Err(kind) => Some(Err(ReadError::new(display, kind))),
+            },
+            Format::Warc => {
+                let stream = File::open(path).and_then(|file| warc_stream(BufReader::new(file)));
+                match stream {
+                    Ok(reader) => {
+                        self.current = Some(Box::new(WarcReader::new(reader, display, *limits)));
+                        None
+                    }
+                    Err(error) => Some(Err(ReadError::new(display, ReadErrorKind::Io(error)))),
+                }
+            }
+        }
+    }
+}
+
+/// The first bytes of a file, for choosing its format.
+fn sniff(path: &Path) -> io::Result<Format> {
+    let mut head = Vec::new();
+    File::open(path)?.take(64).read_to_end(&mut head)?;
+    Ok(format_by_content(&head))
+}
+
+/// A file read again from its start after its first bytes were checked.
+type Checked = BufReader<io::Chain<Cursor<Vec<u8>>, File>>;
+
+/// Opens a text stream, refusing it as binary when its first 8 KiB hold a NUL.
+fn open_checked(path: &Path) -> Result<Checked, ReadErrorKind> {
+    let mut file = File::open(path).map_err(ReadErrorKind::Io)?;
+    let mut head = Vec::new();
+    (&mut file)
+        .take(SNIFF_BYTES as u64)
+        .read_to_end(&mut head)
+        .map_err(ReadErrorKind::Io)?;
+    if is_binary(&head) {
+        return Err(ReadErrorKind::Binary);
+    }
+    Ok(BufReader::new(Cursor::new(head).chain(file)))
+}
+
+impl Iterator for Articles {
+    type Item = Result<ReadItem, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(current) = &mut self.current {
+                if let Some(item) = current.next() {
+                    return Some(item);
+                }
+                self.current = None;
+            }
+            if let Some(entry) = self.walked.pop_front() {
+                match entry {
+                    Entry::Error(error) => return Some(Err(error)),
+                    Entry::File(path) => {
+                        if let Some(item) = self.open(&path, false) {
+                            return Some(item);
+                        }
+                        continue;
+                    }
+                }
+            }
+            match self.inputs.next()? {
+                Input::Stdin => return Some(read_stdin(&self.config.limits)),
+                Input::Path(path) => match fs::metadata(&path) {
+                    Err(error) => {
+                        return Some(Err(ReadError::new(
+                            path.display().to_string(),
+                            ReadErrorKind::Io(error),
+                        )));
+                    }
+                    Ok(meta) if meta.is_dir() => self.walked = walk(&path).into(),
+                    Ok(_) => {
+                        if let Some(item) = self.open(&path, true) {
+                            return Some(item);
+                        }
+                    }
+                },
+            }
+        }
+    }
+}
