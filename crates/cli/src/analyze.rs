@@ -60,9 +60,13 @@ struct Writer {
 impl Writer {
     fn new(args: &AnalyzeArgs) -> anyhow::Result<Writer> {
         match (args.format, &args.out) {
-            (Format::Brat, None) => bail!("--format brat writes files: give a directory with --out DIR"),
+            (Format::Brat, None) => {
+                bail!("--format brat writes files: give a directory with --out DIR")
+            }
             (Format::Report | Format::Jsonl, Some(_)) => {
-                bail!("--out is for --format brat and json; redirect standard output for this format")
+                bail!(
+                    "--out is for --format brat and json; redirect standard output for this format"
+                )
             }
             _ => {}
         }
@@ -72,12 +76,16 @@ impl Writer {
         let color = match args.color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            ColorChoice::Auto => {
+                io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+            }
         };
         Ok(Writer {
             format: args.format,
             out_dir: args.out.clone(),
-            json: JsonConfig { tokens: args.tokens },
+            json: JsonConfig {
+                tokens: args.tokens,
+            },
             report: ReportConfig {
                 color,
                 width: args.width.max(40),

@@ -17,7 +17,8 @@ pub(crate) fn run(command: &EvalCommand) -> anyhow::Result<()> {
 }
 
 fn tokens(args: &EvalArgs) -> anyhow::Result<()> {
-    let corpus = Corpus::open(&args.dir).with_context(|| format!("opening {}", args.dir.display()))?;
+    let corpus =
+        Corpus::open(&args.dir).with_context(|| format!("opening {}", args.dir.display()))?;
     let mut scorer = SegmentationScorer::new();
     for article in corpus.articles() {
         let article = match article {
@@ -38,6 +39,10 @@ fn tokens(args: &EvalArgs) -> anyhow::Result<()> {
     let headline = [
         ("token_f1", report.tokens.f1()),
         ("sentence_f1", report.sentences.f1()),
+        (
+            "sentence_before_quotes_f1",
+            report.sentences_before_quotes.f1(),
+        ),
     ];
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -57,7 +62,8 @@ const FLOOR_TOLERANCE: f64 = 0.01;
 /// Compares headline scores with the figures recorded under `section` of a floors
 /// file, reporting every score that fell too far.
 fn check_floors(path: &Path, section: &str, scores: &[(&str, f64)]) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let floors: serde_json::Value =
         serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
     for (name, score) in scores {
@@ -77,10 +83,21 @@ fn check_floors(path: &Path, section: &str, scores: &[(&str, f64)]) -> anyhow::R
 }
 
 fn print_segmentation(args: &EvalArgs, report: &SegmentationReport) {
-    println!("Segmentation against silver CoreNLP: {} articles of {}", report.articles, args.dir.display());
+    println!(
+        "Segmentation against silver CoreNLP: {} articles of {}",
+        report.articles,
+        args.dir.display()
+    );
     println!();
-    println!("{:<22} {:>9} {:>9} {:>9} {:>9} {:>9}", "boundaries", "precision", "recall", "F1", "ours", "silver");
-    for (name, prf) in [("tokens", &report.tokens), ("sentence ends", &report.sentences)] {
+    println!(
+        "{:<22} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "boundaries", "precision", "recall", "F1", "ours", "silver"
+    );
+    for (name, prf) in [
+        ("tokens", &report.tokens),
+        ("sentence ends", &report.sentences),
+        ("  before quote marks", &report.sentences_before_quotes),
+    ] {
         println!(
             "{:<22} {:>9.4} {:>9.4} {:>9.4} {:>9} {:>9}",
             name,
@@ -93,7 +110,10 @@ fn print_segmentation(args: &EvalArgs, report: &SegmentationReport) {
     }
     for (title, errors) in [
         ("Most frequent token differences", &report.top_token_errors),
-        ("Most frequent sentence-end differences", &report.top_sentence_errors),
+        (
+            "Most frequent sentence-end differences",
+            &report.top_sentence_errors,
+        ),
     ] {
         println!();
         println!("{title}:");

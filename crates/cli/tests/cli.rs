@@ -73,9 +73,15 @@ fn with_no_input_it_reports_the_sample_article() {
     let output = attest(&["analyze"]);
     assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
     let report = stdout(&output);
-    assert!(report.contains("Dockworkers strike at Port of Halvard"), "{report}");
+    assert!(
+        report.contains("Dockworkers strike at Port of Halvard"),
+        "{report}"
+    );
     assert!(report.contains("Coastline News"), "{report}");
-    assert!(!report.contains('\u{1b}'), "no colour when NO_COLOR is set or off a terminal");
+    assert!(
+        !report.contains('\u{1b}'),
+        "no colour when NO_COLOR is set or off a terminal"
+    );
 }
 
 #[test]
@@ -86,11 +92,20 @@ fn the_sample_report_is_stable() {
 
 #[test]
 fn reads_a_plain_text_file() {
-    let output = attest(&["analyze", "--format", "jsonl", &reader_fixture("article.txt")]);
+    let output = attest(&[
+        "analyze",
+        "--format",
+        "jsonl",
+        &reader_fixture("article.txt"),
+    ]);
     assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
     let docs = json_lines(&output);
     assert_eq!(docs.len(), 1);
-    assert!(docs[0]["sentences"].as_array().is_some_and(|s| !s.is_empty()));
+    assert!(
+        docs[0]["sentences"]
+            .as_array()
+            .is_some_and(|s| !s.is_empty())
+    );
 }
 
 #[test]
@@ -108,16 +123,29 @@ fn reads_standard_input() {
 
 #[test]
 fn reads_an_html_page_with_its_metadata() {
-    let output = attest(&["analyze", "--format", "json", &reader_fixture("article.html")]);
+    let output = attest(&[
+        "analyze",
+        "--format",
+        "json",
+        &reader_fixture("article.html"),
+    ]);
     assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
     let doc: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
     assert!(doc["title"].is_string(), "{doc}");
-    assert!(doc["paragraphs"].as_array().is_some_and(|p| p.len() >= 3), "{doc}");
+    assert!(
+        doc["paragraphs"].as_array().is_some_and(|p| p.len() >= 3),
+        "{doc}"
+    );
 }
 
 #[test]
 fn reads_a_gzipped_warc_file() {
-    let output = attest(&["analyze", "--format", "jsonl", &reader_fixture("crawl.warc.gz")]);
+    let output = attest(&[
+        "analyze",
+        "--format",
+        "jsonl",
+        &reader_fixture("crawl.warc.gz"),
+    ]);
     assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
     let docs = json_lines(&output);
     assert!(!docs.is_empty());
@@ -132,17 +160,32 @@ fn a_malformed_json_line_fails_alone_and_names_its_line() {
         .iter()
         .map(|doc| doc["id"].as_str().unwrap_or_default().to_string())
         .collect();
-    assert_eq!(ids, ["first", "third"], "the other lines are processed, in order");
-    assert!(stderr(&output).contains("bad-batch.jsonl:2"), "{}", stderr(&output));
+    assert_eq!(
+        ids,
+        ["first", "third"],
+        "the other lines are processed, in order"
+    );
+    assert!(
+        stderr(&output).contains("bad-batch.jsonl:2"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
 fn invalid_utf8_is_decoded_with_a_warning_naming_the_byte() {
     let output = attest(&["analyze", "--format", "jsonl", &data("invalid-utf8.txt")]);
     assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
-    let text = json_lines(&output)[0]["text"].as_str().unwrap_or_default().to_string();
+    let text = json_lines(&output)[0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     assert!(text.contains('\u{FFFD}') && text.contains("Workers returned"));
-    assert!(stderr(&output).contains("37"), "the first bad byte is at offset 37: {}", stderr(&output));
+    assert!(
+        stderr(&output).contains("37"),
+        "the first bad byte is at offset 37: {}",
+        stderr(&output)
+    );
 }
 
 #[test]
@@ -158,20 +201,34 @@ fn empty_and_missing_inputs_fail_while_the_rest_is_processed() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(json_lines(&output).len(), 1);
     let errors = stderr(&output);
-    assert!(errors.contains("empty.txt") && errors.contains("no-such-file.txt"), "{errors}");
+    assert!(
+        errors.contains("empty.txt") && errors.contains("no-such-file.txt"),
+        "{errors}"
+    );
 }
 
 #[test]
 fn articles_over_the_size_limit_fail_with_the_limit_named() {
-    let output = attest(&["analyze", "--max-article-bytes", "100", &reader_fixture("article.txt")]);
+    let output = attest(&[
+        "analyze",
+        "--max-article-bytes",
+        "100",
+        &reader_fixture("article.txt"),
+    ]);
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr(&output).contains("100"), "{}", stderr(&output));
 }
 
 #[test]
 fn usage_errors_exit_with_status_2() {
-    assert_eq!(attest(&["analyze", "--format", "brat"]).status.code(), Some(2));
-    assert_eq!(attest(&["analyze", "--format", "yaml"]).status.code(), Some(2));
+    assert_eq!(
+        attest(&["analyze", "--format", "brat"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        attest(&["analyze", "--format", "yaml"]).status.code(),
+        Some(2)
+    );
     assert_eq!(attest(&["frobnicate"]).status.code(), Some(2));
     assert_eq!(attest(&["--help"]).status.code(), Some(0));
 }
@@ -179,15 +236,28 @@ fn usage_errors_exit_with_status_2() {
 #[test]
 fn brat_output_writes_the_text_and_annotations_in_code_points() {
     let dir = temp_dir("brat");
-    let output = attest(&["analyze", "--format", "brat", "--out", &dir.to_string_lossy()]);
+    let output = attest(&[
+        "analyze",
+        "--format",
+        "brat",
+        "--out",
+        &dir.to_string_lossy(),
+    ]);
     assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("the brat directory exists")
-        .filter_map(|entry| entry.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter_map(|entry| {
+            entry
+                .ok()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+        })
         .collect();
     names.sort();
     assert_eq!(names.len(), 2, "{names:?}");
-    let txt = names.iter().find(|n| n.ends_with(".txt")).expect("a .txt file");
+    let txt = names
+        .iter()
+        .find(|n| n.ends_with(".txt"))
+        .expect("a .txt file");
     let text = std::fs::read_to_string(dir.join(txt)).expect("the text is readable");
     assert!(text.starts_with("Dockworkers strike"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -202,10 +272,19 @@ fn json_spans_round_trip_to_their_text() {
     let mut checked = 0;
     for sentence in doc["sentences"].as_array().expect("sentences") {
         let span = &sentence["span"];
-        let (b0, b1) = (span["byte_start"].as_u64().unwrap_or(0) as usize, span["byte_end"].as_u64().unwrap_or(0) as usize);
-        let (c0, c1) = (span["cp_start"].as_u64().unwrap_or(0) as usize, span["cp_end"].as_u64().unwrap_or(0) as usize);
+        let (b0, b1) = (
+            span["byte_start"].as_u64().unwrap_or(0) as usize,
+            span["byte_end"].as_u64().unwrap_or(0) as usize,
+        );
+        let (c0, c1) = (
+            span["cp_start"].as_u64().unwrap_or(0) as usize,
+            span["cp_end"].as_u64().unwrap_or(0) as usize,
+        );
         assert_eq!(&text[b0..b1], span["text"].as_str().unwrap_or_default());
-        assert_eq!(chars[c0..c1].iter().collect::<String>(), span["text"].as_str().unwrap_or_default());
+        assert_eq!(
+            chars[c0..c1].iter().collect::<String>(),
+            span["text"].as_str().unwrap_or_default()
+        );
         checked += 1;
     }
     assert!(checked > 10);
@@ -213,7 +292,19 @@ fn json_spans_round_trip_to_their_text() {
 
 #[test]
 fn the_same_input_gives_the_same_bytes() {
-    let first = attest(&["analyze", "--format", "jsonl", &reader_fixture("batch.jsonl"), &reader_fixture("crawl.warc")]);
-    let second = attest(&["analyze", "--format", "jsonl", &reader_fixture("batch.jsonl"), &reader_fixture("crawl.warc")]);
+    let first = attest(&[
+        "analyze",
+        "--format",
+        "jsonl",
+        &reader_fixture("batch.jsonl"),
+        &reader_fixture("crawl.warc"),
+    ]);
+    let second = attest(&[
+        "analyze",
+        "--format",
+        "jsonl",
+        &reader_fixture("batch.jsonl"),
+        &reader_fixture("crawl.warc"),
+    ]);
     assert_eq!(first.stdout, second.stdout);
 }

@@ -10,7 +10,10 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
-            if path.file_name().is_some_and(|n| n != "target" && n != "snapshots") {
+            if path
+                .file_name()
+                .is_some_and(|n| n != "target" && n != "snapshots")
+            {
                 rust_files(&path, out);
             }
         } else if path.extension().is_some_and(|e| e == "rs") {
@@ -34,5 +37,8 @@ fn every_module_opens_with_a_doc_comment() {
         })
         .map(|path| path.display().to_string())
         .collect();
-    assert!(missing.is_empty(), "modules without a //! header: {missing:#?}");
+    assert!(
+        missing.is_empty(),
+        "modules without a //! header: {missing:#?}"
+    );
 }

@@ -140,3 +140,69 @@ fn gold_scored_against_itself_on_dev_is_perfect() {
     assert_eq!(a.source_token_f1, 1.0);
     assert_eq!(a.cue_exact, 1.0);
 }
+
+/// The silver tokens as a segmentation of ours, one sentence per silver sentence.
+fn silver_segmentation(
+    text: &str,
+    silver: &[attest_corpus::SilverToken],
+) -> attest_doc::Segmentation {
+    use attest_doc::{
+        Paragraph, ParagraphRole, Sentence, SentenceId, Span, Token, TokenId, TokenKind,
+    };
+    let tokens: Vec<Token> = silver
+        .iter()
+        .map(|t| Token {
+            span: t.span,
+            kind: TokenKind::Word,
+        })
+        .collect();
+    let mut sentences = Vec::new();
+    let mut first = 0;
+    for (i, token) in silver.iter().enumerate() {
+        if silver
+            .get(i + 1)
+            .is_none_or(|next| next.sentence != token.sentence)
+        {
+            sentences.push(Sentence {
+                span: tokens[first].span.cover(tokens[i].span),
+                tokens: TokenId::must(first)..TokenId::must(i + 1),
+            });
+            first = i + 1;
+        }
+    }
+    let paragraphs = vec![Paragraph {
+        span: Span::must(0, text.len()),
+        sentences: SentenceId::must(0)..SentenceId::must(sentences.len()),
+        role: ParagraphRole::Body,
+    }];
+    attest_doc::Segmentation {
+        tokens,
+        sentences,
+        paragraphs,
+    }
+}
+
+#[test]
+fn silver_segmentation_scored_against_itself_on_dev_is_perfect() {
+    let Some(root) = polnear() else {
+        return;
+    };
+    let corpus = Corpus::open(&root.join("dev")).unwrap();
+    let mut scorer = attest_corpus::score::SegmentationScorer::new();
+    for article in corpus.articles() {
+        let article = article.unwrap();
+        let Some(silver) = &article.silver else {
+            continue;
+        };
+        scorer.add(
+            &article.text,
+            &silver_segmentation(&article.text, silver),
+            silver,
+        );
+    }
+    let report = scorer.report(10);
+    assert!(report.tokens.true_pos > 50_000);
+    assert_eq!(report.tokens.f1(), 1.0);
+    assert_eq!(report.sentences.f1(), 1.0);
+    assert!(report.top_token_errors.is_empty() && report.top_sentence_errors.is_empty());
+}

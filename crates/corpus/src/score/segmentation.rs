@@ -4,6 +4,12 @@
 //! boundary is the end offset of a sentence's last token; the sets of ends are
 //! compared. Disagreements are tallied as short strings showing both sides, so
 //! the most frequent ones point at what the segmenter gets wrong.
+//!
+//! A second sentence score sets aside on which side of a quotation mark a
+//! boundary falls: each sentence's end is taken before the quotation marks that
+//! close it. CoreNLP attaches an opening `''` or `”` to the sentence before it
+//! (`said. ''It`), so this is the score that measures where sentences end rather
+//! than where that habit puts the marks.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -22,6 +28,8 @@ pub struct SegmentationReport {
     pub tokens: Prf,
     /// Sentence ends found at silver sentence ends.
     pub sentences: Prf,
+    /// The same, with each end taken before the quotation marks closing the sentence.
+    pub sentences_before_quotes: Prf,
     /// The most frequent token disagreements: our tokens vs silver's over one stretch.
     pub top_token_errors: Vec<(String, usize)>,
     /// The most frequent sentence-end disagreements, with the words around them.
@@ -34,6 +42,7 @@ pub struct SegmentationScorer {
     articles: usize,
     tokens: Prf,
     sentences: Prf,
+    sentences_before_quotes: Prf,
     token_errors: BTreeMap<String, usize>,
     sentence_errors: BTreeMap<String, usize>,
 }
@@ -72,6 +81,26 @@ impl SegmentationScorer {
             })
             .collect();
         let silver_ends = silver_sentence_ends(silver);
+        let our_quote_ends: BTreeSet<usize> = ours
+            .sentences
+            .iter()
+            .filter_map(|s| {
+                let tokens = ours
+                    .tokens
+                    .get(s.tokens.start.index()..s.tokens.end.index())?;
+                end_before_quotes(text, tokens.iter().map(|t| t.span))
+            })
+            .collect();
+        let silver_quote_ends: BTreeSet<usize> = silver
+            .chunk_by(|a, b| a.sentence == b.sentence)
+            .filter_map(|sentence| end_before_quotes(text, sentence.iter().map(|t| t.span)))
+            .collect();
+        let matched = our_quote_ends.intersection(&silver_quote_ends).count();
+        self.sentences_before_quotes.add(Prf::from_counts(
+            matched,
+            our_quote_ends.len(),
+            silver_quote_ends.len(),
+        ));
         let matched = our_ends.intersection(&silver_ends).count();
         self.sentences
             .add(Prf::from_counts(matched, our_ends.len(), silver_ends.len()));
@@ -94,10 +123,30 @@ impl SegmentationScorer {
             articles: self.articles,
             tokens: self.tokens,
             sentences: self.sentences,
+            sentences_before_quotes: self.sentences_before_quotes,
             top_token_errors: top_entries(&self.token_errors, top),
             top_sentence_errors: top_entries(&self.sentence_errors, top),
         }
     }
+}
+
+/// The end of a sentence's last token that is not a quotation mark (of its last
+/// token when all are).
+fn end_before_quotes(text: &str, spans: impl DoubleEndedIterator<Item = Span>) -> Option<usize> {
+    let mut last = None;
+    for span in spans.rev() {
+        last.get_or_insert(span.byte_end());
+        let is_quote = span.get(text).is_some_and(|word| {
+            !word.is_empty()
+                && word
+                    .chars()
+                    .all(|c| matches!(c, '"' | '\'' | '`' | '“' | '”' | '‘' | '’' | '«' | '»'))
+        });
+        if !is_quote {
+            return Some(span.byte_end());
+        }
+    }
+    last
 }
 
 fn silver_sentence_ends(silver: &[SilverToken]) -> BTreeSet<usize> {
