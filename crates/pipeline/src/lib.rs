@@ -108,7 +108,9 @@ impl Pipeline {
 
     /// Every stage attest has, with its bundled models.
     pub fn standard(limits: &Limits) -> Result<Pipeline, PipelineError> {
-        Pipeline::new(vec![AnyStage::Segment(attest_text::Segmenter::new(*limits))])
+        Pipeline::new(vec![AnyStage::Segment(attest_text::Segmenter::new(
+            *limits,
+        ))])
     }
 
     /// The stages, in order.
