@@ -1,10 +1,11 @@
 //! `attest eval`: scores against annotated corpora.
 
-use anyhow::Context;
-use attest_corpus::Corpus;
+use std::io::{self, Write};
 use std::path::Path;
 
-use attest_corpus::score::{SegmentationReport, SegmentationScorer};
+use anyhow::Context;
+use attest_corpus::Corpus;
+use attest_corpus::score::evaluate_segmentation;
 use attest_doc::Limits;
 
 use crate::flags::{EvalArgs, EvalCommand};
@@ -19,38 +20,37 @@ pub(crate) fn run(command: &EvalCommand) -> anyhow::Result<()> {
 fn tokens(args: &EvalArgs) -> anyhow::Result<()> {
     let corpus =
         Corpus::open(&args.dir).with_context(|| format!("opening {}", args.dir.display()))?;
-    let mut scorer = SegmentationScorer::new();
-    for article in corpus.articles() {
-        let article = match article {
-            Ok(article) => article,
-            Err(err) => {
-                messages::input_failed(err);
-                continue;
-            }
-        };
-        let Some(silver) = &article.silver else {
-            messages::warning(format_args!("{}: no silver tokens, skipped", article.name));
-            continue;
-        };
-        let segmentation = attest_text::segment(&article.text, &Limits::DEFAULT);
-        scorer.add(&article.text, &segmentation, silver);
-    }
-    let report = scorer.report(15);
-    let headline = [
-        ("token_f1", report.tokens.f1()),
-        ("sentence_f1", report.sentences.f1()),
-        (
-            "sentence_before_quotes_f1",
-            report.sentences_before_quotes.f1(),
-        ),
-    ];
+    let report = evaluate_segmentation(&corpus, 15, |text| {
+        attest_text::segment(text, &Limits::DEFAULT)
+    })
+    .with_context(|| format!("reading {}", args.dir.display()))?;
+    // Writes go through `writeln!` so that a closed pipe is an error that ends
+    // attest quietly, where `println!` would panic.
+    let mut out = io::stdout().lock();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print_segmentation(args, &report);
+        writeln!(
+            out,
+            "Segmentation of {} against silver CoreNLP",
+            args.dir.display()
+        )?;
+        write!(out, "{report}")?;
     }
     if let Some(floors) = &args.floors {
-        check_floors(floors, "tokens", &headline)?;
+        check_floors(
+            &mut out,
+            floors,
+            "tokens",
+            &[
+                ("token_f1", report.tokens.f1()),
+                ("sentence_f1", report.sentences.f1()),
+                (
+                    "sentence_before_quotes_f1",
+                    report.sentences_before_quotes.f1(),
+                ),
+            ],
+        )?;
     }
     Ok(())
 }
@@ -61,7 +61,12 @@ const FLOOR_TOLERANCE: f64 = 0.01;
 
 /// Compares headline scores with the figures recorded under `section` of a floors
 /// file, reporting every score that fell too far.
-fn check_floors(path: &Path, section: &str, scores: &[(&str, f64)]) -> anyhow::Result<()> {
+fn check_floors(
+    out: &mut dyn Write,
+    path: &Path,
+    section: &str,
+    scores: &[(&str, f64)],
+) -> anyhow::Result<()> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let floors: serde_json::Value =
@@ -76,49 +81,11 @@ fn check_floors(path: &Path, section: &str, scores: &[(&str, f64)]) -> anyhow::R
                 path.display()
             ));
         } else {
-            println!("floor {section}.{name}: {score:.4} (recorded {floor:.4}) ok");
+            writeln!(
+                out,
+                "floor {section}.{name}: {score:.4} (recorded {floor:.4}) ok"
+            )?;
         }
     }
     Ok(())
-}
-
-fn print_segmentation(args: &EvalArgs, report: &SegmentationReport) {
-    println!(
-        "Segmentation against silver CoreNLP: {} articles of {}",
-        report.articles,
-        args.dir.display()
-    );
-    println!();
-    println!(
-        "{:<22} {:>9} {:>9} {:>9} {:>9} {:>9}",
-        "boundaries", "precision", "recall", "F1", "ours", "silver"
-    );
-    for (name, prf) in [
-        ("tokens", &report.tokens),
-        ("sentence ends", &report.sentences),
-        ("  before quote marks", &report.sentences_before_quotes),
-    ] {
-        println!(
-            "{:<22} {:>9.4} {:>9.4} {:>9.4} {:>9} {:>9}",
-            name,
-            prf.precision(),
-            prf.recall(),
-            prf.f1(),
-            prf.predicted(),
-            prf.gold()
-        );
-    }
-    for (title, errors) in [
-        ("Most frequent token differences", &report.top_token_errors),
-        (
-            "Most frequent sentence-end differences",
-            &report.top_sentence_errors,
-        ),
-    ] {
-        println!();
-        println!("{title}:");
-        for (error, count) in errors {
-            println!("{count:>6}  {error}");
-        }
-    }
 }

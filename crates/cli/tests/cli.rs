@@ -308,3 +308,45 @@ fn the_same_input_gives_the_same_bytes() {
     ]);
     assert_eq!(first.stdout, second.stdout);
 }
+
+/// Runs attest with its standard output closed at once, as `attest … | head -0`
+/// would: it must end quietly with status 0, not panic.
+fn attest_into_closed_pipe(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_attest"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the attest binary runs");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("attest finishes")
+}
+
+#[test]
+fn a_closed_output_pipe_ends_analyze_quietly() {
+    let dir = temp_dir("pipe");
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let batch = dir.join("many.jsonl");
+    let line = "{\"text\":\"The port reopened on Friday, officials said. Workers returned.\"}\n";
+    std::fs::write(&batch, line.repeat(3000)).expect("the batch is written");
+    let output =
+        attest_into_closed_pipe(&["analyze", "--format", "jsonl", &batch.to_string_lossy()]);
+    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
+    assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_closed_output_pipe_ends_eval_quietly() {
+    let dev = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/polnear/dev");
+    if !dev.is_dir() {
+        eprintln!(
+            "{} is absent: the eval pipe test has nothing to read",
+            dev.display()
+        );
+        return;
+    }
+    let output = attest_into_closed_pipe(&["eval", "tokens", &dev.to_string_lossy()]);
+    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
+    assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
+}

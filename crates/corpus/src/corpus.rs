@@ -4,6 +4,8 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use attest_doc::{Article, Published};
+
 use crate::brat::{GoldAttribution, parse_ann};
 use crate::silver::{SilverToken, parse_silver};
 use crate::{CorpusError, LineError};
@@ -45,6 +47,26 @@ pub struct CorpusArticle {
     pub discussed: usize,
     /// Events of the file read with neither cue nor content (not part of the gold).
     pub incomplete: usize,
+    /// What `metadata.tsv` says about the article, when it lists it.
+    pub metadata: Option<ArticleMetadata>,
+}
+
+impl CorpusArticle {
+    /// The article as attest's readers give it: id, text, and from the metadata
+    /// its title, outlet and publication date (when that parses).
+    pub fn to_article(&self) -> Article {
+        let mut article = Article::new(self.name.clone(), self.text.clone());
+        if let Some(metadata) = &self.metadata {
+            article.title = metadata.title.clone();
+            article.outlet = metadata.publisher.clone();
+            article.published = metadata
+                .publication_date
+                .as_deref()
+                .and_then(|date| date.parse::<Published>().ok());
+        }
+        article.language = Some("en".to_owned());
+        article
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -54,6 +76,27 @@ struct Entry {
     annotators: Vec<String>,
     /// The annotator metadata lists first.
     listed: Option<String>,
+    metadata: Option<ArticleMetadata>,
+}
+
+/// What `metadata.tsv` says about an article; empty strings and `None` become `None`.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct ArticleMetadata {
+    /// The outlet: "breitbart", "nyt", ...
+    pub publisher: Option<String>,
+    /// The publication date as written: "2016-09-12".
+    pub publication_date: Option<String>,
+    /// The byline.
+    pub author: Option<String>,
+    /// The headline.
+    pub title: Option<String>,
+}
+
+/// One row of `metadata.tsv`.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+struct MetadataRow {
+    first_annotator: Option<String>,
+    metadata: ArticleMetadata,
 }
 
 /// A split directory: `text/`, `attributions/` and optionally `silver/`.
@@ -111,11 +154,12 @@ impl Corpus {
             .into_iter()
             .map(|(name, mut annotators)| {
                 annotators.sort();
-                let listed = listed.get(&name).cloned();
+                let row = listed.get(&name).cloned().unwrap_or_default();
                 Entry {
+                    metadata: listed.contains_key(&name).then_some(row.metadata),
+                    listed: row.first_annotator,
                     name,
                     annotators,
-                    listed,
                 }
             })
             .collect();
@@ -217,6 +261,7 @@ impl Corpus {
             discarded,
             discussed,
             incomplete,
+            metadata: entry.metadata.clone(),
         })
     }
 }
@@ -261,22 +306,27 @@ fn read_file(path: &Path) -> Result<String, CorpusError> {
     })
 }
 
-fn read_metadata(path: &Path) -> Result<BTreeMap<String, String>, CorpusError> {
+fn read_metadata(path: &Path) -> Result<BTreeMap<String, MetadataRow>, CorpusError> {
     parse_metadata(&read_file(path)?).map_err(|err| err.in_file(path))
 }
 
-/// Maps article names to the annotator `metadata.tsv` lists first for each.
-fn parse_metadata(tsv: &str) -> Result<BTreeMap<String, String>, LineError> {
+/// Maps article names to their row of `metadata.tsv`: the annotator it lists
+/// first, and the descriptive columns that are present.
+fn parse_metadata(tsv: &str) -> Result<BTreeMap<String, MetadataRow>, LineError> {
     let mut lines = tsv.lines();
     let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
-    let column = |name: &str| {
-        header
-            .iter()
-            .position(|field| *field == name)
-            .ok_or_else(|| LineError::new(1, format!("no {name:?} column in the header")))
+    let column = |name: &str| header.iter().position(|field| *field == name);
+    let required = |name: &str| {
+        column(name).ok_or_else(|| LineError::new(1, format!("no {name:?} column in the header")))
     };
-    let (name_col, annotators_col) = (column("filename")?, column("annotators")?);
-    let mut listed = BTreeMap::new();
+    let (name_col, annotators_col) = (required("filename")?, required("annotators")?);
+    let optional = [
+        column("publisher"),
+        column("publication_date"),
+        column("author"),
+        column("title"),
+    ];
+    let mut rows = BTreeMap::new();
     for (line_index, line) in lines.enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -289,11 +339,32 @@ fn parse_metadata(tsv: &str) -> Result<BTreeMap<String, String>, LineError> {
                 format!("{} fields, fewer than the header's", fields.len()),
             ));
         };
-        if let Some(first) = annotators.split('|').map(str::trim).find(|a| !a.is_empty()) {
-            listed.insert((*name).to_owned(), first.to_owned());
-        }
+        let value = |col: Option<usize>| {
+            col.and_then(|c| fields.get(c))
+                .map(|v| v.trim())
+                .filter(|v| !v.is_empty() && *v != "None")
+                .map(str::to_owned)
+        };
+        let [publisher, publication_date, author, title] = optional.map(value);
+        let first_annotator = annotators
+            .split('|')
+            .map(str::trim)
+            .find(|a| !a.is_empty())
+            .map(str::to_owned);
+        rows.insert(
+            (*name).to_owned(),
+            MetadataRow {
+                first_annotator,
+                metadata: ArticleMetadata {
+                    publisher,
+                    publication_date,
+                    author,
+                    title,
+                },
+            },
+        );
     }
-    Ok(listed)
+    Ok(rows)
 }
 
 #[cfg(test)]
@@ -306,8 +377,9 @@ mod tests {
                    train\talpha\tbb|aa\n\
                    dev\tbeta\tcc\n\n";
         let listed = parse_metadata(tsv).unwrap();
-        assert_eq!(listed.get("alpha").map(String::as_str), Some("bb"));
-        assert_eq!(listed.get("beta").map(String::as_str), Some("cc"));
+        let first = |name: &str| listed.get(name).and_then(|r| r.first_annotator.as_deref());
+        assert_eq!(first("alpha"), Some("bb"));
+        assert_eq!(first("beta"), Some("cc"));
         assert!(parse_metadata("filename\tother\n").is_err());
         assert_eq!(
             parse_metadata("a\tfilename\tannotators\nx\n")
@@ -318,11 +390,43 @@ mod tests {
     }
 
     #[test]
+    fn metadata_fills_the_article() {
+        let tsv = "filename\tannotators\tpublisher\tpublication_date\tauthor\ttitle\n\
+                   a\tx1\tnyt\t2016-09-12\tNone\tA Headline\n\
+                   b\tx1\t\tnot a date\t\t\n";
+        let rows = parse_metadata(tsv).unwrap();
+        let a = &rows["a"].metadata;
+        assert_eq!(a.publisher.as_deref(), Some("nyt"));
+        assert_eq!(a.author, None, "the corpus writes None for no author");
+        let article = |name: &str| CorpusArticle {
+            name: name.into(),
+            text: "Text.".into(),
+            gold: Vec::new(),
+            silver: None,
+            annotator: None,
+            choice: AnnotatorChoice::Unannotated,
+            discarded: 0,
+            discussed: 0,
+            incomplete: 0,
+            metadata: Some(rows[name].metadata.clone()),
+        };
+        let a = article("a").to_article();
+        assert_eq!(a.title.as_deref(), Some("A Headline"));
+        assert_eq!(
+            a.published.map(|p| p.date().to_string()).as_deref(),
+            Some("2016-09-12")
+        );
+        let b = article("b").to_article();
+        assert_eq!((b.outlet, b.published), (None, None));
+    }
+
+    #[test]
     fn annotator_choice_prefers_the_listed_one_then_sorted_order() {
         let entry = |listed: Option<&str>, annotators: &[&str]| Entry {
             name: "a".into(),
             annotators: annotators.iter().map(|a| a.to_string()).collect(),
             listed: listed.map(str::to_owned),
+            metadata: None,
         };
         assert_eq!(
             choose_annotator(&entry(Some("zz"), &["aa", "zz"])),

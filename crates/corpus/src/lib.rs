@@ -33,7 +33,7 @@ pub mod score;
 mod silver;
 
 pub use brat::{Annotations, GoldAttribution, Label, TextBound, parse_ann};
-pub use corpus::{AnnotatorChoice, Corpus, CorpusArticle};
+pub use corpus::{AnnotatorChoice, ArticleMetadata, Corpus, CorpusArticle};
 pub use error::{CorpusError, LineError};
 pub use pos::{PosSentence, article_pos_sentences, pos_sentences};
 pub use silver::{SilverToken, parse_silver};

@@ -68,6 +68,7 @@ mod tests {
             discarded: 0,
             discussed: 0,
             incomplete: 0,
+            metadata: None,
         };
         let sentences = article_pos_sentences(&article);
         assert_eq!(sentences.len(), 2);

@@ -31,6 +31,12 @@ fn every_article_of_train_and_dev_reads_and_every_span_slices_to_its_ann_text() 
         for article in corpus.articles() {
             let article = article.unwrap();
             attributions += article.gold.len();
+            let as_article = article.to_article();
+            assert!(
+                as_article.published.is_some() && as_article.outlet.is_some(),
+                "{}: metadata without a date or outlet",
+                article.name
+            );
             silver += usize::from(article.silver.is_some());
             if matches!(article.choice, AnnotatorChoice::Fallback { .. }) {
                 fallbacks += 1;
@@ -117,17 +123,14 @@ fn gold_scored_against_itself_on_dev_is_perfect() {
         return;
     };
     let corpus = Corpus::open(&root.join("dev")).unwrap();
-    let mut scorer = attest_corpus::score::AttributionScorer::new();
-    for article in corpus.articles() {
-        let article = article.unwrap();
-        let predicted: Vec<attest_doc::Attribution> = article
+    let report = attest_corpus::score::evaluate_attributions(&corpus, |article| {
+        article
             .gold
             .iter()
             .map(|g| g.to_attribution(&article.text))
-            .collect();
-        scorer.add(&article.text, &article.gold, &predicted);
-    }
-    let report = scorer.report();
+            .collect()
+    })
+    .unwrap();
     eprintln!("{report}");
     let span = report.span;
     for role in [span.source, span.cue, span.content] {

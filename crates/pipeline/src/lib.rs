@@ -32,6 +32,8 @@ use attest_doc::{Article, Diagnostic, Doc, Layer, LayerError, LayerSet, Limits, 
 pub enum AnyStage {
     /// Tokens, sentences and paragraphs.
     Segment(attest_text::Segmenter),
+    /// Part-of-speech tags.
+    Pos(Box<attest_tag::Tagger>),
 }
 
 /// Runs `$body` with `$stage` bound to the stage inside any arm, and `$ty` to its type.
@@ -40,6 +42,10 @@ macro_rules! with_stage {
         match $any {
             AnyStage::Segment($stage) => {
                 type $ty = attest_text::Segmenter;
+                $body
+            }
+            AnyStage::Pos($stage) => {
+                type $ty = attest_tag::Tagger;
                 $body
             }
         }
@@ -79,6 +85,14 @@ pub enum PipelineError {
         /// The layer it needs.
         layer: Layer,
     },
+    /// A bundled model does not load: the build shipped a damaged model file.
+    #[error("the {stage} model does not load: {source}")]
+    Model {
+        /// The stage whose model failed.
+        stage: &'static str,
+        /// Why.
+        source: attest_learn::ModelError,
+    },
 }
 
 /// The stages in order.
@@ -108,9 +122,14 @@ impl Pipeline {
 
     /// Every stage attest has, with its bundled models.
     pub fn standard(limits: &Limits) -> Result<Pipeline, PipelineError> {
-        Pipeline::new(vec![AnyStage::Segment(attest_text::Segmenter::new(
-            *limits,
-        ))])
+        let tagger = attest_tag::Tagger::bundled().map_err(|source| PipelineError::Model {
+            stage: <attest_tag::Tagger as Stage>::NAME,
+            source,
+        })?;
+        Pipeline::new(vec![
+            AnyStage::Segment(attest_text::Segmenter::new(*limits)),
+            AnyStage::Pos(Box::new(tagger)),
+        ])
     }
 
     /// The stages, in order.
@@ -175,7 +194,20 @@ mod tests {
     fn the_standard_pipeline_assigns_segmentation() {
         let pipeline = Pipeline::standard(&Limits::DEFAULT).unwrap();
         let doc = pipeline.analyze(Article::new("t", "One. Two."));
-        assert!(doc.has(Layer::Tokens) && doc.has(Layer::Paragraphs));
+        assert!(doc.has(Layer::Tokens) && doc.has(Layer::Paragraphs) && doc.has(Layer::Pos));
         assert!(doc.diagnostics().is_empty());
+    }
+
+    #[test]
+    fn a_stage_before_its_requirements_is_refused_when_built() {
+        let tagger = attest_tag::Tagger::bundled().unwrap();
+        let err = Pipeline::new(vec![AnyStage::Pos(Box::new(tagger))]).unwrap_err();
+        assert!(matches!(
+            err,
+            PipelineError::MissingLayer {
+                stage: "pos",
+                layer: Layer::Tokens
+            }
+        ));
     }
 }

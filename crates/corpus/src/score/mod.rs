@@ -16,7 +16,42 @@ pub use attribution::{
 };
 pub use segmentation::{SegmentationReport, SegmentationScorer};
 
+use attest_doc::{Attribution, Segmentation};
 use serde::{Serialize, Serializer, ser::SerializeStruct};
+
+use crate::{Corpus, CorpusArticle, CorpusError};
+
+/// Scores a segmenter over a split: every article with silver tokens is
+/// segmented by `segment` and compared; `top` disagreements of each kind are kept.
+pub fn evaluate_segmentation(
+    corpus: &Corpus,
+    top: usize,
+    mut segment: impl FnMut(&str) -> Segmentation,
+) -> Result<SegmentationReport, CorpusError> {
+    let mut scorer = SegmentationScorer::new();
+    for article in corpus.articles() {
+        let article = article?;
+        if let Some(silver) = &article.silver {
+            scorer.add(&article.text, &segment(&article.text), silver);
+        }
+    }
+    Ok(scorer.report(top))
+}
+
+/// Scores an attribution finder over a split: `predict` gives each article's
+/// attributions, compared with its gold under both protocols.
+pub fn evaluate_attributions(
+    corpus: &Corpus,
+    mut predict: impl FnMut(&CorpusArticle) -> Vec<Attribution>,
+) -> Result<AttributionReport, CorpusError> {
+    let mut scorer = AttributionScorer::new();
+    for article in corpus.articles() {
+        let article = article?;
+        let predicted = predict(&article);
+        scorer.add(&article.text, &article.gold, &predicted);
+    }
+    Ok(scorer.report())
+}
 
 /// Counts of a comparison, from which precision, recall and F1 follow.
 ///

@@ -12,6 +12,7 @@
 //! than where that habit puts the marks.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 
 use attest_doc::{Segmentation, Span};
 use serde::Serialize;
@@ -147,6 +148,52 @@ fn end_before_quotes(text: &str, spans: impl DoubleEndedIterator<Item = Span>) -
         }
     }
     last
+}
+
+impl fmt::Display for SegmentationReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} articles against the silver tokens", self.articles)?;
+        writeln!(
+            f,
+            "{:<32} {:>7} {:>7} {:>7}   {:>8} {:>8} {:>8}",
+            "", "P", "R", "F1", "silver", "ours", "matched"
+        )?;
+        for (name, prf) in [
+            ("tokens", &self.tokens),
+            ("sentences", &self.sentences),
+            (
+                "sentences before quotation marks",
+                &self.sentences_before_quotes,
+            ),
+        ] {
+            writeln!(
+                f,
+                "{:<32} {:>7.4} {:>7.4} {:>7.4}   {:>8} {:>8} {:>8}",
+                name,
+                prf.precision(),
+                prf.recall(),
+                prf.f1(),
+                prf.gold(),
+                prf.predicted(),
+                prf.true_pos
+            )?;
+        }
+        for (title, errors) in [
+            ("most frequent token disagreements", &self.top_token_errors),
+            (
+                "most frequent sentence-end disagreements",
+                &self.top_sentence_errors,
+            ),
+        ] {
+            if !errors.is_empty() {
+                writeln!(f, "{title}:")?;
+                for (key, count) in errors {
+                    writeln!(f, "{count:>7}  {key}")?;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 fn silver_sentence_ends(silver: &[SilverToken]) -> BTreeSet<usize> {
@@ -341,6 +388,15 @@ mod tests {
         assert_eq!(
             report.top_sentence_errors,
             [("extra end: [.] | [Warren]".to_owned(), 1)]
+        );
+        let shown = report.to_string();
+        assert!(
+            shown.contains(&format!("{:<32}  0.7500  0.8571  0.8000", "tokens")),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("      1  ours [Sen] [.] vs silver [Sen.]"),
+            "{shown}"
         );
     }
 

@@ -1,0 +1,518 @@
+//! The model file: a compact, versioned, deterministic binary format.
+//!
+//! ```text
+//! magic    8 bytes  "ATSTMODL"
+//! version  u32 LE   1
+//! kind     4 bytes  what the model is for ("POS1", ...)
+//! meta     n, then n (key, value) strings, sorted by key
+//! labels   n, then n strings
+//! features n, then n names sorted bytewise, each front-coded:
+//!          shared prefix length with the previous name, suffix length, suffix bytes
+//! weights  for each feature in that order: m, then m (class, f32 LE) sorted by class
+//! trans    n, then n f32 LE (0, or (labels + 1) * labels for sequence models)
+//! lexicon  n, then n (string, class) sorted by string
+//! checksum u64 LE   FNV-1a 64 of every byte before it
+//! ```
+//!
+//! Counts, lengths and classes are unsigned LEB128 varints; strings are a length
+//! and UTF-8 bytes. Writing sorts everything it writes, so the same model gives
+//! the same bytes. Reading checks every count against the bytes left, every
+//! string, order, class and float, and the checksum: a damaged file is an error,
+//! never a panic or a huge allocation.
+
+use std::collections::BTreeMap;
+
+use crate::features::{FeatureTable, fnv1a64};
+use crate::perceptron::Weights;
+
+const MAGIC: &[u8; 8] = b"ATSTMODL";
+/// The format version this crate writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Why a model file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// The file does not start with the model magic bytes.
+    #[error("not an attest model file (bad magic bytes)")]
+    BadMagic,
+    /// The file has a format version this build does not read.
+    #[error("model format version {found} is not supported (this build reads {FORMAT_VERSION})")]
+    UnsupportedVersion {
+        /// The version found.
+        found: u32,
+    },
+    /// The model is for something else.
+    #[error("model kind {found:?} where {expected:?} was expected")]
+    WrongKind {
+        /// The kind wanted.
+        expected: String,
+        /// The kind found.
+        found: String,
+    },
+    /// The file ends before its contents do.
+    #[error("model file truncated at byte {at}")]
+    Truncated {
+        /// Where the data ran out.
+        at: usize,
+    },
+    /// A value in the file is impossible.
+    #[error("model file corrupt at byte {at}: {what}")]
+    Corrupt {
+        /// Where.
+        at: usize,
+        /// What is wrong.
+        what: String,
+    },
+    /// The contents do not match the checksum.
+    #[error("model file checksum mismatch: the file is damaged")]
+    Checksum,
+}
+
+/// A trained model with everything needed to apply it.
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// What the model is for, checked when it is loaded by a stage.
+    pub kind: [u8; 4],
+    /// Free-form facts about training (corpus, iterations, seed, accuracy).
+    pub meta: BTreeMap<String, String>,
+    /// The name of each class or label, by index.
+    pub labels: Vec<String>,
+    /// The feature names; ids index [`Model::weights`].
+    pub features: FeatureTable,
+    /// The weights, one row per feature id.
+    pub weights: Weights,
+    /// Transition weights of a sequence model, `(labels + 1) * labels`; empty otherwise.
+    pub transitions: Vec<f32>,
+    /// Items whose class is fixed without scoring (a tagger's frequent,
+    /// unambiguous words), by class index.
+    pub lexicon: BTreeMap<String, u16>,
+}
+
+impl Model {
+    /// Fails unless the model is of `kind`.
+    pub fn expect_kind(&self, kind: [u8; 4]) -> Result<(), ModelError> {
+        if self.kind == kind {
+            Ok(())
+        } else {
+            Err(ModelError::WrongKind {
+                expected: String::from_utf8_lossy(&kind).into_owned(),
+                found: String::from_utf8_lossy(&self.kind).into_owned(),
+            })
+        }
+    }
+
+    /// The model as file bytes. Features without weights are left out.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&self.kind);
+        write_varint(&mut out, self.meta.len() as u64);
+        for (key, value) in &self.meta {
+            write_str(&mut out, key);
+            write_str(&mut out, value);
+        }
+        write_varint(&mut out, self.labels.len() as u64);
+        for label in &self.labels {
+            write_str(&mut out, label);
+        }
+        let mut kept: Vec<(&str, u32)> = (0..self.features.len())
+            .filter_map(|index| {
+                let id = u32::try_from(index).ok()?;
+                let name = self.features.name(id)?;
+                self.weights.row(id).next().is_some().then_some((name, id))
+            })
+            .collect();
+        kept.sort();
+        write_varint(&mut out, kept.len() as u64);
+        let mut previous: &str = "";
+        for (name, _) in &kept {
+            let shared = common_prefix(previous, name);
+            write_varint(&mut out, shared as u64);
+            let suffix = name.get(shared..).unwrap_or_default();
+            write_str(&mut out, suffix);
+            previous = name;
+        }
+        for (_, id) in &kept {
+            let row: Vec<(u16, f32)> = self.weights.row(*id).collect();
+            write_varint(&mut out, row.len() as u64);
+            for (class, value) in row {
+                write_varint(&mut out, u64::from(class));
+                out.extend_from_slice(&value.to_le_bytes());
+            }
+        }
+        write_varint(&mut out, self.transitions.len() as u64);
+        for value in &self.transitions {
+            out.extend_from_slice(&value.to_le_bytes());
+        }
+        write_varint(&mut out, self.lexicon.len() as u64);
+        for (item, class) in &self.lexicon {
+            write_str(&mut out, item);
+            write_varint(&mut out, u64::from(*class));
+        }
+        let checksum = fnv1a64(&out);
+        out.extend_from_slice(&checksum.to_le_bytes());
+        out
+    }
+
+    /// Reads a model from file bytes, checking everything.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
+        if bytes.len() < MAGIC.len() || !bytes.starts_with(MAGIC) {
+            return Err(ModelError::BadMagic);
+        }
+        let Some(body_len) = bytes.len().checked_sub(8) else {
+            return Err(ModelError::Truncated { at: bytes.len() });
+        };
+        if body_len < MAGIC.len() + 8 {
+            return Err(ModelError::Truncated { at: bytes.len() });
+        }
+        let (body, stored) = bytes.split_at(body_len);
+        let mut reader = Reader {
+            bytes: body,
+            at: MAGIC.len(),
+        };
+        let version = u32::from_le_bytes(reader.array()?);
+        if version != FORMAT_VERSION {
+            return Err(ModelError::UnsupportedVersion { found: version });
+        }
+        let stored: [u8; 8] = stored
+            .try_into()
+            .map_err(|_| ModelError::Truncated { at: body_len })?;
+        if u64::from_le_bytes(stored) != fnv1a64(body) {
+            return Err(ModelError::Checksum);
+        }
+        let kind: [u8; 4] = reader.array()?;
+
+        let mut meta = BTreeMap::new();
+        for _ in 0..reader.count(2)? {
+            let key = reader.string()?.to_owned();
+            let value = reader.string()?.to_owned();
+            meta.insert(key, value);
+        }
+        let n_labels = reader.count(1)?;
+        let n_classes =
+            u16::try_from(n_labels).map_err(|_| reader.corrupt("more than 65535 labels"))?;
+        let mut labels = Vec::with_capacity(n_labels);
+        for _ in 0..n_labels {
+            labels.push(reader.string()?.to_owned());
+        }
+
+        let n_features = reader.count(2)?;
+        let mut features = FeatureTable::with_capacity(n_features, n_features * 16);
+        let mut name = String::new();
+        for index in 0..n_features {
+            let shared = reader.varint_usize()?;
+            let suffix = reader.string()?;
+            let Some(previous_rest) = name.get(shared..) else {
+                return Err(reader.corrupt("feature prefix longer than the previous name"));
+            };
+            // Sharing `shared` bytes, the new name sorts after the previous one
+            // exactly when its suffix sorts after the rest of the previous name.
+            if index > 0 && suffix <= previous_rest {
+                return Err(reader.corrupt("feature names out of order"));
+            }
+            name.truncate(shared);
+            name.push_str(suffix);
+            if !features.push_new(&name) {
+                return Err(reader.corrupt("too many features"));
+            }
+        }
+
+        let mut weights = Weights::with_capacity(n_classes, n_features + 1, n_features * 3);
+        for _ in 0..n_features {
+            let mut last: Option<u16> = None;
+            for _ in 0..reader.count(5)? {
+                let class = reader.varint()?;
+                let class = u16::try_from(class)
+                    .ok()
+                    .filter(|c| *c < n_classes)
+                    .ok_or_else(|| reader.corrupt("class out of range"))?;
+                if last.is_some_and(|last| last >= class) {
+                    return Err(reader.corrupt("classes of a row out of order"));
+                }
+                last = Some(class);
+                weights.push_entry(class, reader.float()?);
+            }
+            weights.end_row();
+        }
+
+        let n_transitions = reader.count(4)?;
+        if n_transitions != 0 && n_transitions != (n_labels + 1) * n_labels {
+            return Err(reader.corrupt("transition table of the wrong size"));
+        }
+        let mut transitions = Vec::with_capacity(n_transitions);
+        for _ in 0..n_transitions {
+            transitions.push(reader.float()?);
+        }
+        let mut lexicon = BTreeMap::new();
+        let mut previous: Option<&str> = None;
+        for _ in 0..reader.count(2)? {
+            let item = reader.string()?;
+            if previous.is_some_and(|p| p >= item) {
+                return Err(reader.corrupt("lexicon out of order"));
+            }
+            let class = u16::try_from(reader.varint()?)
+                .ok()
+                .filter(|c| *c < n_classes)
+                .ok_or_else(|| reader.corrupt("lexicon class out of range"))?;
+            lexicon.insert(item.to_owned(), class);
+            previous = Some(item);
+        }
+        if reader.at != body.len() {
+            return Err(reader.corrupt("bytes left after the model"));
+        }
+        Ok(Model {
+            kind,
+            meta,
+            labels,
+            features,
+            weights,
+            transitions,
+            lexicon,
+        })
+    }
+}
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    let mut shared = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    while !b.is_char_boundary(shared) {
+        shared -= 1;
+    }
+    shared
+}
+
+fn write_varint(out: &mut Vec<u8>, mut value: u64) {
+    loop {
+        let byte = (value & 0x7f) as u8;
+        value >>= 7;
+        if value == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+fn write_str(out: &mut Vec<u8>, text: &str) {
+    write_varint(out, text.len() as u64);
+    out.extend_from_slice(text.as_bytes());
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn corrupt(&self, what: &str) -> ModelError {
+        ModelError::Corrupt {
+            at: self.at,
+            what: what.to_owned(),
+        }
+    }
+
+    fn take(&mut self, len: usize) -> Result<&'a [u8], ModelError> {
+        let end = self
+            .at
+            .checked_add(len)
+            .filter(|end| *end <= self.bytes.len())
+            .ok_or(ModelError::Truncated { at: self.at })?;
+        let slice = self
+            .bytes
+            .get(self.at..end)
+            .ok_or(ModelError::Truncated { at: self.at })?;
+        self.at = end;
+        Ok(slice)
+    }
+
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], ModelError> {
+        let at = self.at;
+        self.take(N)?
+            .try_into()
+            .map_err(|_| ModelError::Truncated { at })
+    }
+
+    fn varint(&mut self) -> Result<u64, ModelError> {
+        let mut value = 0u64;
+        for shift in (0..64).step_by(7) {
+            let [byte] = self.array::<1>()?;
+            let part = u64::from(byte & 0x7f);
+            if shift == 63 && part > 1 {
+                return Err(self.corrupt("varint overflows 64 bits"));
+            }
+            value |= part << shift;
+            if byte & 0x80 == 0 {
+                return Ok(value);
+            }
+        }
+        Err(self.corrupt("varint longer than 10 bytes"))
+    }
+
+    fn varint_usize(&mut self) -> Result<usize, ModelError> {
+        let value = self.varint()?;
+        usize::try_from(value).map_err(|_| self.corrupt("number too large"))
+    }
+
+    /// A count of items of at least `min_bytes` each, checked against what is left
+    /// so that a damaged count cannot ask for a huge allocation.
+    fn count(&mut self, min_bytes: usize) -> Result<usize, ModelError> {
+        let count = self.varint_usize()?;
+        let left = self.bytes.len().saturating_sub(self.at);
+        if count.saturating_mul(min_bytes) > left {
+            return Err(self.corrupt("count larger than the file"));
+        }
+        Ok(count)
+    }
+
+    fn string(&mut self) -> Result<&'a str, ModelError> {
+        let len = self.varint_usize()?;
+        let at = self.at;
+        let bytes = self.take(len)?;
+        std::str::from_utf8(bytes).map_err(|_| ModelError::Corrupt {
+            at,
+            what: "string is not UTF-8".to_owned(),
+        })
+    }
+
+    fn float(&mut self) -> Result<f32, ModelError> {
+        let value = f32::from_le_bytes(self.array()?);
+        if value.is_finite() {
+            Ok(value)
+        } else {
+            Err(self.corrupt("weight is not a finite number"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Trainer;
+    use proptest::prelude::*;
+
+    fn sample() -> Model {
+        let mut features = FeatureTable::new();
+        let mut trainer = Trainer::new(3);
+        let examples = [
+            (vec!["w=said", "suf=aid"], 0),
+            (vec!["w=Zoë", "suf=oë"], 1),
+            (vec!["w=said", "prev=Zoë"], 2),
+            (vec!["w=unused"], 0),
+        ];
+        for _ in 0..3 {
+            for (names, truth) in &examples {
+                let ids: Vec<u32> = names.iter().filter_map(|n| features.intern(n)).collect();
+                trainer.train_one(&ids, *truth);
+            }
+        }
+        Model {
+            kind: *b"TEST",
+            meta: [("seed".to_owned(), "7".to_owned())].into_iter().collect(),
+            labels: vec!["A".into(), "B".into(), "C".into()],
+            features,
+            weights: trainer.average(),
+            transitions: vec![0.5; 12],
+            lexicon: [("the".to_owned(), 1), ("“".to_owned(), 2)]
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn round_trips_and_is_deterministic() {
+        let model = sample();
+        let bytes = model.to_bytes();
+        let loaded = Model::from_bytes(&bytes).unwrap();
+        assert_eq!(
+            loaded.to_bytes(),
+            bytes,
+            "reading and writing again changes nothing"
+        );
+        assert_eq!(loaded.labels, model.labels);
+        assert_eq!(loaded.meta, model.meta);
+        assert_eq!(loaded.transitions, model.transitions);
+        assert_eq!(loaded.lexicon, model.lexicon);
+        // Same scores for the same feature names, whatever the ids.
+        for name in ["w=said", "suf=aid", "w=Zoë", "prev=Zoë"] {
+            let original: Vec<(u16, f32)> = model
+                .weights
+                .row(model.features.get(name).unwrap())
+                .collect();
+            let reread: Vec<(u16, f32)> = loaded
+                .weights
+                .row(loaded.features.get(name).unwrap())
+                .collect();
+            assert_eq!(original, reread, "{name}");
+        }
+        assert!(loaded.expect_kind(*b"TEST").is_ok());
+        assert!(matches!(
+            loaded.expect_kind(*b"POS1"),
+            Err(ModelError::WrongKind { .. })
+        ));
+    }
+
+    #[test]
+    fn names_the_damage() {
+        let bytes = sample().to_bytes();
+        assert_eq!(
+            Model::from_bytes(b"nope").unwrap_err(),
+            ModelError::BadMagic
+        );
+        let mut version = bytes.clone();
+        version[8] = 9;
+        assert!(matches!(
+            Model::from_bytes(&version),
+            Err(ModelError::UnsupportedVersion { found: 9 })
+        ));
+        let mut flipped = bytes.clone();
+        let middle = flipped.len() / 2;
+        flipped[middle] ^= 0x40;
+        assert_eq!(
+            Model::from_bytes(&flipped).unwrap_err(),
+            ModelError::Checksum
+        );
+        assert!(Model::from_bytes(&bytes[..bytes.len() - 3]).is_err());
+    }
+
+    #[test]
+    fn varints_round_trip() {
+        for value in [0, 1, 127, 128, 300, u64::from(u32::MAX), u64::MAX] {
+            let mut out = Vec::new();
+            write_varint(&mut out, value);
+            let mut reader = Reader { bytes: &out, at: 0 };
+            assert_eq!(reader.varint().unwrap(), value);
+            assert_eq!(reader.at, out.len());
+        }
+    }
+
+    /// A body with a valid checksum, so that the parser itself is exercised.
+    fn sealed(mut body: Vec<u8>) -> Vec<u8> {
+        let checksum = fnv1a64(&body);
+        body.extend_from_slice(&checksum.to_le_bytes());
+        body
+    }
+
+    proptest! {
+        #[test]
+        fn garbage_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+            let _ = Model::from_bytes(&bytes);
+            let mut framed = MAGIC.to_vec();
+            framed.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+            framed.extend_from_slice(&bytes);
+            let _ = Model::from_bytes(&sealed(framed));
+        }
+
+        #[test]
+        fn damaged_models_never_panic(at in any::<prop::sample::Index>(), byte in any::<u8>(), cut in any::<prop::sample::Index>()) {
+            let bytes = sample().to_bytes();
+            let body = &bytes[..bytes.len() - 8];
+            let mut damaged = body.to_vec();
+            let at = at.index(damaged.len());
+            damaged[at] = byte;
+            let _ = Model::from_bytes(&sealed(damaged.clone()));
+            let cut = cut.index(damaged.len());
+            let _ = Model::from_bytes(&sealed(damaged[..cut].to_vec()));
+        }
+    }
+}

@@ -1,0 +1,387 @@
+//! The structured perceptron: sequence labelling with first-order transitions.
+//!
+//! Each position has emission features (ids, as for [`crate::Trainer`]); each
+//! pair of neighbouring labels has a transition weight, and the first label a
+//! weight from a virtual start. Decoding is Viterbi, optionally restricted by a
+//! [`TransitionMask`] (say, `I-Content` only after `B-Content` or `I-Content`).
+//! Training decodes each sequence with the current weights and, when the answer
+//! is wrong, moves the weights of the gold path up and of the predicted path
+//! down, averaged over sequences seen.
+
+use crate::perceptron::{Params, Weights};
+
+/// Which label may follow which, and which may start a sequence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TransitionMask {
+    n_labels: usize,
+    /// Row `n_labels` is the start; `allowed[from * n_labels + to]`.
+    allowed: Vec<bool>,
+}
+
+impl TransitionMask {
+    /// A mask that allows everything.
+    pub fn allow_all(n_labels: u16) -> TransitionMask {
+        let n = n_labels as usize;
+        TransitionMask {
+            n_labels: n,
+            allowed: vec![true; (n + 1) * n],
+        }
+    }
+
+    fn index(&self, from: Option<u16>, to: u16) -> Option<usize> {
+        let from = from.map_or(self.n_labels, |f| f as usize);
+        let to = to as usize;
+        (from <= self.n_labels && to < self.n_labels).then_some(from * self.n_labels + to)
+    }
+
+    /// Forbids `to` after `from` (`None`: at the start). Labels out of range are ignored.
+    pub fn forbid(&mut self, from: Option<u16>, to: u16) {
+        if let Some(slot) = self.index(from, to).and_then(|i| self.allowed.get_mut(i)) {
+            *slot = false;
+        }
+    }
+
+    /// Whether `to` may follow `from` (`None`: at the start).
+    pub fn allows(&self, from: Option<u16>, to: u16) -> bool {
+        self.index(from, to)
+            .and_then(|i| self.allowed.get(i))
+            .copied()
+            .unwrap_or(false)
+    }
+}
+
+/// Dense transition weights under training, averaged lazily like the emissions.
+#[derive(Clone, Debug)]
+struct TransitionParams {
+    weight: Vec<f32>,
+    total: Vec<f64>,
+    stamp: Vec<u64>,
+}
+
+impl TransitionParams {
+    fn new(len: usize) -> TransitionParams {
+        TransitionParams {
+            weight: vec![0.0; len],
+            total: vec![0.0; len],
+            stamp: vec![0; len],
+        }
+    }
+
+    fn update(&mut self, index: usize, delta: f32, now: u64) {
+        if let (Some(weight), Some(total), Some(stamp)) = (
+            self.weight.get_mut(index),
+            self.total.get_mut(index),
+            self.stamp.get_mut(index),
+        ) {
+            *total += f64::from(*weight) * (now - *stamp) as f64;
+            *stamp = now;
+            *weight += delta;
+        }
+    }
+
+    fn average(&self, now: u64) -> Vec<f32> {
+        (0..self.weight.len())
+            .map(|i| {
+                let total =
+                    self.total[i] + f64::from(self.weight[i]) * (now - self.stamp[i]) as f64;
+                if now == 0 {
+                    0.0
+                } else {
+                    (total / now as f64) as f32
+                }
+            })
+            .collect()
+    }
+}
+
+/// Trains a [`SequenceModel`].
+#[derive(Clone, Debug)]
+pub struct SequenceTrainer {
+    n_labels: u16,
+    emissions: Params,
+    transitions: TransitionParams,
+    clock: u64,
+}
+
+impl SequenceTrainer {
+    /// A trainer for labels `0..n_labels`.
+    pub fn new(n_labels: u16) -> SequenceTrainer {
+        let n = n_labels as usize;
+        SequenceTrainer {
+            n_labels,
+            emissions: Params::default(),
+            transitions: TransitionParams::new((n + 1) * n),
+            clock: 0,
+        }
+    }
+
+    /// Decodes one sequence with the current weights, learns from `gold` (one
+    /// label per position) and returns the prediction made before learning.
+    ///
+    /// A sequence whose `gold` has another length than `features`, or holds a
+    /// label out of range, is only decoded, not learned from.
+    pub fn train_sequence<F: AsRef<[u32]>>(
+        &mut self,
+        features: &[F],
+        gold: &[u16],
+        mask: Option<&TransitionMask>,
+    ) -> Vec<u16> {
+        let n = self.n_labels as usize;
+        let predicted = viterbi(
+            n,
+            features.len(),
+            |t, scores| {
+                if let Some(f) = features.get(t) {
+                    self.emissions.add_scores(f.as_ref(), scores);
+                }
+            },
+            &self.transitions.weight,
+            mask,
+        );
+        self.clock += 1;
+        let usable = gold.len() == features.len() && gold.iter().all(|g| (*g as usize) < n);
+        if !usable || predicted == gold {
+            return predicted;
+        }
+        let now = self.clock;
+        let mut previous: Option<(u16, u16)> = None;
+        for (t, (g, p)) in gold.iter().zip(&predicted).enumerate() {
+            if g != p
+                && let Some(f) = features.get(t)
+            {
+                for feature in f.as_ref() {
+                    self.emissions.update(*feature, *g, 1.0, now);
+                    self.emissions.update(*feature, *p, -1.0, now);
+                }
+            }
+            let (from_g, from_p) = match previous {
+                Some((pg, pp)) => (pg as usize, pp as usize),
+                None => (n, n),
+            };
+            if (from_g, *g) != (from_p, *p) {
+                self.transitions.update(from_g * n + *g as usize, 1.0, now);
+                self.transitions.update(from_p * n + *p as usize, -1.0, now);
+            }
+            previous = Some((*g, *p));
+        }
+        predicted
+    }
+
+    /// The averaged model.
+    pub fn average(&self) -> SequenceModel {
+        SequenceModel {
+            emissions: self.emissions.average(self.n_labels, self.clock),
+            transitions: self.transitions.average(self.clock),
+        }
+    }
+}
+
+/// A trained sequence labeller: emission weights and transition weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SequenceModel {
+    /// Per feature, per label.
+    pub emissions: Weights,
+    /// `(n_labels + 1) * n_labels` weights; row `n_labels` is the start.
+    pub transitions: Vec<f32>,
+}
+
+impl SequenceModel {
+    /// How many labels it assigns.
+    pub fn n_labels(&self) -> u16 {
+        self.emissions.n_classes()
+    }
+
+    /// The best label sequence for the positions' features; with a mask, the best
+    /// among the sequences it allows (unconstrained when it allows none).
+    pub fn decode<F: AsRef<[u32]>>(
+        &self,
+        features: &[F],
+        mask: Option<&TransitionMask>,
+    ) -> Vec<u16> {
+        viterbi(
+            self.n_labels() as usize,
+            features.len(),
+            |t, scores| {
+                if let Some(f) = features.get(t) {
+                    self.emissions.add_scores(f.as_ref(), scores);
+                }
+            },
+            &self.transitions,
+            mask,
+        )
+    }
+}
+
+impl SequenceModel {
+    /// The best label sequence for emission scores computed elsewhere (say, with a
+    /// [`crate::Scorer`]): `emissions` holds `n_labels` scores per position, and a
+    /// trailing partial position is ignored.
+    pub fn decode_emissions(&self, emissions: &[f32], mask: Option<&TransitionMask>) -> Vec<u16> {
+        let n = self.n_labels() as usize;
+        let len = emissions.len().checked_div(n).unwrap_or(0);
+        viterbi(
+            n,
+            len,
+            |t, scores| {
+                let row = emissions.get(t * n..(t + 1) * n).unwrap_or_default();
+                for (score, emission) in scores.iter_mut().zip(row) {
+                    *score += emission;
+                }
+            },
+            &self.transitions,
+            mask,
+        )
+    }
+}
+
+/// Viterbi over `len` positions of `n` labels; `emit(t, scores)` adds position
+/// `t`'s emission scores into `scores`. Ties go to the lowest label.
+fn viterbi(
+    n: usize,
+    len: usize,
+    mut emit: impl FnMut(usize, &mut [f32]),
+    transitions: &[f32],
+    mask: Option<&TransitionMask>,
+) -> Vec<u16> {
+    if n == 0 || len == 0 {
+        return Vec::new();
+    }
+    let allowed = |from: Option<usize>, to: usize| {
+        mask.is_none_or(|m| m.allows(from.map(|f| f as u16), to as u16))
+    };
+    let transition = |from: Option<usize>, to: usize| {
+        transitions
+            .get(from.unwrap_or(n) * n + to)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    let mut emission = vec![0.0f32; n];
+    let mut score = vec![f32::NEG_INFINITY; n];
+    let mut next = vec![f32::NEG_INFINITY; n];
+    let mut back = vec![0u16; len * n];
+    emit(0, &mut emission);
+    for to in 0..n {
+        if allowed(None, to) {
+            score[to] = emission[to] + transition(None, to);
+        }
+    }
+    for t in 1..len {
+        emission.iter_mut().for_each(|e| *e = 0.0);
+        emit(t, &mut emission);
+        for to in 0..n {
+            let mut best = f32::NEG_INFINITY;
+            let mut best_from = 0;
+            for (from, previous) in score.iter().enumerate() {
+                if *previous == f32::NEG_INFINITY || !allowed(Some(from), to) {
+                    continue;
+                }
+                let candidate = previous + transition(Some(from), to);
+                if candidate > best {
+                    best = candidate;
+                    best_from = from;
+                }
+            }
+            next[to] = best + emission[to];
+            back[t * n + to] = best_from as u16;
+        }
+        std::mem::swap(&mut score, &mut next);
+    }
+    let mut last = 0;
+    let mut best = f32::NEG_INFINITY;
+    for (label, s) in score.iter().enumerate() {
+        if *s > best {
+            best = *s;
+            last = label;
+        }
+    }
+    if best == f32::NEG_INFINITY {
+        // The mask allows no sequence: decode without it rather than return nothing.
+        return if mask.is_some() {
+            viterbi(n, len, emit, transitions, None)
+        } else {
+            vec![0; len]
+        };
+    }
+    let mut path = vec![0u16; len];
+    let mut label = last;
+    for t in (0..len).rev() {
+        path[t] = label as u16;
+        if t > 0 {
+            label = back[t * n + label] as usize;
+        }
+    }
+    path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Labels: 0 = O, 1 = B, 2 = I. Feature 0 marks a "start word", feature 1 a
+    /// "continuation word", feature 2 an "outside word". Inside spans I must
+    /// follow B or I, which only transitions can learn when the words are ambiguous.
+    fn data() -> Vec<(Vec<Vec<u32>>, Vec<u16>)> {
+        vec![
+            (
+                vec![vec![2], vec![0], vec![1], vec![1], vec![2]],
+                vec![0, 1, 2, 2, 0],
+            ),
+            (vec![vec![0], vec![1], vec![2]], vec![1, 2, 0]),
+            (vec![vec![2], vec![2], vec![0], vec![3]], vec![0, 0, 1, 2]),
+            (vec![vec![0], vec![3], vec![3], vec![2]], vec![1, 2, 2, 0]),
+        ]
+    }
+
+    #[test]
+    fn learns_emissions_and_transitions() {
+        let mut trainer = SequenceTrainer::new(3);
+        for _ in 0..10 {
+            for (features, gold) in data() {
+                trainer.train_sequence(&features, &gold, None);
+            }
+        }
+        let model = trainer.average();
+        for (features, gold) in data() {
+            assert_eq!(model.decode(&features, None), gold);
+        }
+        // Feature 3 ("ambiguous continuation") after B is I: learned by transition.
+        assert_eq!(model.decode(&[vec![0], vec![3]], None), [1, 2]);
+    }
+
+    #[test]
+    fn the_mask_constrains_decoding() {
+        // Emissions alone would say I, I.
+        let mut weights = Weights::empty(3);
+        weights.push_row(&[(2, 5.0)]);
+        let model = SequenceModel {
+            emissions: weights,
+            transitions: vec![0.0; 12],
+        };
+        assert_eq!(model.decode(&[[0u32], [0]], None), [2, 2]);
+        let mut mask = TransitionMask::allow_all(3);
+        mask.forbid(None, 2);
+        mask.forbid(Some(0), 2);
+        assert!(!mask.allows(None, 2));
+        assert!(mask.allows(Some(1), 2));
+        assert_eq!(model.decode(&[[0u32], [0]], Some(&mask)), [1, 2]);
+        // A mask that allows nothing falls back to unconstrained decoding.
+        let mut nothing = TransitionMask::allow_all(3);
+        for to in 0..3 {
+            nothing.forbid(None, to);
+        }
+        assert_eq!(model.decode(&[[0u32], [0]], Some(&nothing)), [2, 2]);
+        assert!(model.decode::<[u32; 1]>(&[], None).is_empty());
+        // The same through precomputed emission scores.
+        let emissions = [0.0, 0.0, 5.0, 0.0, 0.0, 5.0, 1.0];
+        assert_eq!(model.decode_emissions(&emissions, Some(&mask)), [1, 2]);
+        assert_eq!(model.decode_emissions(&emissions, None), [2, 2]);
+    }
+
+    #[test]
+    fn mismatched_gold_is_not_learned() {
+        let mut trainer = SequenceTrainer::new(2);
+        trainer.train_sequence(&[vec![0u32]], &[1, 1], None);
+        trainer.train_sequence(&[vec![0u32]], &[7], None);
+        assert_eq!(trainer.average().emissions.n_weights(), 0);
+    }
+}
