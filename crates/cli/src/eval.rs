@@ -5,16 +5,91 @@ use std::path::Path;
 
 use anyhow::Context;
 use attest_corpus::Corpus;
-use attest_corpus::score::evaluate_segmentation;
-use attest_doc::Limits;
+use std::time::Instant;
 
-use crate::flags::{EvalArgs, EvalCommand};
+use attest_corpus::score::{evaluate_attributions, evaluate_segmentation};
+use attest_doc::Limits;
+use attest_pipeline::Pipeline;
+
+use crate::flags::{EvalArgs, EvalCommand, TestSetArgs};
 use crate::messages;
 
 pub(crate) fn run(command: &EvalCommand) -> anyhow::Result<()> {
     match command {
         EvalCommand::Tokens(args) => tokens(args),
+        EvalCommand::Attributions(args) => attributions(args),
+        EvalCommand::Quantities(args) => test_set(args, TestSet::Quantities),
+        EvalCommand::Times(args) => test_set(args, TestSet::Times),
     }
+}
+
+#[derive(Clone, Copy)]
+enum TestSet {
+    Quantities,
+    Times,
+}
+
+fn test_set(args: &TestSetArgs, set: TestSet) -> anyhow::Result<()> {
+    let segment = |text: &str| attest_text::segment(text, &Limits::DEFAULT);
+    let report = match (set, &args.file) {
+        (TestSet::Quantities, Some(file)) => attest_numbers::eval_quantities(file, &segment),
+        (TestSet::Quantities, None) => {
+            attest_numbers::eval_quantities_str(attest_numbers::eval::QUANTITIES_TSV, &segment)
+        }
+        (TestSet::Times, Some(file)) => attest_numbers::eval_times(file, &segment),
+        (TestSet::Times, None) => {
+            attest_numbers::eval_times_str(attest_numbers::eval::TIMES_TSV, &segment)
+        }
+    }?;
+    let mut out = io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        write!(out, "{report}")?;
+    }
+    Ok(())
+}
+
+fn attributions(args: &EvalArgs) -> anyhow::Result<()> {
+    let corpus =
+        Corpus::open(&args.dir).with_context(|| format!("opening {}", args.dir.display()))?;
+    let pipeline = Pipeline::standard(&Limits::DEFAULT).context("building the pipeline")?;
+    let started = Instant::now();
+    let mut bytes = 0;
+    let report = evaluate_attributions(&corpus, |article| {
+        bytes += article.text.len();
+        let doc = pipeline.analyze(article.to_article());
+        for diagnostic in doc.diagnostics() {
+            messages::input_failed(format_args!(
+                "{}: {}: {}",
+                article.name, diagnostic.origin, diagnostic.message
+            ));
+        }
+        doc.attributions().to_vec()
+    })
+    .with_context(|| format!("reading {}", args.dir.display()))?;
+    let seconds = started.elapsed().as_secs_f64();
+    let mut out = io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        writeln!(
+            out,
+            "Attributions of {} against its gold",
+            args.dir.display()
+        )?;
+        writeln!(out, "{report}")?;
+        writeln!(
+            out,
+            "analysed {:.2} MB in {seconds:.1} s ({:.2} MB/s, whole pipeline, one thread)",
+            bytes as f64 / 1e6,
+            bytes as f64 / 1e6 / seconds.max(1e-9)
+        )?;
+    }
+    if let Some(floors) = &args.floors {
+        check_floors(&mut out, floors, "attributions", &report.headline())?;
+    }
+    Ok(())
 }
 
 fn tokens(args: &EvalArgs) -> anyhow::Result<()> {

@@ -24,6 +24,23 @@ pub(crate) enum Command {
     /// Measure attest against an annotated corpus.
     #[command(subcommand)]
     Eval(EvalCommand),
+    /// Rebuild the models attest ships from the PolNeAR corpus (train split only).
+    Train(TrainArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TrainArgs {
+    /// The PolNeAR directory, holding train/ (dev/ is not read).
+    #[arg(long, default_value = "../shared/data/polnear", value_name = "DIR")]
+    pub(crate) data: PathBuf,
+
+    /// Where to write pos.model and attrib.model.
+    #[arg(long, default_value = "models", value_name = "DIR")]
+    pub(crate) out: PathBuf,
+
+    /// The seed of the training shuffles; the shipped models use the default.
+    #[arg(long, default_value_t = 0x5eed)]
+    pub(crate) seed: u64,
 }
 
 #[derive(Debug, Args)]
@@ -119,6 +136,24 @@ pub(crate) enum EvalCommand {
     /// Token and sentence boundaries against the silver CoreNLP layer of a
     /// PolNeAR-format split (DIR holds text/ and silver/).
     Tokens(EvalArgs),
+    /// Attributions against the gold of a PolNeAR-format split (DIR holds text/
+    /// and attributions/), under the span and attribution protocols.
+    Attributions(EvalArgs),
+    /// The quantity tagger against a test set (default: the one attest ships).
+    Quantities(TestSetArgs),
+    /// The time tagger against a test set (default: the one attest ships).
+    Times(TestSetArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TestSetArgs {
+    /// A test set in the TSV format of crates/numbers/tests/data/README.md.
+    #[arg(value_name = "FILE")]
+    pub(crate) file: Option<PathBuf>,
+
+    /// Print the scores as JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 #[derive(Debug, Args)]

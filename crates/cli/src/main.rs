@@ -7,6 +7,7 @@ mod eval;
 mod flags;
 mod messages;
 mod sample;
+mod train;
 
 use std::process::ExitCode;
 
@@ -30,6 +31,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         flags::Command::Analyze(args) => analyze::run(&args),
         flags::Command::Eval(command) => eval::run(&command),
+        flags::Command::Train(args) => train::run(&args),
     };
     match outcome {
         Ok(()) if messages::any_failed() => ExitCode::from(1),

@@ -34,6 +34,12 @@ pub enum AnyStage {
     Segment(attest_text::Segmenter),
     /// Part-of-speech tags.
     Pos(Box<attest_tag::Tagger>),
+    /// Attributions: source, cue and content.
+    Attributions(Box<attest_attrib::Attributor>),
+    /// Quantities: values and units.
+    Quantities(attest_numbers::QuantityTagger),
+    /// Time expressions resolved against the publication time.
+    Times(attest_numbers::TimeTagger),
 }
 
 /// Runs `$body` with `$stage` bound to the stage inside any arm, and `$ty` to its type.
@@ -46,6 +52,18 @@ macro_rules! with_stage {
             }
             AnyStage::Pos($stage) => {
                 type $ty = attest_tag::Tagger;
+                $body
+            }
+            AnyStage::Attributions($stage) => {
+                type $ty = attest_attrib::Attributor;
+                $body
+            }
+            AnyStage::Quantities($stage) => {
+                type $ty = attest_numbers::QuantityTagger;
+                $body
+            }
+            AnyStage::Times($stage) => {
+                type $ty = attest_numbers::TimeTagger;
                 $body
             }
         }
@@ -93,6 +111,9 @@ pub enum PipelineError {
         /// Why.
         source: attest_learn::ModelError,
     },
+    /// The bundled attribution model does not load.
+    #[error("the attributions model does not load: {0}")]
+    AttributionModel(#[source] attest_attrib::ModelError),
 }
 
 /// The stages in order.
@@ -126,9 +147,14 @@ impl Pipeline {
             stage: <attest_tag::Tagger as Stage>::NAME,
             source,
         })?;
+        let attributor =
+            attest_attrib::Attributor::bundled().map_err(PipelineError::AttributionModel)?;
         Pipeline::new(vec![
             AnyStage::Segment(attest_text::Segmenter::new(*limits)),
             AnyStage::Pos(Box::new(tagger)),
+            AnyStage::Attributions(Box::new(attributor)),
+            AnyStage::Quantities(attest_numbers::QuantityTagger::new()),
+            AnyStage::Times(attest_numbers::TimeTagger::new()),
         ])
     }
 

@@ -31,6 +31,11 @@ pub trait Roles {
     fn cue(&self) -> &[Span];
     /// Content fragments.
     fn content(&self) -> &[Span];
+    /// Whether the attribution claims to be a direct quote, its content wholly
+    /// inside quotation marks; gold attributions carry no such claim.
+    fn is_direct(&self) -> bool {
+        false
+    }
 }
 
 impl Roles for GoldAttribution {
@@ -54,6 +59,9 @@ impl Roles for Attribution {
     }
     fn content(&self) -> &[Span] {
         &self.content
+    }
+    fn is_direct(&self) -> bool {
+        self.kind == attest_doc::AttributionKind::Direct
     }
 }
 
@@ -102,6 +110,53 @@ pub struct AttributionReport {
     pub span: SpanProtocol,
     /// The attribution protocol.
     pub attribution: AttributionProtocol,
+    /// Content pieces of predicted direct quotes, and how many equal a gold
+    /// content piece (span protocol pieces): the precision of direct quotes.
+    pub direct_content: DirectContent,
+}
+
+/// The precision of the contents of predicted direct quotes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct DirectContent {
+    /// Content pieces of attributions predicted as direct quotes.
+    pub predicted: usize,
+    /// Those equal to a gold content piece.
+    pub exact: usize,
+}
+
+impl DirectContent {
+    /// Exact pieces over predicted pieces (1.0 when none were predicted).
+    pub fn precision(&self) -> f64 {
+        if self.predicted == 0 {
+            1.0
+        } else {
+            self.exact as f64 / self.predicted as f64
+        }
+    }
+}
+
+impl Serialize for DirectContent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut state = serializer.serialize_struct("DirectContent", 3)?;
+        state.serialize_field("predicted", &self.predicted)?;
+        state.serialize_field("exact", &self.exact)?;
+        state.serialize_field("precision", &self.precision())?;
+        state.end()
+    }
+}
+
+impl AttributionReport {
+    /// The headline scores, by the names `eval/floors.json` records them under.
+    pub fn headline(&self) -> [(&'static str, f64); 5] {
+        [
+            ("source_f1", self.span.source.exact.f1()),
+            ("cue_f1", self.span.cue.exact.f1()),
+            ("content_f1", self.span.content.exact.f1()),
+            ("attribution_f1", self.attribution.attributions.f1()),
+            ("direct_content_precision", self.direct_content.precision()),
+        ]
+    }
 }
 
 /// Sums attribution counts over articles.
@@ -114,6 +169,7 @@ pub struct AttributionScorer {
     attributions: Prf,
     source_f1_sum: f64,
     cue_exact: usize,
+    direct_content: DirectContent,
 }
 
 impl AttributionScorer {
@@ -146,6 +202,18 @@ impl AttributionScorer {
             gold.iter().map(Roles::content),
             predicted.iter().map(Roles::content),
         );
+
+        let gold_content = role_pieces(text, gold.iter().map(Roles::content));
+        let direct_pieces = role_pieces(
+            text,
+            predicted
+                .iter()
+                .filter(|p| p.is_direct())
+                .map(Roles::content),
+        );
+        let direct = multiset_prf(&gold_content, &direct_pieces);
+        self.direct_content.predicted += direct_pieces.len();
+        self.direct_content.exact += direct.true_pos;
 
         let tokens_of = |content: &[Span], cue: &[Span]| MatchTokens {
             content: fragment_tokens(text, content),
@@ -196,6 +264,7 @@ impl AttributionScorer {
                 source_token_f1: mean(self.source_f1_sum),
                 cue_exact: mean(self.cue_exact as f64),
             },
+            direct_content: self.direct_content,
         }
     }
 }
@@ -468,7 +537,15 @@ impl fmt::Display for AttributionReport {
             "source token F1 over matched pairs: {:.3}",
             a.source_token_f1
         )?;
-        write!(f, "cue exact match over matched pairs: {:.3}", a.cue_exact)
+        writeln!(f, "cue exact match over matched pairs: {:.3}", a.cue_exact)?;
+        writeln!(f)?;
+        write!(
+            f,
+            "direct quotes: content exact precision {:.3} ({} of {} pieces)",
+            self.direct_content.precision(),
+            self.direct_content.exact,
+            self.direct_content.predicted
+        )
     }
 }
 

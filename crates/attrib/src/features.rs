@@ -1,0 +1,725 @@
+//! What the taggers see of a document: per-token facts computed once, and the
+//! feature keys of the cue tagger and of the role (source/content) tagger.
+
+use attest_doc::{Doc, Layer, TokenKind};
+
+use crate::hash::{KeyMap, fnv, key1, key2, key3};
+
+/// How often a lowercased word is part of a cue in the training data, as one
+/// byte: the share of its occurrences inside cues in tenths (high nibble, 0–10)
+/// and the log2 of its cue count (low nibble, 0–15). Words seen in a cue fewer
+/// than twice are absent.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Lexicon {
+    pub(crate) entries: KeyMap<u8>,
+}
+
+impl Lexicon {
+    /// The lexicon of counts `(in cues, in total)` per lowercase-word hash.
+    pub(crate) fn from_counts(counts: &KeyMap<(u32, u32)>) -> Lexicon {
+        let mut entries = KeyMap::default();
+        for (word, (in_cue, total)) in counts {
+            if *in_cue < 2 || *total == 0 {
+                continue;
+            }
+            let share = ((u64::from(*in_cue) * 10) / u64::from(*total)).min(10) as u8;
+            let count = (32 - in_cue.leading_zeros()).min(15) as u8;
+            entries.insert(*word, (share << 4) | count);
+        }
+        Lexicon { entries }
+    }
+
+    fn get(&self, word: u64) -> u8 {
+        self.entries.get(&word).copied().unwrap_or(0)
+    }
+}
+
+/// How a token stands to double quotation marks in its paragraph.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub(crate) struct QuoteState {
+    /// The quoted region (opening mark to closing mark, or to the paragraph end
+    /// when none closes it) that holds the token, marks included.
+    pub(crate) region: Option<u32>,
+    /// The token opens a region.
+    pub(crate) opens: bool,
+    /// The token closes a region.
+    pub(crate) closes: bool,
+}
+
+/// A quoted region: token indices of its first and last token, and whether a
+/// closing mark ends it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Region {
+    pub(crate) first: usize,
+    pub(crate) last: usize,
+    pub(crate) closed: bool,
+}
+
+/// Per-token facts.
+#[derive(Clone, Debug)]
+pub(crate) struct TokenFacts {
+    pub(crate) lower: u64,
+    word: u64,
+    lemma: u64,
+    suffix: u64,
+    shape: u64,
+    pos: u64,
+    lex: u8,
+    lemma_lex: u8,
+    pub(crate) quote: QuoteState,
+    pub(crate) sentence: usize,
+    pub(crate) paragraph: usize,
+    first_in_sentence: bool,
+    last_in_sentence: bool,
+    comma: bool,
+    pub(crate) colon: bool,
+    punct: bool,
+    that: bool,
+    according: bool,
+}
+
+/// A document as the taggers see it.
+#[derive(Clone, Debug)]
+pub(crate) struct View {
+    pub(crate) tokens: Vec<TokenFacts>,
+    /// Token ranges of the sentences.
+    pub(crate) sentences: Vec<(usize, usize)>,
+    /// Sentence ranges of the paragraphs.
+    pub(crate) paragraphs: Vec<(usize, usize)>,
+    pub(crate) regions: Vec<Region>,
+}
+
+const NONE: u64 = 0x6e6f_6e65;
+
+fn is_opening(text: &str) -> Option<bool> {
+    match text {
+        "“" | "«" | "``" | "„" => Some(true),
+        "”" | "»" | "''" => Some(false),
+        "\"" => None,
+        _ => Some(false),
+    }
+}
+
+fn is_double_quote(text: &str) -> bool {
+    matches!(text, "“" | "”" | "«" | "»" | "``" | "''" | "„" | "\"")
+}
+
+/// A rough lemma: the lowercase word without a common inflection, so that
+/// "says", "said" and "saying" share evidence with "say" only through the
+/// lexicon, while "claims", "claimed", "claiming" collapse to "claim".
+fn lemma(lower: &str) -> &str {
+    for suffix in ["ing", "ied", "ies", "ed", "es", "s"] {
+        if let Some(stem) = lower.strip_suffix(suffix)
+            && stem.chars().count() >= 3
+        {
+            return stem;
+        }
+    }
+    lower
+}
+
+/// The shape of a word: runs of upper (X), lower (x), digit (d) and other
+/// characters collapsed, at most four runs.
+fn shape(word: &str) -> u64 {
+    let mut out = [0u8; 4];
+    let mut len = 0;
+    for c in word.chars() {
+        let class = if c.is_uppercase() {
+            b'X'
+        } else if c.is_lowercase() {
+            b'x'
+        } else if c.is_numeric() {
+            b'd'
+        } else {
+            b'-'
+        };
+        if len > 0 && out.get(len - 1) == Some(&class) {
+            continue;
+        }
+        if len == out.len() {
+            break;
+        }
+        out[len] = class;
+        len += 1;
+    }
+    fnv(out.get(..len).unwrap_or(&[]))
+}
+
+fn suffix3(lower: &str) -> u64 {
+    let start = lower
+        .char_indices()
+        .rev()
+        .nth(2)
+        .map(|(at, _)| at)
+        .unwrap_or(0);
+    fnv(lower.get(start..).unwrap_or("").as_bytes())
+}
+
+impl View {
+    /// Computes the facts of every token of a segmented document.
+    pub(crate) fn new(doc: &Doc, lexicon: &Lexicon) -> View {
+        let text = doc.text();
+        let tagged = doc.has(Layer::Pos);
+        let sentences: Vec<(usize, usize)> = doc
+            .sentences()
+            .iter()
+            .map(|s| (s.tokens.start.index(), s.tokens.end.index()))
+            .collect();
+        let paragraphs: Vec<(usize, usize)> = doc
+            .paragraphs()
+            .iter()
+            .map(|p| (p.sentences.start.index(), p.sentences.end.index()))
+            .collect();
+        let mut sentence_of = vec![0; doc.tokens().len()];
+        let mut first = vec![false; doc.tokens().len()];
+        let mut last = vec![false; doc.tokens().len()];
+        for (index, (start, end)) in sentences.iter().enumerate() {
+            for slot in sentence_of.iter_mut().take(*end).skip(*start) {
+                *slot = index;
+            }
+            if let Some(slot) = first.get_mut(*start) {
+                *slot = true;
+            }
+            if let Some(slot) = end.checked_sub(1).and_then(|e| last.get_mut(e)) {
+                *slot = true;
+            }
+        }
+        let mut paragraph_of_sentence = vec![0; sentences.len()];
+        for (index, (start, end)) in paragraphs.iter().enumerate() {
+            for slot in paragraph_of_sentence.iter_mut().take(*end).skip(*start) {
+                *slot = index;
+            }
+        }
+        let mut tokens = Vec::with_capacity(doc.tokens().len());
+        for (index, token) in doc.tokens().iter().enumerate() {
+            let word = token.span.get(text).unwrap_or("");
+            let lower = word.to_lowercase();
+            let lemma_text = lemma(&lower);
+            let lower_hash = fnv(lower.as_bytes());
+            let lemma_hash = fnv(lemma_text.as_bytes());
+            let pos = if tagged {
+                doc.pos()
+                    .get(index)
+                    .map(|tag| fnv(tag.name().as_bytes()))
+                    .unwrap_or(NONE)
+            } else {
+                NONE
+            };
+            let sentence = sentence_of.get(index).copied().unwrap_or(0);
+            tokens.push(TokenFacts {
+                lower: lower_hash,
+                word: fnv(word.as_bytes()),
+                lemma: lemma_hash,
+                suffix: suffix3(&lower),
+                shape: shape(word),
+                pos,
+                lex: lexicon.get(lower_hash),
+                lemma_lex: lexicon.get(lemma_hash),
+                quote: QuoteState::default(),
+                sentence,
+                paragraph: paragraph_of_sentence.get(sentence).copied().unwrap_or(0),
+                first_in_sentence: first.get(index).copied().unwrap_or(false),
+                last_in_sentence: last.get(index).copied().unwrap_or(false),
+                comma: word == ",",
+                colon: word == ":",
+                punct: token.kind == TokenKind::Punct,
+                that: lower == "that",
+                according: lower == "according",
+            });
+        }
+        let mut view = View {
+            tokens,
+            sentences,
+            paragraphs,
+            regions: Vec::new(),
+        };
+        view.find_quotes(doc);
+        view
+    }
+
+    /// Pairs double quotation marks within each paragraph. A paragraph that
+    /// ends inside a quote closes it there: news style reopens a quote that
+    /// runs on at the start of the next paragraph, and an unbalanced mark must
+    /// not swallow the rest of the article.
+    fn find_quotes(&mut self, doc: &Doc) {
+        let text = doc.text();
+        for &(first_sentence, end_sentence) in &self.paragraphs {
+            let start = self.sentences.get(first_sentence).map(|s| s.0);
+            let end = end_sentence
+                .checked_sub(1)
+                .and_then(|s| self.sentences.get(s))
+                .map(|s| s.1);
+            let (Some(start), Some(end)) = (start, end) else {
+                continue;
+            };
+            let mut open: Option<usize> = None;
+            for index in start..end {
+                let Some(token) = doc.tokens().get(index) else {
+                    break;
+                };
+                if token.kind != TokenKind::Quote {
+                    continue;
+                }
+                let mark = token.span.get(text).unwrap_or("");
+                if !is_double_quote(mark) {
+                    continue;
+                }
+                let opening = is_opening(mark).unwrap_or(open.is_none());
+                match (open, opening) {
+                    (None, true) => open = Some(index),
+                    (Some(first), false) => {
+                        self.regions.push(Region {
+                            first,
+                            last: index,
+                            closed: true,
+                        });
+                        open = None;
+                    }
+                    (Some(first), true) => {
+                        // A second opening mark: the first was never closed.
+                        if let Some(previous) = index.checked_sub(1) {
+                            self.regions.push(Region {
+                                first,
+                                last: previous,
+                                closed: false,
+                            });
+                        }
+                        open = Some(index);
+                    }
+                    (None, false) => {}
+                }
+            }
+            if let (Some(first), Some(last)) = (open, end.checked_sub(1)) {
+                self.regions.push(Region {
+                    first,
+                    last,
+                    closed: false,
+                });
+            }
+        }
+        for (id, region) in self.regions.iter().enumerate() {
+            for index in region.first..=region.last {
+                if let Some(token) = self.tokens.get_mut(index) {
+                    token.quote.region = Some(id as u32);
+                    token.quote.opens = index == region.first;
+                    token.quote.closes = index == region.last && region.closed;
+                }
+            }
+        }
+    }
+
+    fn fact(&self, index: isize, sentence: (usize, usize)) -> Option<&TokenFacts> {
+        let index = usize::try_from(index).ok()?;
+        if index < sentence.0 || index >= sentence.1 {
+            return None;
+        }
+        self.tokens.get(index)
+    }
+
+    /// The cue tagger's feature keys of token `index` of sentence `sentence`.
+    pub(crate) fn cue_keys(&self, index: usize, sentence: (usize, usize), out: &mut Vec<u64>) {
+        out.clear();
+        let Some(t) = self.tokens.get(index) else {
+            return;
+        };
+        let at = index as isize;
+        let lower = |offset: isize| self.fact(at + offset, sentence).map_or(NONE, |f| f.lower);
+        let pos = |offset: isize| self.fact(at + offset, sentence).map_or(NONE, |f| f.pos);
+        let lex = |offset: isize| {
+            self.fact(at + offset, sentence)
+                .map_or(255, |f| u64::from(f.lex))
+        };
+        let quoted = t.quote.region.is_some();
+        out.extend([
+            key1(0, 0),
+            key1(1, t.lower),
+            key1(2, t.word),
+            key1(3, t.lemma),
+            key1(4, t.suffix),
+            key1(5, t.shape),
+            key1(6, t.pos),
+            key1(7, lower(-1)),
+            key1(8, lower(1)),
+            key1(9, lower(-2)),
+            key1(10, lower(2)),
+            key2(11, lower(-1), t.lower),
+            key2(12, t.lower, lower(1)),
+            key1(13, pos(-1)),
+            key1(14, pos(1)),
+            key2(15, pos(-1), t.pos),
+            key2(16, t.pos, pos(1)),
+            key1(17, u64::from(t.lex)),
+            key2(18, u64::from(t.lex), t.pos),
+            key1(19, lex(-1)),
+            key1(20, lex(1)),
+            key1(21, u64::from(t.lemma_lex)),
+            key3(
+                22,
+                u64::from(quoted),
+                u64::from(t.quote.opens),
+                u64::from(t.quote.closes),
+            ),
+            key2(23, t.lower, u64::from(quoted)),
+            key2(
+                24,
+                u64::from(t.first_in_sentence),
+                u64::from(t.last_in_sentence),
+            ),
+            key2(25, t.lemma, t.pos),
+            key3(26, lower(-1), t.lower, lower(1)),
+            key2(27, pos(-2), pos(-1)),
+            key2(28, u64::from(t.lex), lower(1)),
+        ]);
+        let previous_closes = self.fact(at - 1, sentence).is_some_and(|f| f.quote.closes)
+            || self.fact(at - 2, sentence).is_some_and(|f| f.quote.closes);
+        let next_opens = self.fact(at + 1, sentence).is_some_and(|f| f.quote.opens)
+            || self.fact(at + 2, sentence).is_some_and(|f| f.quote.opens);
+        out.push(key3(
+            29,
+            u64::from(previous_closes),
+            u64::from(next_opens),
+            t.pos,
+        ));
+        let lemma = |offset: isize| self.fact(at + offset, sentence).map_or(NONE, |f| f.lemma);
+        let from_start = (index - sentence.0).min(4) as u64;
+        let from_end = (sentence.1 - index).min(4) as u64;
+        out.extend([
+            key2(31, t.lower, pos(1)),
+            key2(32, pos(-1), t.lower),
+            key3(33, pos(-1), t.pos, pos(1)),
+            key2(34, t.lower, lower(2)),
+            key2(35, lower(-2), t.lower),
+            key2(36, lemma(-1), t.lemma),
+            key2(37, t.lemma, lemma(1)),
+            key3(38, from_start, from_end, t.pos),
+            key3(39, t.lower, lower(1), lower(2)),
+        ]);
+        out.push(key3(
+            30,
+            u64::from(previous_closes),
+            u64::from(next_opens),
+            u64::from(t.lex >> 4),
+        ));
+    }
+
+    /// The role tagger's feature keys of token `index` for the cue over tokens
+    /// `cue.0..cue.1`. `in_other_cue` marks tokens of other cues of the article.
+    pub(crate) fn role_keys(
+        &self,
+        index: usize,
+        cue: (usize, usize),
+        cue_lemma: u64,
+        context: &RoleContext,
+        out: &mut Vec<u64>,
+    ) {
+        out.clear();
+        let Some(t) = self.tokens.get(index) else {
+            return;
+        };
+        let (direction, distance) = if index < cue.0 {
+            (0u64, cue.0 - index)
+        } else if index >= cue.1 {
+            (2, index + 1 - cue.1)
+        } else {
+            (1, 0)
+        };
+        let bucket = match distance {
+            0..=5 => distance as u64,
+            6..=8 => 6,
+            9..=13 => 7,
+            14..=21 => 8,
+            22..=40 => 9,
+            _ => 10,
+        };
+        let cue_sentence = self.tokens.get(cue.0).map_or(0, |f| f.sentence);
+        let sentence_delta = (t.sentence as i64 - cue_sentence as i64).clamp(-3, 3) as u64;
+        let whole = (0, self.tokens.len());
+        let at = index as isize;
+        let lower = |offset: isize| self.fact(at + offset, whole).map_or(NONE, |f| f.lower);
+        let pos = |offset: isize| self.fact(at + offset, whole).map_or(NONE, |f| f.pos);
+        let quote = context.quote_relation(t.quote.region);
+        let between = context.between(index);
+        // Side of the cue, split by "same sentence or not": most tokens of a
+        // window outside the cue's sentence are O, and word features must not
+        // learn that from them for the tokens of the cue's own sentence.
+        let d = direction + 3 * u64::from(t.sentence != cue_sentence);
+        let last_before_end = self
+            .tokens
+            .get(index + 1)
+            .is_some_and(|next| next.last_in_sentence && next.punct);
+        out.extend([
+            key3(128, d, between, t.pos),
+            key3(129, d, between, t.lower),
+            key3(
+                130,
+                d,
+                u64::from(last_before_end),
+                u64::from(t.last_in_sentence),
+            ),
+            key3(131, d, lower(-1), t.lower),
+            key1(100, d),
+            key2(101, d, bucket),
+            key2(102, d, sentence_delta),
+            key2(103, d, t.lower),
+            key2(104, d, t.pos),
+            key3(105, d, pos(-1), t.pos),
+            key3(106, d, t.pos, pos(1)),
+            key2(107, d, t.shape),
+            key2(108, d, lower(-1)),
+            key2(109, d, lower(1)),
+            key2(110, d, cue_lemma),
+            key3(111, d, cue_lemma, bucket),
+            key3(112, d, bucket, t.pos),
+            key3(
+                113,
+                d,
+                quote,
+                u64::from(t.quote.opens) | (u64::from(t.quote.closes) << 1),
+            ),
+            key3(114, d, quote, sentence_delta),
+            key3(115, d, quote, bucket),
+            key2(116, d, between),
+            key3(117, d, between, sentence_delta),
+            key2(118, d, u64::from(context.in_other_cue(index))),
+            key2(119, d, u64::from(t.lex)),
+            key3(
+                120,
+                d,
+                u64::from(t.first_in_sentence),
+                u64::from(t.last_in_sentence),
+            ),
+            key3(121, d, t.lower, bucket.min(3)),
+            key3(122, d, quote, t.pos),
+            key2(123, d, t.suffix),
+            key3(124, d, cue_lemma, t.pos),
+            key3(125, d, cue_lemma, quote),
+            key3(126, d, t.pos, sentence_delta),
+            key3(127, d, context.cue_quote, quote),
+        ]);
+    }
+}
+
+/// What the role tagger knows about one cue beyond the token: the quoted
+/// regions next to it and the other cues of the article.
+#[derive(Clone, Debug)]
+pub(crate) struct RoleContext<'a> {
+    cue: (usize, usize),
+    cue_region: Option<u32>,
+    left_region: Option<u32>,
+    right_region: Option<u32>,
+    /// Whether the cue itself is quoted, as a feature value.
+    cue_quote: u64,
+    /// Per token: a token of some cue of the article.
+    cues: &'a [bool],
+    /// Prefix sums over the document: other-cue tokens, commas, sentence ends,
+    /// "that", so that "how much lies between token and cue" is O(1).
+    prefix: &'a Prefix,
+}
+
+/// Prefix counts over a document's tokens.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Prefix {
+    cues: Vec<u32>,
+    commas: Vec<u32>,
+    thats: Vec<u32>,
+    according: Vec<u32>,
+}
+
+impl Prefix {
+    pub(crate) fn new(view: &View, cues: &[bool]) -> Prefix {
+        let mut prefix = Prefix::default();
+        let (mut c, mut m, mut t, mut a) = (0, 0, 0, 0);
+        for (index, token) in view.tokens.iter().enumerate() {
+            prefix.cues.push(c);
+            prefix.commas.push(m);
+            prefix.thats.push(t);
+            prefix.according.push(a);
+            c += u32::from(cues.get(index).copied().unwrap_or(false));
+            m += u32::from(token.comma);
+            t += u32::from(token.that);
+            a += u32::from(token.according);
+        }
+        prefix.cues.push(c);
+        prefix.commas.push(m);
+        prefix.thats.push(t);
+        prefix.according.push(a);
+        prefix
+    }
+
+    fn count(counts: &[u32], start: usize, end: usize) -> u32 {
+        let high = counts.get(end).copied().unwrap_or(0);
+        let low = counts.get(start).copied().unwrap_or(0);
+        high.saturating_sub(low)
+    }
+}
+
+impl<'a> RoleContext<'a> {
+    pub(crate) fn new(
+        view: &View,
+        cue: (usize, usize),
+        cues: &'a [bool],
+        prefix: &'a Prefix,
+    ) -> RoleContext<'a> {
+        let cue_region = view.tokens.get(cue.0).and_then(|t| t.quote.region);
+        let paragraph = view.tokens.get(cue.0).map(|t| t.paragraph);
+        let near = |index: usize| {
+            view.tokens
+                .get(index)
+                .filter(|t| Some(t.paragraph) == paragraph)
+                .and_then(|t| t.quote.region)
+                .filter(|r| Some(*r) != cue_region)
+        };
+        // The closest region ending up to three tokens before the cue, and the
+        // one starting up to three after: "“…,” she said" and "she said: “…”".
+        let left_region = (1..=3).find_map(|back| cue.0.checked_sub(back).and_then(near));
+        let right_region = (0..3).find_map(|ahead| near(cue.1 + ahead));
+        RoleContext {
+            cue,
+            cue_region,
+            left_region,
+            right_region,
+            cue_quote: u64::from(cue_region.is_some()),
+            cues,
+            prefix,
+        }
+    }
+
+    fn quote_relation(&self, region: Option<u32>) -> u64 {
+        match region {
+            None => 0,
+            Some(r) if Some(r) == self.cue_region => 1,
+            Some(r) if Some(r) == self.left_region => 2,
+            Some(r) if Some(r) == self.right_region => 3,
+            Some(_) => 4,
+        }
+    }
+
+    fn in_other_cue(&self, index: usize) -> bool {
+        (index < self.cue.0 || index >= self.cue.1)
+            && self.cues.get(index).copied().unwrap_or(false)
+    }
+
+    /// What lies between the token and the cue, as a small code: another cue,
+    /// commas (0, 1, 2+), a "that", an "according".
+    fn between(&self, index: usize) -> u64 {
+        let (start, end) = if index < self.cue.0 {
+            (index + 1, self.cue.0)
+        } else if index >= self.cue.1 {
+            (self.cue.1, index)
+        } else {
+            return 0;
+        };
+        let cues = Prefix::count(&self.prefix.cues, start, end).min(1);
+        let commas = Prefix::count(&self.prefix.commas, start, end).min(2);
+        let thats = Prefix::count(&self.prefix.thats, start, end).min(1);
+        let according = Prefix::count(&self.prefix.according, start, end).min(1);
+        u64::from(cues | (commas << 1) | (thats << 3) | (according << 4))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lemma_and_shape() {
+        assert_eq!(lemma("claimed"), "claim");
+        assert_eq!(lemma("says"), "say");
+        assert_eq!(lemma("is"), "is");
+        assert_eq!(shape("McCain"), fnv(b"XxXx"));
+        assert_eq!(shape("U.S."), fnv(b"X-X-"));
+        assert_eq!(shape("1,200"), fnv(b"d-d"));
+    }
+
+    #[test]
+    fn lexicon_buckets() {
+        let mut counts = KeyMap::default();
+        counts.insert(1, (9, 10));
+        counts.insert(2, (1, 10));
+        counts.insert(3, (40, 400));
+        let lexicon = Lexicon::from_counts(&counts);
+        assert_eq!(lexicon.get(1), (9 << 4) | 4);
+        assert_eq!(lexicon.get(2), 0);
+        assert_eq!(lexicon.get(3), (1 << 4) | 6);
+    }
+}
+
+#[cfg(test)]
+mod quote_tests {
+    use super::*;
+    use attest_doc::{Article, Limits};
+
+    fn analyse(text: &str) -> (Doc, View) {
+        let mut doc = Doc::new(Article::new("t", text));
+        doc.set_segmentation(attest_text::segment(text, &Limits::DEFAULT))
+            .unwrap();
+        let view = View::new(&doc, &Lexicon::default());
+        (doc, view)
+    }
+
+    fn region_texts(doc: &Doc, view: &View) -> Vec<(String, bool)> {
+        view.regions
+            .iter()
+            .map(|r| {
+                let start = doc.tokens()[r.first].span.byte_start();
+                let end = doc.tokens()[r.last].span.byte_end();
+                (doc.text()[start..end].to_owned(), r.closed)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn pairs_curly_and_straight_quotes() {
+        let (doc, view) = analyse("She said “yes, twice,” and he said \"no.\" Then silence.");
+        assert_eq!(
+            region_texts(&doc, &view),
+            [
+                ("“yes, twice,”".to_owned(), true),
+                ("\"no.\"".to_owned(), true)
+            ]
+        );
+        let said = doc
+            .tokens()
+            .iter()
+            .position(|t| doc.span_text(t.span) == "said");
+        assert_eq!(said.map(|i| view.tokens[i].quote.region), Some(None));
+    }
+
+    #[test]
+    fn an_open_quote_closes_at_its_paragraph_end() {
+        let text = "He said “we will win.\n\n“And soon,” he added.";
+        let (doc, view) = analyse(text);
+        assert_eq!(
+            region_texts(&doc, &view),
+            [
+                ("“we will win.".to_owned(), false),
+                ("“And soon,”".to_owned(), true)
+            ]
+        );
+        // The window of "said" runs into the paragraph that reopens the quote.
+        let said = doc
+            .tokens()
+            .iter()
+            .position(|t| doc.span_text(t.span) == "said")
+            .unwrap();
+        let window = crate::tagging::window(&view, (said, said + 1));
+        assert_eq!(window, (0, doc.tokens().len()));
+    }
+
+    #[test]
+    fn an_unbalanced_quote_does_not_open_the_next_paragraph() {
+        let text = "He said “we will win.\n\nThe polls closed at eight.";
+        let (doc, view) = analyse(text);
+        let said = doc
+            .tokens()
+            .iter()
+            .position(|t| doc.span_text(t.span) == "said")
+            .unwrap();
+        let window = crate::tagging::window(&view, (said, said + 1));
+        let first_paragraph = doc.sentences()[0].tokens.end.index();
+        assert_eq!(window, (0, first_paragraph));
+        // A stray closing mark opens nothing.
+        let (doc, view) = analyse("Prices rose.” Nobody knew why.");
+        assert!(region_texts(&doc, &view).is_empty());
+    }
+}

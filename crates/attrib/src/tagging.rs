@@ -1,0 +1,347 @@
+//! The two taggers and how their labels become attributions.
+//!
+//! The cue tagger labels each sentence with O / B-CUE / I-CUE. For each cue
+//! found, the role tagger labels a window around it (its sentence, one
+//! sentence either side within the paragraph, and following paragraphs while
+//! a quote runs on) with O / B-SRC / I-SRC / B-CON / I-CON, with features
+//! relative to that cue. One labelling per cue lets contents nest: the content of
+//! "she said" may hold another attribution whole.
+
+use attest_doc::{Attribution, AttributionKind, Doc, Span};
+
+use crate::features::{RoleContext, View};
+use crate::hash::fnv;
+use crate::perceptron::{Constraints, Perceptron};
+
+/// Cue labels.
+pub(crate) const CUE_O: usize = 0;
+pub(crate) const CUE_B: usize = 1;
+pub(crate) const CUE_I: usize = 2;
+pub(crate) const CUE_LABELS: usize = 3;
+
+/// Role labels.
+pub(crate) const ROLE_O: usize = 0;
+pub(crate) const SRC_B: usize = 1;
+pub(crate) const SRC_I: usize = 2;
+pub(crate) const CON_B: usize = 3;
+pub(crate) const CON_I: usize = 4;
+pub(crate) const ROLE_LABELS: usize = 5;
+
+/// The most tokens a role window holds; longer windows keep the sentences
+/// nearest the cue.
+const WINDOW_TOKENS: usize = 400;
+
+/// Sentences either side of the cue's that a window holds, within its paragraph.
+const SENTENCES_AROUND: usize = 1;
+
+/// Paragraphs a running quote may carry a window into, past the cue's own.
+const QUOTE_PARAGRAPHS: usize = 3;
+
+pub(crate) fn cue_constraints() -> Constraints {
+    Constraints::bio(CUE_LABELS, |l| (l == CUE_I).then_some(CUE_B))
+}
+
+pub(crate) fn role_constraints() -> Constraints {
+    Constraints::bio(ROLE_LABELS, |l| match l {
+        SRC_I => Some(SRC_B),
+        CON_I => Some(CON_B),
+        _ => None,
+    })
+}
+
+/// Maximal runs of a BIO labelling: (first, end) position pairs of runs that
+/// start with `begin` and continue with `inside`.
+pub(crate) fn runs(labels: &[usize], begin: usize, inside: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut open: Option<usize> = None;
+    for (position, label) in labels.iter().enumerate() {
+        if *label == inside && open.is_some() {
+            continue;
+        }
+        if let Some(start) = open.take() {
+            out.push((start, position));
+        }
+        if *label == begin {
+            open = Some(position);
+        }
+    }
+    if let Some(start) = open {
+        out.push((start, labels.len()));
+    }
+    out
+}
+
+/// The token range of the role window of a cue over tokens `cue`.
+pub(crate) fn window(view: &View, cue: (usize, usize)) -> (usize, usize) {
+    let Some(first) = view.tokens.get(cue.0) else {
+        return cue;
+    };
+    let sentence = first.sentence;
+    let paragraph = first.paragraph;
+    let (paragraph_start, paragraph_end) = view
+        .paragraphs
+        .get(paragraph)
+        .copied()
+        .unwrap_or((sentence, sentence + 1));
+    let low = sentence
+        .saturating_sub(SENTENCES_AROUND)
+        .max(paragraph_start);
+    let mut high = (sentence + SENTENCES_AROUND + 1).min(paragraph_end);
+    // A quote still open at the end of the cue's paragraph runs on into the next
+    // ones (each reopened with a mark, news style), the content with it.
+    let mut next = paragraph;
+    while high == view.paragraphs.get(next).map_or(0, |p| p.1)
+        && next < paragraph + QUOTE_PARAGRAPHS
+    {
+        let open_at_end = view
+            .paragraphs
+            .get(next)
+            .and_then(|p| view.sentences.get(p.1.saturating_sub(1)))
+            .and_then(|s| view.tokens.get(s.1.saturating_sub(1)))
+            .and_then(|t| t.quote.region)
+            .and_then(|r| view.regions.get(r as usize))
+            .is_some_and(|r| !r.closed);
+        let colon_at_end = next == paragraph
+            && view
+                .paragraphs
+                .get(next)
+                .and_then(|p| view.sentences.get(p.1.saturating_sub(1)))
+                .and_then(|s| view.tokens.get(s.1.saturating_sub(1)))
+                .is_some_and(|t| t.colon);
+        // "She said:" closing a paragraph introduces the next one.
+        if !open_at_end && !colon_at_end {
+            break;
+        }
+        let Some(following) = view.paragraphs.get(next + 1) else {
+            break;
+        };
+        // Only a paragraph that reopens the quote continues it; an unbalanced
+        // mark must not carry the content into plain narration.
+        let reopens = view
+            .sentences
+            .get(following.0)
+            .and_then(|s| view.tokens.get(s.0))
+            .is_some_and(|t| t.quote.opens);
+        if open_at_end && !reopens {
+            break;
+        }
+        next += 1;
+        high = following.1;
+    }
+    let start = view.sentences.get(low).map_or(cue.0, |s| s.0);
+    let end = high
+        .checked_sub(1)
+        .and_then(|s| view.sentences.get(s))
+        .map_or(cue.1, |s| s.1);
+    let (mut start, mut end) = (start.min(cue.0), end.max(cue.1));
+    if end - start > WINDOW_TOKENS {
+        let half = WINDOW_TOKENS / 2;
+        start = start.max(cue.0.saturating_sub(half));
+        end = end.min(cue.1 + half).max(cue.1);
+    }
+    (start, end)
+}
+
+/// Widens content runs that start or end inside a quotation to the whole
+/// quotation: a quote is attributed whole, and the role window may cut a long
+/// one. A run that begins before the opening mark keeps its start (a mixed
+/// content: "… a plan to “fix it all.”"). Runs that come to overlap are merged.
+pub(crate) fn snap_to_quotes(view: &View, runs: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    let region_of = |index: usize| {
+        view.tokens
+            .get(index)
+            .and_then(|t| t.quote.region)
+            .and_then(|r| view.regions.get(r as usize))
+            .copied()
+    };
+    let mut snapped: Vec<(usize, usize)> = runs
+        .into_iter()
+        .map(|(start, end)| {
+            let mut start = start;
+            let mut end = end;
+            if let Some(region) = end.checked_sub(1).and_then(region_of) {
+                end = end.max(region.last + 1);
+            }
+            if let Some(region) = region_of(start) {
+                start = start.min(region.first);
+            }
+            (start, end)
+        })
+        .collect();
+    snapped.sort_unstable();
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(snapped.len());
+    for (start, end) in snapped {
+        match merged.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => merged.push((start, end)),
+        }
+    }
+    merged
+}
+
+/// The lemma key of a cue: its tokens' lowercase hashes folded, so that
+/// "according to" and "said" are distinct values.
+pub(crate) fn cue_key(view: &View, cue: (usize, usize)) -> u64 {
+    let mut key = fnv(b"cue");
+    for index in cue.0..cue.1.min(cue.0 + 4) {
+        if let Some(t) = view.tokens.get(index) {
+            key = crate::hash::mix(key, t.lower);
+        }
+    }
+    key
+}
+
+/// Per-position masks for a role window: cue tokens may only be O.
+pub(crate) fn role_masks(window: (usize, usize), cue: (usize, usize)) -> Vec<u16> {
+    (window.0..window.1)
+        .map(|index| {
+            if index >= cue.0 && index < cue.1 {
+                1 << ROLE_O
+            } else {
+                u16::MAX
+            }
+        })
+        .collect()
+}
+
+/// The role keys of every position of a window.
+pub(crate) fn role_sequence_keys(
+    view: &View,
+    window: (usize, usize),
+    cue: (usize, usize),
+    context: &RoleContext<'_>,
+) -> Vec<Vec<u64>> {
+    let lemma = cue_key(view, cue);
+    (window.0..window.1)
+        .map(|index| {
+            let mut keys = Vec::with_capacity(32);
+            view.role_keys(index, cue, lemma, context, &mut keys);
+            keys
+        })
+        .collect()
+}
+
+/// The role tagger's emission scores over a window, reusing `keys` as scratch.
+pub(crate) fn role_emissions(
+    model: &Perceptron,
+    view: &View,
+    window: (usize, usize),
+    cue: (usize, usize),
+    context: &RoleContext<'_>,
+    keys: &mut Vec<u64>,
+) -> Vec<f32> {
+    let lemma = cue_key(view, cue);
+    let mut out = Vec::with_capacity((window.1 - window.0) * ROLE_LABELS);
+    for index in window.0..window.1 {
+        view.role_keys(index, cue, lemma, context, keys);
+        model.score(keys, &mut out);
+    }
+    out
+}
+
+/// How many of the non-punctuation tokens of some runs lie inside quotes, of how many.
+fn quote_coverage(view: &View, doc: &Doc, spans: &[(usize, usize)]) -> (usize, usize) {
+    let mut quoted = 0;
+    let mut total = 0;
+    for &(start, end) in spans {
+        for index in start..end {
+            let Some(token) = doc.tokens().get(index) else {
+                continue;
+            };
+            if matches!(token.kind, attest_doc::TokenKind::Punct) {
+                continue;
+            }
+            total += 1;
+            if view
+                .tokens
+                .get(index)
+                .is_some_and(|t| t.quote.region.is_some())
+            {
+                quoted += 1;
+            }
+        }
+    }
+    (quoted, total)
+}
+
+/// The kind of an attribution from its cue and the quotation of its content.
+pub(crate) fn kind(
+    view: &View,
+    doc: &Doc,
+    cue: (usize, usize),
+    content: &[(usize, usize)],
+) -> AttributionKind {
+    let according = fnv(b"according");
+    if view.tokens.get(cue.0).is_some_and(|t| t.lower == according) {
+        return AttributionKind::AccordingTo;
+    }
+    let (quoted, total) = quote_coverage(view, doc, content);
+    if total > 0 && quoted == total {
+        AttributionKind::Direct
+    } else if quoted > 0 {
+        AttributionKind::Mixed
+    } else {
+        AttributionKind::Indirect
+    }
+}
+
+/// The byte span of tokens `first..end`.
+pub(crate) fn token_span(doc: &Doc, range: (usize, usize)) -> Option<Span> {
+    let first = doc.tokens().get(range.0)?;
+    let last = doc.tokens().get(range.1.checked_sub(1)?)?;
+    Span::try_new_in(doc.text(), first.span.byte_start(), last.span.byte_end()).ok()
+}
+
+/// Assembles one attribution from token ranges.
+pub(crate) fn attribution(
+    view: &View,
+    doc: &Doc,
+    cue: (usize, usize),
+    source: Option<(usize, usize)>,
+    content: &[(usize, usize)],
+    confidence: f32,
+) -> Option<Attribution> {
+    Some(Attribution {
+        source: source
+            .and_then(|s| token_span(doc, s))
+            .into_iter()
+            .collect(),
+        cue: vec![token_span(doc, cue)?],
+        content: content.iter().filter_map(|c| token_span(doc, *c)).collect(),
+        kind: kind(view, doc, cue, content),
+        confidence,
+    })
+}
+
+/// Turns a non-negative perceptron score margin into a confidence in [0, 1):
+/// twice the logistic function minus one, so margin 0 maps to 0 and `scale`
+/// to about 0.46.
+pub(crate) fn squash(margin: f32, scale: f32) -> f32 {
+    let value = 2.0 / (1.0 + (-margin.max(0.0) / scale).exp()) - 1.0;
+    if value.is_finite() {
+        value.clamp(0.0, 1.0)
+    } else {
+        0.5
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_follow_bio() {
+        let labels = [0, 1, 2, 2, 0, 1, 1, 2, 0, 2];
+        assert_eq!(runs(&labels, 1, 2), [(1, 4), (5, 6), (6, 8)]);
+        assert_eq!(runs(&[1, 2], 1, 2), [(0, 2)]);
+        assert!(runs(&[0, 0], 1, 2).is_empty());
+    }
+
+    #[test]
+    fn squash_stays_in_range() {
+        assert!(squash(0.0, 1.0).abs() < 1e-6);
+        assert!((squash(1.0, 1.0) - 0.462).abs() < 1e-3);
+        assert!(squash(1e9, 1.0) <= 1.0);
+        assert!(squash(-1e9, 1.0) >= 0.0);
+    }
+}

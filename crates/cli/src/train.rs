@@ -1,0 +1,102 @@
+//! `attest train`: rebuilds every model attest ships from a PolNeAR directory.
+//!
+//! The POS tagger is trained first on the silver tags of the train split; the
+//! attribution model is then trained on train documents tagged by that new
+//! tagger, so that its features are those it will see at run time. Dev is never
+//! read. The same data and seed give the same model files, byte for byte.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::Context;
+use attest_corpus::{Corpus, pos_sentences};
+use attest_doc::{Article, Doc, Limits, Stage};
+
+use crate::flags::TrainArgs;
+
+pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
+    let train_dir = args.data.join("train");
+    let corpus =
+        Corpus::open(&train_dir).with_context(|| format!("opening {}", train_dir.display()))?;
+    fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
+    let mut out = std::io::stdout().lock();
+
+    let started = Instant::now();
+    let tagger = train_tagger(&corpus, args.seed)?;
+    let pos_bytes = tagger.model().to_bytes();
+    write_model(&args.out.join("pos.model"), &pos_bytes)?;
+    writeln!(
+        out,
+        "pos.model: {} bytes, {:.1} s",
+        pos_bytes.len(),
+        started.elapsed().as_secs_f64()
+    )?;
+
+    let started = Instant::now();
+    let examples = attribution_examples(&corpus, &tagger)?;
+    let config = attest_attrib::TrainConfig {
+        seed: args.seed,
+        epochs: 12,
+        prune: 3.5,
+    };
+    let attrib_bytes = attest_attrib::train(&examples, &config);
+    write_model(&args.out.join("attrib.model"), &attrib_bytes)?;
+    writeln!(
+        out,
+        "attrib.model: {} bytes, {} articles, {:.1} s",
+        attrib_bytes.len(),
+        examples.len(),
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}
+
+fn train_tagger(corpus: &Corpus, seed: u64) -> anyhow::Result<attest_tag::Tagger> {
+    let sentences: Vec<attest_tag::TaggedSentence> = pos_sentences(corpus)
+        .context("reading the silver tags")?
+        .into_iter()
+        .filter_map(|sentence| {
+            attest_tag::TaggedSentence::from_names(sentence.words, &sentence.tags)
+        })
+        .collect();
+    let config = attest_tag::TrainConfig {
+        seed,
+        ..attest_tag::TrainConfig::default()
+    };
+    Ok(attest_tag::Tagger::new(attest_tag::train(
+        &sentences, &config,
+    )))
+}
+
+fn attribution_examples(
+    corpus: &Corpus,
+    tagger: &attest_tag::Tagger,
+) -> anyhow::Result<Vec<attest_attrib::TrainingExample>> {
+    let mut examples = Vec::with_capacity(corpus.len());
+    for article in corpus.articles() {
+        let article = article.context("reading the gold attributions")?;
+        let mut doc = Doc::new(Article::new(article.name.as_str(), article.text.as_str()));
+        doc.set_segmentation(attest_text::segment(&article.text, &Limits::DEFAULT))
+            .with_context(|| format!("segmenting {}", article.name))?;
+        tagger
+            .run(&mut doc)
+            .with_context(|| format!("tagging {}", article.name))?;
+        let gold = article
+            .gold
+            .iter()
+            .map(|gold| gold.to_attribution(&article.text))
+            .collect();
+        examples.push(attest_attrib::TrainingExample { doc, gold });
+    }
+    Ok(examples)
+}
+
+/// Writes a model through a temporary file, so that an interrupted run never
+/// leaves a truncated model where attest loads it.
+fn write_model(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let partial = path.with_extension("model.partial");
+    fs::write(&partial, bytes).with_context(|| format!("writing {}", partial.display()))?;
+    fs::rename(&partial, path).with_context(|| format!("writing {}", path.display()))
+}

@@ -1,0 +1,1243 @@
+//! The quantity tagger: numbers with what they count.
+//!
+//! # Conventions
+//!
+//! **Span.** From the first word of a bound ("more than", "about", "between") or
+//! the currency sign through the number, its scale and its unit: "more than
+//! $1.2 billion", "hundreds of workers", "scores of shops", "12%", "a 37-year-old" reads only
+//! "37-year-old".
+//!
+//! **Value.** An exact value has `low == high`. Bounds: "more than", "over", "at
+//! least", "upwards of", "above", "no fewer than" give `low` and no `high`; "less
+//! than", "fewer than", "under", "up to", "at most", "no more than", "nearly",
+//! "almost", "below" give `high` and no `low`. "About", "around", "roughly",
+//! "approximately", "some", "an estimated", "close to" keep the exact value (the
+//! record has no field for approximation). Ranges ("between 200 and 300", "200 to
+//! 300", "200-300", "two or three") give both ends; a scale written only on the
+//! second end applies to both ("5 to 7 million"). Plurals of scales are ranges
+//! from twice the scale to just below ten times it: "dozens" 24–119, "scores"
+//! 40–199, "hundreds"
+//! 200–999, "thousands" 2,000–9,999, "tens of thousands" 20,000–99,999,
+//! "hundreds of millions" 2×10⁸–10⁹−1.
+//!
+//! **Unit.**
+//! - money: the ISO 4217 code. "$" alone is "USD"; "US$", "C$" "CAD", "A$" "AUD",
+//!   "HK$" "HKD", "NZ$" "NZD", "S$" "SGD", "R$" "BRL"; "€" "EUR", "£" "GBP", "¥"
+//!   "JPY", "₹" "INR"; a code written before or after the number ("EUR 5");
+//!   "dollars" "USD", "euros" "EUR", "yen" "JPY", "yuan" and "renminbi" "CNY",
+//!   "rupees" "INR", "pounds sterling" "GBP" ("pounds" alone is a weight and stays
+//!   "pounds"); "cents" is "USD" in hundredths. "5m", "300k", "7.2bn" after a
+//!   currency sign are millions, thousands, billions.
+//! - "percent" for "%", "percent", "per cent", "pct"; "percentage points".
+//! - ages: "years of age" ("37-year-old", "37 years old", "aged 37", "Smith, 37,");
+//!   "months of age" and so on for younger ages ("6-month-old").
+//! - durations: "seconds", "minutes", "hours", "days", "weeks", "months",
+//!   "years" ("four years", "30-minute"); decades count as ten years. A duration
+//!   followed by "ago" is a point in time, not a quantity: the time tagger has it.
+//! - "fraction" for parts of a whole, valued as a proportion: "two-thirds" is
+//!   0.667, "half of" 0.5.
+//! - otherwise the counted noun exactly as written ("workers", "Democrats",
+//!   "bottles"), skipping up to one adjective ("200 new jobs" counts "jobs"); ""
+//!   when the article names nothing counted ("Police arrested 12.").
+//!
+//! **Not quantities.** Years (a four-digit whole number from 1500 to 2100 with no
+//! unit and no plural noun after it), dates ("May 5", "5 May"), times of day
+//! ("7 p.m."), ordinals ("21st", "third term"), decades ("1990s"), scores ("3-2"),
+//! numbers that name rather than count ("No. 2", "#1", "Route 66", "Section 8",
+//! "Boeing 737", "page 12": after "No.", "#", a capitalized name or an
+//! identifying noun) unless they carry a percent or currency unit, and "one"/"a"
+//! with nothing counted ("one of the").
+
+use attest_doc::{Doc, Layer, LayerError, Quantity, Span, Stage, TokenKind};
+
+use crate::number::{self, Form, Number};
+use crate::view::{self, View};
+
+/// Finds quantities: numbers with their value, unit and span.
+///
+/// See the [module documentation](self) for the conventions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuantityTagger;
+
+impl QuantityTagger {
+    /// A quantity tagger.
+    pub fn new() -> QuantityTagger {
+        QuantityTagger
+    }
+
+    /// The quantities of a segmented document, in text order.
+    pub fn tag(&self, doc: &Doc) -> Vec<Quantity> {
+        let view = View::new(doc);
+        let mut out = Vec::new();
+        for sentence in doc.sentences() {
+            let (start, end) = (sentence.tokens.start.index(), sentence.tokens.end.index());
+            let end = end.min(view.len());
+            let mut i = start;
+            while i < end {
+                match candidate(&view, i, start, end) {
+                    Some((quantity, next)) => {
+                        // "dozen dozen dozen ..." or a 400-digit number overflows
+                        // to infinity, which is no value to report.
+                        let finite = quantity.low.is_none_or(f64::is_finite)
+                            && quantity.high.is_none_or(f64::is_finite);
+                        if finite {
+                            out.push(quantity);
+                        }
+                        i = next.max(i + 1);
+                    }
+                    None => i += 1,
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Stage for QuantityTagger {
+    const NAME: &'static str = "quantities";
+    const REQUIRES: &'static [Layer] = &[Layer::Tokens, Layer::Sentences];
+    const ASSIGNS: &'static [Layer] = &[Layer::Quantities];
+
+    fn run(&self, doc: &mut Doc) -> Result<(), LayerError> {
+        let quantities = self.tag(doc);
+        doc.set_quantities(quantities)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+    Between,
+    From,
+}
+
+/// Whether a token can start a quantity at all: the cheap test that keeps the
+/// matcher off most tokens.
+fn may_start(view: &View<'_>, i: usize) -> bool {
+    let lower = view.l(i);
+    let Some(first) = lower.bytes().next() else {
+        return false;
+    };
+    if first.is_ascii_digit() || first == b'.' || matches!(view.kind(i), Some(TokenKind::Symbol)) {
+        return true;
+    }
+    let head = lower.split('-').next().unwrap_or(lower);
+    matches!(
+        head,
+        "more"
+            | "greater"
+            | "at"
+            | "upwards"
+            | "no"
+            | "in"
+            | "over"
+            | "above"
+            | "less"
+            | "fewer"
+            | "just"
+            | "up"
+            | "under"
+            | "nearly"
+            | "almost"
+            | "below"
+            | "an"
+            | "a"
+            | "close"
+            | "about"
+            | "around"
+            | "roughly"
+            | "approximately"
+            | "some"
+            | "between"
+            | "from"
+            | "half"
+            | "aged"
+            | "age"
+            | "tens"
+            | "dozens"
+            | "scores"
+            | "hundreds"
+            | "thousands"
+            | "millions"
+            | "billions"
+            | "trillions"
+            | "us"
+            | "u.s."
+            | "c"
+            | "hk"
+            | "nz"
+            | "s"
+            | "r"
+            | "usd"
+            | "eur"
+            | "gbp"
+            | "jpy"
+            | "cny"
+            | "chf"
+            | "cad"
+            | "aud"
+            | "inr"
+    ) || number::small_word(head).is_some()
+}
+
+fn candidate(
+    view: &View<'_>,
+    i: usize,
+    sentence_start: usize,
+    end: usize,
+) -> Option<(Quantity, usize)> {
+    if !may_start(view, i) {
+        return None;
+    }
+    if let Some(found) = aged(view, i, end) {
+        return Some(found);
+    }
+    let (bound, j) = modifier(view, i, end);
+    let (currency, k) = currency_prefix(view, j, end);
+    let Some(mut num) = number::parse(view, k, end, currency.is_some()) else {
+        if currency.is_none() {
+            return compound(view, i, j, end);
+        }
+        return None;
+    };
+    if matches!(num.form, Form::Words) && matches!(view.l(k), "one" | "a" | "an") && num.low == 1.0
+    {
+        // "one" alone is mostly a pronoun ("one of the"); it counts only with a noun.
+        let noun = counted_noun(view, num.end, end, true)?;
+        return Some(emit(
+            view,
+            i,
+            noun,
+            bound,
+            num.low,
+            num.high,
+            view.w(noun).to_string(),
+        ));
+    }
+    let mut high_num: Option<Number> = None;
+    let mut last = num.end;
+    if let Some((second, after)) = range_end(view, &num, bound, currency, last, end)
+        && second.form != Form::Vague
+        && num.form != Form::Vague
+    {
+        let shared_scale = num.scale == 1.0 && second.scale > 1.0 && num.low < 1000.0;
+        let factor = if shared_scale { second.scale } else { 1.0 };
+        if second.low > num.low * factor {
+            num.low *= factor;
+            num.high *= factor;
+            high_num = Some(second);
+            last = after;
+        }
+    }
+    if matches!(bound, Bound::Between | Bound::From) && high_num.is_none() {
+        // "between" without "and", "from" without "to": the caller moves on to
+        // the next token and reads from the number there.
+        return None;
+    }
+    let low = num.low;
+    let high = high_num.map_or(num.high, |n| n.high);
+    let first_number = k;
+    let unit = unit_after(view, &num, currency, last, end);
+    let (unit, value_factor, last_token) = match unit {
+        Unit::Skip => return None,
+        Unit::Found { unit, factor, last } => (unit, factor, last),
+        Unit::Nothing => (String::new(), 1.0, last.saturating_sub(1)),
+    };
+    let strong = currency.is_some() || unit == "percent" || unit == "percentage points";
+    if !strong && names_rather_than_counts(view, first_number, sentence_start, last, &num, &unit) {
+        return None;
+    }
+    if num.form == Form::Fraction {
+        return Some(emit(
+            view,
+            i,
+            num.end - 1,
+            bound,
+            low,
+            high,
+            "fraction".to_string(),
+        ));
+    }
+    if unit.is_empty()
+        && let Some(found) = appositive_age(view, first_number, &num, bound, sentence_start)
+    {
+        return Some(found);
+    }
+    Some(emit(
+        view,
+        i,
+        last_token,
+        bound,
+        low * value_factor,
+        high * value_factor,
+        unit,
+    ))
+}
+
+fn emit(
+    view: &View<'_>,
+    first: usize,
+    last: usize,
+    bound: Bound,
+    low: f64,
+    high: f64,
+    unit: String,
+) -> (Quantity, usize) {
+    let (low, high) = match bound {
+        Bound::Lower => (Some(low), None),
+        Bound::Upper => (None, Some(high)),
+        _ => (Some(low), Some(high)),
+    };
+    let span = view
+        .bytes(first, last)
+        .and_then(|(s, e)| Span::try_new(s, e).ok())
+        .unwrap_or_default();
+    (
+        Quantity {
+            span,
+            low,
+            high,
+            unit,
+        },
+        last + 1,
+    )
+}
+
+/// A bound or approximation before the number, and the token after it.
+fn modifier(view: &View<'_>, i: usize, end: usize) -> (Bound, usize) {
+    const LOWER: &[&[&str]] = &[
+        &["more", "than"],
+        &["greater", "than"],
+        &["at", "least"],
+        &["upwards", "of"],
+        &["no", "fewer", "than"],
+        &["no", "less", "than"],
+        &["in", "excess", "of"],
+        &["over"],
+        &["above"],
+    ];
+    const UPPER: &[&[&str]] = &[
+        &["less", "than"],
+        &["fewer", "than"],
+        &["just", "under"],
+        &["up", "to"],
+        &["at", "most"],
+        &["no", "more", "than"],
+        &["under"],
+        &["nearly"],
+        &["almost"],
+        &["below"],
+    ];
+    const APPROX: &[&[&str]] = &[
+        &["an", "estimated"],
+        &["close", "to"],
+        &["about"],
+        &["around"],
+        &["roughly"],
+        &["approximately"],
+        &["some"],
+        &["between"],
+        &["from"],
+    ];
+    for (table, bound) in [
+        (LOWER, Bound::Lower),
+        (UPPER, Bound::Upper),
+        (APPROX, Bound::Exact),
+    ] {
+        for words in table {
+            if i + words.len() < end && view.seq(i, words) {
+                let bound = match words.first() {
+                    Some(&"between") => Bound::Between,
+                    Some(&"from") => Bound::From,
+                    _ => bound,
+                };
+                return (bound, i + words.len());
+            }
+        }
+    }
+    (Bound::Exact, i)
+}
+
+/// A currency sign or code before the number: its ISO 4217 code and the token
+/// after it.
+fn currency_prefix(view: &View<'_>, i: usize, end: usize) -> (Option<&'static str>, usize) {
+    if i >= end {
+        return (None, i);
+    }
+    let code = match view.w(i) {
+        "$" => Some("USD"),
+        "€" => Some("EUR"),
+        "£" => Some("GBP"),
+        "¥" => Some("JPY"),
+        "₹" => Some("INR"),
+        "USD" | "EUR" | "GBP" | "JPY" | "CNY" | "CHF" | "CAD" | "AUD" | "INR" => {
+            return currency_code(view.w(i)).map_or((None, i), |c| (Some(c), i + 1));
+        }
+        "US" | "U.S." | "C" | "A" | "HK" | "NZ" | "S" | "R"
+            if view.w(i + 1) == "$" && view.glued(i) =>
+        {
+            let code = match view.w(i) {
+                "C" => "CAD",
+                "A" => "AUD",
+                "HK" => "HKD",
+                "NZ" => "NZD",
+                "S" => "SGD",
+                "R" => "BRL",
+                _ => "USD",
+            };
+            return (Some(code), i + 2);
+        }
+        _ => None,
+    };
+    match code {
+        Some(code) => (Some(code), i + 1),
+        None => (None, i),
+    }
+}
+
+fn currency_code(word: &str) -> Option<&'static str> {
+    let code = match word {
+        "USD" => "USD",
+        "EUR" => "EUR",
+        "GBP" => "GBP",
+        "JPY" => "JPY",
+        "CNY" => "CNY",
+        "CHF" => "CHF",
+        "CAD" => "CAD",
+        "AUD" => "AUD",
+        "INR" => "INR",
+        _ => return None,
+    };
+    Some(code)
+}
+
+/// The second end of a range after `at`: "to 300", "- 300", "and 300" after
+/// "between", "or three".
+fn range_end(
+    view: &View<'_>,
+    first: &Number,
+    bound: Bound,
+    currency: Option<&'static str>,
+    at: usize,
+    end: usize,
+) -> Option<(Number, usize)> {
+    let joiner = view.l(at);
+    let allowed = match joiner {
+        "and" => bound == Bound::Between,
+        "to" | "-" | "–" | "—" => bound != Bound::Between,
+        "or" => matches!(first.form, Form::Words) || first.low < 100.0,
+        _ => false,
+    };
+    if !allowed {
+        return None;
+    }
+    let (second_currency, k) = currency_prefix(view, at + 1, end);
+    if second_currency.is_some() && second_currency != currency {
+        return None;
+    }
+    let second = number::parse(view, k, end, currency.is_some())?;
+    if second.form == Form::Fraction {
+        return None;
+    }
+    Some((second, second.end))
+}
+
+enum Unit {
+    /// Not a quantity after all ("four years ago").
+    Skip,
+    Found {
+        unit: String,
+        factor: f64,
+        last: usize,
+    },
+    Nothing,
+}
+
+fn found(unit: &str, last: usize) -> Unit {
+    Unit::Found {
+        unit: unit.to_string(),
+        factor: 1.0,
+        last,
+    }
+}
+
+/// A duration unit, singular or plural: its plural and how many of it one
+/// written unit makes ("decades" are ten "years").
+pub(crate) fn time_unit(lower: &str) -> Option<(&'static str, f64)> {
+    let unit = match lower {
+        "second" | "seconds" => ("seconds", 1.0),
+        "minute" | "minutes" => ("minutes", 1.0),
+        "hour" | "hours" => ("hours", 1.0),
+        "day" | "days" => ("days", 1.0),
+        "week" | "weeks" => ("weeks", 1.0),
+        "month" | "months" => ("months", 1.0),
+        "year" | "years" => ("years", 1.0),
+        "decade" | "decades" => ("years", 10.0),
+        _ => return None,
+    };
+    Some(unit)
+}
+
+/// The unit after the number, which ends at token `at`.
+fn unit_after(
+    view: &View<'_>,
+    num: &Number,
+    currency: Option<&'static str>,
+    at: usize,
+    end: usize,
+) -> Unit {
+    let at_word = |k: usize| if k < end { view.l(k) } else { "" };
+    let word = at_word(at);
+    match word {
+        "%" | "percent" | "pct" => return found("percent", at),
+        "per" if at_word(at + 1) == "cent" => return found("percent", at + 1),
+        "percentage" if matches!(at_word(at + 1), "point" | "points") => {
+            return found("percentage points", at + 1);
+        }
+        _ => {}
+    }
+    if let Some(code) = currency {
+        return found(code, at.saturating_sub(1));
+    }
+    if num.form == Form::Fraction {
+        return Unit::Nothing;
+    }
+    // "millions of dollars", "hundreds of workers": a vague or scaled number
+    // reaches its unit through "of".
+    let of = word == "of"
+        && (num.form == Form::Vague
+            || num.scale > 1.0
+            || matches!(num.form, Form::Words) && num.low >= 100.0);
+    let unit_at = if of { at + 1 } else { at };
+    let unit_word = at_word(unit_at);
+    if let Some(code) = currency_code(view.w(unit_at)) {
+        return found(code, unit_at);
+    }
+    let code = match unit_word {
+        "dollars" | "dollar" => Some("USD"),
+        "euros" | "euro" => Some("EUR"),
+        "yen" => Some("JPY"),
+        "yuan" | "renminbi" => Some("CNY"),
+        "rupees" => Some("INR"),
+        "pounds" if at_word(unit_at + 1) == "sterling" => {
+            return found("GBP", unit_at + 1);
+        }
+        _ => None,
+    };
+    if let Some(code) = code {
+        return found(code, unit_at);
+    }
+    if unit_word == "cents" && !of {
+        return Unit::Found {
+            unit: "USD".to_string(),
+            factor: 0.01,
+            last: unit_at,
+        };
+    }
+    if let Some((unit, factor)) = time_unit(unit_word) {
+        if num.form == Form::Vague {
+            return Unit::Found {
+                unit: unit.to_string(),
+                factor,
+                last: unit_at,
+            };
+        }
+        return match at_word(unit_at + 1) {
+            "ago" => Unit::Skip,
+            "old" => Unit::Found {
+                unit: format!("{unit} of age"),
+                factor,
+                last: unit_at + 1,
+            },
+            _ => Unit::Found {
+                unit: unit.to_string(),
+                factor,
+                last: unit_at,
+            },
+        };
+    }
+    match counted_noun(view, unit_at, end, num.low == 1.0) {
+        Some(noun) => found(view.w(noun), noun),
+        None => Unit::Nothing,
+    }
+}
+
+/// Words that never are the thing counted.
+fn is_stop(lower: &str) -> bool {
+    matches!(
+        lower,
+        "of" | "the"
+            | "a"
+            | "an"
+            | "and"
+            | "or"
+            | "but"
+            | "to"
+            | "in"
+            | "on"
+            | "at"
+            | "for"
+            | "from"
+            | "by"
+            | "with"
+            | "without"
+            | "as"
+            | "than"
+            | "into"
+            | "onto"
+            | "over"
+            | "under"
+            | "about"
+            | "after"
+            | "before"
+            | "since"
+            | "during"
+            | "until"
+            | "through"
+            | "per"
+            | "is"
+            | "are"
+            | "was"
+            | "were"
+            | "be"
+            | "been"
+            | "being"
+            | "has"
+            | "have"
+            | "had"
+            | "will"
+            | "would"
+            | "could"
+            | "should"
+            | "may"
+            | "might"
+            | "can"
+            | "must"
+            | "do"
+            | "does"
+            | "did"
+            | "said"
+            | "says"
+            | "say"
+            | "told"
+            | "who"
+            | "whom"
+            | "which"
+            | "that"
+            | "this"
+            | "these"
+            | "those"
+            | "it"
+            | "its"
+            | "they"
+            | "them"
+            | "their"
+            | "he"
+            | "him"
+            | "his"
+            | "she"
+            | "her"
+            | "we"
+            | "us"
+            | "our"
+            | "you"
+            | "your"
+            | "i"
+            | "me"
+            | "my"
+            | "more"
+            | "less"
+            | "fewer"
+            | "most"
+            | "least"
+            | "ago"
+            | "old"
+            | "each"
+            | "all"
+            | "both"
+            | "other"
+            | "others"
+            | "another"
+            | "such"
+            | "so"
+            | "not"
+            | "no"
+            | "if"
+            | "when"
+            | "where"
+            | "while"
+            | "because"
+            | "also"
+            | "only"
+            | "just"
+            | "out"
+            | "up"
+            | "down"
+            | "off"
+            | "again"
+            | "there"
+            | "here"
+            | "then"
+            | "now"
+            | "percent"
+            | "times"
+            | "point"
+            | "against"
+            | "among"
+            | "between"
+            | "like"
+            | "p.m."
+            | "a.m."
+            | "am"
+            | "pm"
+            | "o'clock"
+            | "later"
+            | "earlier"
+            | "apiece"
+            | "each."
+    )
+}
+
+fn is_plural(lower: &str) -> bool {
+    (lower.len() > 3
+        && lower.ends_with('s')
+        && !lower.ends_with("ss")
+        && !lower.ends_with("us")
+        && !lower.ends_with("is"))
+        || matches!(
+            lower,
+            "people"
+                | "men"
+                | "women"
+                | "children"
+                | "feet"
+                | "teeth"
+                | "mice"
+                | "geese"
+                | "personnel"
+                | "cattle"
+                | "sheep"
+                | "fish"
+                | "deer"
+                | "aircraft"
+                | "staff"
+                | "troops"
+                | "police"
+        )
+}
+
+fn is_adjective(lower: &str) -> bool {
+    matches!(
+        lower,
+        "new"
+            | "former"
+            | "additional"
+            | "extra"
+            | "top"
+            | "senior"
+            | "junior"
+            | "young"
+            | "small"
+            | "large"
+            | "big"
+            | "major"
+            | "full"
+            | "total"
+            | "local"
+            | "federal"
+            | "public"
+            | "private"
+            | "foreign"
+            | "current"
+            | "innocent"
+            | "undocumented"
+            | "eligible"
+            | "civilian"
+            | "military"
+            | "active"
+            | "international"
+            | "national"
+            | "rural"
+            | "urban"
+            | "elderly"
+            | "fellow"
+            | "key"
+            | "different"
+            | "separate"
+            | "unnamed"
+            | "possible"
+            | "potential"
+            | "full-time"
+            | "part-time"
+            | "single"
+            | "recent"
+            | "female"
+            | "male"
+            | "hell"
+            | "few"
+            | "last"
+            | "very"
+            | "same"
+            | "whole"
+    ) || ["ed", "ous", "ive", "ful", "less"]
+        .iter()
+        .any(|s| lower.ends_with(s))
+}
+
+/// A word that may name what is counted.
+fn is_noun_like(view: &View<'_>, i: usize, end: usize) -> bool {
+    if i >= end || view.kind(i) != Some(TokenKind::Word) {
+        return false;
+    }
+    let lower = view.l(i);
+    if is_stop(lower) || view::month(lower).is_some() || crate::time::weekday(lower).is_some() {
+        return false;
+    }
+    if !lower.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-') {
+        return false;
+    }
+    if number::small_word(lower).is_some() || number::scale_word(lower).is_some() {
+        return false;
+    }
+    !view.is_capitalized(i) || is_plural(lower)
+}
+
+/// The token of the noun counted after a number, if one follows at `at`.
+fn counted_noun(view: &View<'_>, at: usize, end: usize, singular: bool) -> Option<usize> {
+    if !is_noun_like(view, at, end) {
+        return None;
+    }
+    let first = view.l(at);
+    if is_plural(first) && !is_adjective(first) {
+        return Some(at);
+    }
+    let second_fits = is_noun_like(view, at + 1, end)
+        && (is_plural(view.l(at + 1)) || singular)
+        && !view.l(at + 1).ends_with("ed");
+    if second_fits && (is_adjective(first) || (!is_plural(first) && is_plural(view.l(at + 1)))) {
+        return Some(at + 1);
+    }
+    if is_adjective(first) {
+        // "20 former crew members": an adjective and a noun before the plural.
+        let third_fits = is_noun_like(view, at + 1, end)
+            && is_noun_like(view, at + 2, end)
+            && is_plural(view.l(at + 2));
+        return third_fits.then_some(at + 2);
+    }
+    if first.ends_with("ed") || first.ends_with("ly") || first.ends_with("ing") {
+        return None;
+    }
+    Some(at)
+}
+
+/// Nouns after which a number names a thing: "Route 66", "page 12".
+fn is_identifying_noun(lower: &str) -> bool {
+    matches!(
+        lower,
+        "no."
+            | "no"
+            | "nos."
+            | "#"
+            | "number"
+            | "route"
+            | "section"
+            | "room"
+            | "flight"
+            | "page"
+            | "pages"
+            | "chapter"
+            | "article"
+            | "item"
+            | "gate"
+            | "grade"
+            | "phase"
+            | "category"
+            | "version"
+            | "episode"
+            | "season"
+            | "district"
+            | "precinct"
+            | "ward"
+            | "unit"
+            | "building"
+            | "floor"
+            | "highway"
+            | "interstate"
+            | "channel"
+            | "bus"
+            | "track"
+            | "exit"
+            | "pier"
+            | "platform"
+            | "apartment"
+            | "suite"
+            | "box"
+            | "level"
+            | "stage"
+            | "model"
+            | "line"
+            | "lot"
+            | "row"
+            | "seat"
+            | "step"
+            | "title"
+            | "rule"
+            | "proposition"
+            | "prop."
+            | "amendment"
+            | "local"
+            | "week"
+            | "day"
+            | "game"
+            | "round"
+            | "act"
+            | "vol."
+            | "p."
+            | "pp."
+            | "ch."
+            | "art."
+            | "sec."
+    )
+}
+
+/// Capitalized words that start a sentence or phrase before a number without
+/// naming it: "About 200", "In 2016".
+fn is_capital_function_word(lower: &str) -> bool {
+    is_stop(lower)
+        || matches!(
+            lower,
+            "about"
+                | "around"
+                | "roughly"
+                | "some"
+                | "nearly"
+                | "almost"
+                | "over"
+                | "under"
+                | "only"
+                | "just"
+                | "exactly"
+                | "estimated"
+                | "perhaps"
+                | "even"
+                | "top"
+                | "last"
+                | "next"
+                | "first"
+                | "another"
+                | "all"
+                | "up"
+                | "than"
+                | "since"
+                | "approximately"
+                | "between"
+                | "fewer"
+                | "least"
+                | "those"
+                | "these"
+                | "mr."
+                | "mrs."
+                | "ms."
+                | "dr."
+        )
+}
+
+/// Whether a number in digits names a thing, dates something or is a year,
+/// rather than counting.
+fn names_rather_than_counts(
+    view: &View<'_>,
+    first: usize,
+    sentence_start: usize,
+    last: usize,
+    num: &Number,
+    unit: &str,
+) -> bool {
+    let prev = first.checked_sub(1).filter(|p| *p >= sentence_start);
+    if let Some(p) = prev {
+        let lower = view.l(p);
+        if view::month_at(view, p).is_some() || is_identifying_noun(lower) {
+            return true;
+        }
+        if view.is_capitalized(p)
+            && view.kind(p) == Some(TokenKind::Word)
+            && !is_capital_function_word(lower)
+            && crate::time::weekday(lower).is_none()
+        {
+            return true;
+        }
+    }
+    if view::month_at(view, last).is_some() && matches!(num.form, Form::Digits { .. }) {
+        return true;
+    }
+    let next = view.l(last);
+    if view::meridiem(next).is_some() || matches!(next, "o'clock" | "o’clock") {
+        return true;
+    }
+    if num.form == (Form::Digits { scaled: false }) {
+        let written = view.l(first);
+        let year_like = written.len() == 4
+            && written.bytes().all(|b| b.is_ascii_digit())
+            && (1500.0..=2100.0).contains(&num.low);
+        if year_like && !(is_plural(unit) || time_unit(unit).is_some()) {
+            return true;
+        }
+    }
+    false
+}
+
+/// "aged 37", "age 37".
+fn aged(view: &View<'_>, i: usize, end: usize) -> Option<(Quantity, usize)> {
+    if !matches!(view.l(i), "aged" | "age") || i + 1 >= end {
+        return None;
+    }
+    let value = number::digits(view.l(i + 1)).filter(|v| *v >= 0.0 && *v <= 130.0)?;
+    Some(emit(
+        view,
+        i,
+        i + 1,
+        Bound::Exact,
+        value,
+        value,
+        "years of age".to_string(),
+    ))
+}
+
+/// "Smith, 37, said", "the suspect, 28,": a whole number from 1 to 120 set off
+/// by commas after a name or noun.
+fn appositive_age(
+    view: &View<'_>,
+    at: usize,
+    num: &Number,
+    bound: Bound,
+    sentence_start: usize,
+) -> Option<(Quantity, usize)> {
+    if bound != Bound::Exact || num.form != (Form::Digits { scaled: false }) || num.end != at + 1 {
+        return None;
+    }
+    let comma = at.checked_sub(1).filter(|c| *c > sentence_start)?;
+    let name = comma - 1;
+    let value = num.low;
+    let fits = view.l(comma) == ","
+        && view.kind(name) == Some(TokenKind::Word)
+        && !is_stop(view.l(name))
+        && matches!(view.l(at + 1), "," | "." | ";")
+        && value.fract() == 0.0
+        && (1.0..=120.0).contains(&value)
+        && !view.l(at).contains(['.', ',']);
+    fits.then(|| {
+        emit(
+            view,
+            at,
+            at,
+            bound,
+            value,
+            value,
+            "years of age".to_string(),
+        )
+    })
+}
+
+/// One token that joins a number to a word: "37-year-old", "four-year",
+/// "30-minute", "10-point", "200-300".
+fn compound(view: &View<'_>, i: usize, at: usize, end: usize) -> Option<(Quantity, usize)> {
+    if at >= end {
+        return None;
+    }
+    let lower = view.l(at);
+    let mut parts = lower.split('-');
+    let head = parts.next()?;
+    let rest: Vec<&str> = parts.collect();
+    let value = number::digits(head).or_else(|| number::small_word(head))?;
+    let prev = view.l(at.wrapping_sub(1));
+    if at > 0 && (view::month_at(view, at - 1).is_some() || is_identifying_noun(prev)) {
+        // "September 16-19", "No. 3-A": dates and names, not amounts.
+        return None;
+    }
+    let bound = if at > i {
+        modifier(view, i, end).0
+    } else {
+        Bound::Exact
+    };
+    match rest.as_slice() {
+        [second] if number::digits(second).is_some() && number::digits(head).is_some() => {
+            let high = number::digits(second)?;
+            let phone_like = head.len() == 3 && second.len() == 4;
+            (high > value && !phone_like).then(|| {
+                let last = at;
+                match unit_after(
+                    view,
+                    &number::Number {
+                        low: value,
+                        high,
+                        end: at + 1,
+                        form: Form::Digits { scaled: false },
+                        scale: 1.0,
+                    },
+                    None,
+                    at + 1,
+                    end,
+                ) {
+                    Unit::Found { unit, factor, last } => emit(
+                        view,
+                        i,
+                        last,
+                        Bound::Exact,
+                        value * factor,
+                        high * factor,
+                        unit,
+                    ),
+                    _ => emit(view, i, last, Bound::Exact, value, high, String::new()),
+                }
+            })
+        }
+        [unit, "old"] => {
+            let (plural, factor) = time_unit(unit)?;
+            Some(emit(
+                view,
+                i,
+                at,
+                bound,
+                value * factor,
+                value * factor,
+                format!("{plural} of age"),
+            ))
+        }
+        ["plus"] => {
+            let num = number::Number {
+                low: value,
+                high: value,
+                end: at + 1,
+                form: Form::Digits { scaled: false },
+                scale: 1.0,
+            };
+            let (unit, factor, last) = match unit_after(view, &num, None, at + 1, end) {
+                Unit::Found { unit, factor, last } => (unit, factor, last),
+                _ => (String::new(), 1.0, at),
+            };
+            Some(emit(
+                view,
+                i,
+                last,
+                Bound::Lower,
+                value * factor,
+                value * factor,
+                unit,
+            ))
+        }
+        [word] if word.bytes().all(|b| b.is_ascii_alphabetic()) => {
+            if let Some((plural, factor)) = time_unit(word) {
+                return Some(emit(
+                    view,
+                    i,
+                    at,
+                    bound,
+                    value * factor,
+                    value * factor,
+                    plural.to_string(),
+                ));
+            }
+            if number::small_word(lower).is_some() {
+                return None;
+            }
+            let written = view.w(at);
+            let unit = written.split_once('-').map_or(written, |(_, w)| w);
+            Some(emit(view, i, at, bound, value, value, unit.to_string()))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use attest_doc::{Article, Limits};
+
+    fn tag(text: &str) -> Vec<(String, Option<f64>, Option<f64>, String)> {
+        let mut doc = Doc::new(Article::new("t", text));
+        doc.set_segmentation(attest_text::segment(text, &Limits::DEFAULT))
+            .expect("segmentation fits");
+        QuantityTagger::new()
+            .tag(&doc)
+            .into_iter()
+            .map(|q| (doc.span_text(q.span).to_string(), q.low, q.high, q.unit))
+            .collect()
+    }
+
+    fn one(text: &str) -> (String, Option<f64>, Option<f64>, String) {
+        let mut found = tag(text);
+        assert_eq!(found.len(), 1, "one quantity in {text:?}: {found:?}");
+        found.remove(0)
+    }
+
+    #[test]
+    fn money_with_scales() {
+        assert_eq!(
+            one("The plan costs $1.2 billion."),
+            (
+                "$1.2 billion".into(),
+                Some(1.2e9),
+                Some(1.2e9),
+                "USD".into()
+            )
+        );
+        assert_eq!(one("It raised £7.2bn last year").3, "GBP");
+        assert_eq!(one("It raised £7.2bn last year").1, Some(7.2e9));
+    }
+
+    #[test]
+    fn bounds_and_vague_amounts() {
+        assert_eq!(
+            one("More than 200 people came."),
+            (
+                "More than 200 people".into(),
+                Some(200.0),
+                None,
+                "people".into()
+            )
+        );
+        assert_eq!(
+            one("They hired hundreds of workers."),
+            (
+                "hundreds of workers".into(),
+                Some(200.0),
+                Some(999.0),
+                "workers".into()
+            )
+        );
+    }
+
+    #[test]
+    fn identifiers_and_years_are_skipped() {
+        assert!(tag("He drove Route 66 in 2016 as the No. 2 seed.").is_empty());
+    }
+
+    #[test]
+    fn overflowing_numbers_are_dropped_and_runs_do_not_recurse() {
+        assert!(
+            tag(&"dozen ".repeat(400))
+                .iter()
+                .all(|q| q.1.is_none_or(f64::is_finite))
+        );
+        assert!(tag(&"between ".repeat(3000)).is_empty());
+    }
+
+    #[test]
+    fn ages_and_durations() {
+        assert_eq!(
+            one("A 37-year-old man was held."),
+            (
+                "37-year-old".into(),
+                Some(37.0),
+                Some(37.0),
+                "years of age".into()
+            )
+        );
+        assert_eq!(
+            one("She served four years."),
+            ("four years".into(), Some(4.0), Some(4.0), "years".into())
+        );
+        assert!(tag("She left four years ago.").is_empty());
+    }
+}

@@ -1,0 +1,131 @@
+//! A read-only view of a document's tokens that both taggers match over.
+//!
+//! The whole text is lowercased once (ASCII only, so every byte offset stays the
+//! same) instead of lowercasing token by token: matching then compares slices and
+//! never allocates in the loop.
+
+use attest_doc::{Doc, Token, TokenKind};
+
+pub(crate) struct View<'a> {
+    text: &'a str,
+    lower: String,
+    tokens: &'a [Token],
+}
+
+impl<'a> View<'a> {
+    pub(crate) fn new(doc: &'a Doc) -> View<'a> {
+        View {
+            text: doc.text(),
+            lower: doc.text().to_ascii_lowercase(),
+            tokens: doc.tokens(),
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// The token as written; "" past the end, so matchers need no bounds checks.
+    pub(crate) fn w(&self, i: usize) -> &str {
+        self.tokens
+            .get(i)
+            .and_then(|t| t.span.get(self.text))
+            .unwrap_or("")
+    }
+
+    /// The token lowercased; "" past the end.
+    pub(crate) fn l(&self, i: usize) -> &str {
+        self.tokens
+            .get(i)
+            .and_then(|t| t.span.get(&self.lower))
+            .unwrap_or("")
+    }
+
+    pub(crate) fn kind(&self, i: usize) -> Option<TokenKind> {
+        self.tokens.get(i).map(|t| t.kind)
+    }
+
+    /// Whether the tokens from `i` read `words` (lowercase).
+    pub(crate) fn seq(&self, i: usize, words: &[&str]) -> bool {
+        words
+            .iter()
+            .enumerate()
+            .all(|(k, word)| self.l(i + k) == *word)
+    }
+
+    /// The byte offsets from the start of token `first` to the end of token `last`.
+    pub(crate) fn bytes(&self, first: usize, last: usize) -> Option<(usize, usize)> {
+        let start = self.tokens.get(first)?.span.byte_start();
+        let end = self.tokens.get(last)?.span.byte_end();
+        (start <= end).then_some((start, end))
+    }
+
+    /// Whether token `i` ends exactly where token `i + 1` starts ("US" + "$").
+    pub(crate) fn glued(&self, i: usize) -> bool {
+        match (self.tokens.get(i), self.tokens.get(i + 1)) {
+            (Some(a), Some(b)) => a.span.byte_end() == b.span.byte_start(),
+            _ => false,
+        }
+    }
+
+    pub(crate) fn is_capitalized(&self, i: usize) -> bool {
+        self.w(i).chars().next().is_some_and(char::is_uppercase)
+    }
+}
+
+/// The month of a month name or abbreviation ("sept.", "jan"), lowercase input.
+pub(crate) fn month(lower: &str) -> Option<i8> {
+    let m = match lower.trim_end_matches('.') {
+        "january" | "jan" => 1,
+        "february" | "feb" => 2,
+        "march" | "mar" => 3,
+        "april" | "apr" => 4,
+        "may" => 5,
+        "june" | "jun" => 6,
+        "july" | "jul" => 7,
+        "august" | "aug" => 8,
+        "september" | "sept" | "sep" => 9,
+        "october" | "oct" => 10,
+        "november" | "nov" => 11,
+        "december" | "dec" => 12,
+        _ => return None,
+    };
+    Some(m)
+}
+
+/// A month name as a date word: capitalized, and abbreviated only with its
+/// period or in a spelling that is no English word ("Sept"), since "mar" is one.
+pub(crate) fn month_at(view: &View<'_>, i: usize) -> Option<i8> {
+    if !view.is_capitalized(i) {
+        return None;
+    }
+    let word = view.w(i);
+    let lower = view.l(i);
+    let m = month(lower)?;
+    let full = matches!(
+        lower,
+        "january"
+            | "february"
+            | "march"
+            | "april"
+            | "may"
+            | "june"
+            | "july"
+            | "august"
+            | "september"
+            | "october"
+            | "november"
+            | "december"
+    );
+    let plain_abbreviation = matches!(lower, "jan" | "feb" | "aug" | "sept" | "oct" | "nov");
+    (full || word.ends_with('.') || plain_abbreviation).then_some(m)
+}
+
+/// Whether a token is "a.m."/"p.m." or a spelling of them; `Some(true)` for p.m.
+pub(crate) fn meridiem(lower: &str) -> Option<bool> {
+    match lower {
+        "a.m." | "a.m" | "am" => Some(false),
+        "p.m." | "p.m" | "pm" => Some(true),
+        _ => None,
+    }
+}
