@@ -1,0 +1,250 @@
+//! Unattributed hedges: statements the article makes only on hearsay.
+//!
+//! A hedge cue is an adverb ("reportedly", "allegedly", "apparently",
+//! "purportedly", "supposedly"), a raising construction ("is believed to",
+//! "is said to", "appears to", "seems to") or "according to (media) reports".
+//! Its scope is the clause that holds it: the sentence, cut at semicolons, with
+//! its closing punctuation left out, and without the "according to reports"
+//! phrase when that stands at the clause's edge. A cue inside an attribution
+//! (its source, cue or content) is the attribution's business, not an
+//! unattributed hedge, and is skipped.
+
+use attest_doc::{Doc, Hedge, Layer, LayerError, Span, Stage, TokenKind};
+
+use crate::words::View;
+
+/// The hedge stage.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HedgeFinder;
+
+impl Stage for HedgeFinder {
+    const NAME: &'static str = "hedges";
+    const REQUIRES: &'static [Layer] = &[Layer::Tokens, Layer::Sentences, Layer::Attributions];
+    const ASSIGNS: &'static [Layer] = &[Layer::Hedges];
+
+    fn run(&self, doc: &mut Doc) -> Result<(), LayerError> {
+        let hedges = find_hedges(doc);
+        doc.set_hedges(hedges)
+    }
+}
+
+fn is_hedge_adverb(word: &str) -> bool {
+    matches!(
+        word,
+        "reportedly"
+            | "allegedly"
+            | "apparently"
+            | "purportedly"
+            | "supposedly"
+            | "ostensibly"
+            | "seemingly"
+    )
+}
+
+fn is_be(word: &str) -> bool {
+    matches!(
+        word,
+        "is" | "are" | "was" | "were" | "'s" | "been" | "being" | "be"
+    )
+}
+
+fn is_raising_participle(word: &str) -> bool {
+    matches!(
+        word,
+        "believed" | "said" | "thought" | "reported" | "alleged" | "rumored" | "understood"
+    )
+}
+
+fn is_seem(word: &str) -> bool {
+    matches!(
+        word,
+        "appears" | "appeared" | "appear" | "seems" | "seemed" | "seem"
+    )
+}
+
+/// Words that may stand between "according to" and "reports".
+fn is_report_modifier(word: &str) -> bool {
+    matches!(
+        word,
+        "media"
+            | "news"
+            | "local"
+            | "published"
+            | "press"
+            | "several"
+            | "unconfirmed"
+            | "some"
+            | "multiple"
+            | "earlier"
+            | "initial"
+    )
+}
+
+/// The token range of a hedge cue starting at `i`, if one starts there.
+fn cue_at(view: &View<'_>, i: usize) -> Option<(usize, usize, bool)> {
+    let word = view.word(i);
+    if is_hedge_adverb(word) {
+        return Some((i, i + 1, false));
+    }
+    if is_be(word) && is_raising_participle(view.word(i + 1)) && view.word(i + 2) == "to" {
+        return Some((i, i + 3, false));
+    }
+    if is_seem(word) && view.word(i + 1) == "to" {
+        return Some((i, i + 2, false));
+    }
+    if word == "according" && view.word(i + 1) == "to" {
+        let mut k = i + 2;
+        // Up to two lowercase words may qualify the reports ("industry reports").
+        while k < i + 5
+            && (is_report_modifier(view.word(k))
+                || (k < i + 4 && view.kind(k) == Some(TokenKind::Word) && !view.is_capitalized(k)))
+            && !matches!(view.word(k), "reports" | "reporting")
+        {
+            k += 1;
+        }
+        if matches!(view.word(k), "reports" | "reporting") {
+            return Some((i, k + 1, true));
+        }
+    }
+    None
+}
+
+/// The unattributed hedges of `doc`, in text order.
+pub fn find_hedges(doc: &Doc) -> Vec<Hedge> {
+    let view = View::new(doc);
+    let attributed: Vec<Span> = doc
+        .attributions()
+        .iter()
+        .flat_map(|a| a.source.iter().chain(&a.cue).chain(&a.content).copied())
+        .collect();
+    let mut hedges = Vec::new();
+    let mut i = 0;
+    while i < view.len() {
+        let Some((start, end, phrase)) = cue_at(&view, i) else {
+            i += 1;
+            continue;
+        };
+        i = end;
+        let (Some(first), Some(last)) = (view.span(start), view.span(end - 1)) else {
+            continue;
+        };
+        let cue = first.cover(last);
+        if attributed.iter().any(|span| span.overlaps(cue)) {
+            continue;
+        }
+        let scope = scope_of(&view, start, end, phrase).unwrap_or(cue);
+        hedges.push(Hedge { cue, scope });
+    }
+    hedges
+}
+
+/// The clause a cue at `start..end` hedges.
+fn scope_of(view: &View<'_>, start: usize, end: usize, phrase: bool) -> Option<Span> {
+    let sentence = view.sentence_of(start);
+    let mut from = (sentence.start..start)
+        .rev()
+        .find(|&k| view.word(k) == ";")
+        .map_or(sentence.start, |k| k + 1);
+    let mut to = (end..sentence.end)
+        .find(|&k| view.word(k) == ";")
+        .unwrap_or(sentence.end);
+    if phrase {
+        // "according to reports" at a clause edge is not part of what it hedges.
+        let rest_is_closing = (end..to).all(|k| view.is_break(k));
+        if rest_is_closing {
+            to = start;
+        } else if (from..start).all(|k| view.is_break(k)) {
+            from = end;
+        }
+    }
+    while from < to && view.is_break(from) {
+        from += 1;
+    }
+    while to > from && view.is_break(to - 1) {
+        to -= 1;
+    }
+    if from >= to {
+        return None;
+    }
+    Some(view.span(from)?.cover(view.span(to - 1)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{attribution, doc_with};
+
+    fn hedges(text: &str) -> Vec<(String, String)> {
+        let doc = doc_with(text, Vec::new());
+        find_hedges(&doc)
+            .into_iter()
+            .map(|h| {
+                (
+                    doc.span_text(h.cue).to_string(),
+                    doc.span_text(h.scope).to_string(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn finds_adverbs_and_raising_verbs_with_their_clause() {
+        assert_eq!(
+            hedges("The chef reportedly quit on Friday. Nobody knows why."),
+            [(
+                "reportedly".to_string(),
+                "The chef reportedly quit on Friday".to_string()
+            )]
+        );
+        assert_eq!(
+            hedges("The mill closed in May; its owner is believed to have left town."),
+            [(
+                "is believed to".to_string(),
+                "its owner is believed to have left town".to_string()
+            )]
+        );
+        assert_eq!(
+            hedges("The ferry appears to have run aground."),
+            [(
+                "appears to".to_string(),
+                "The ferry appears to have run aground".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn leaves_according_to_reports_out_of_its_scope() {
+        assert_eq!(
+            hedges("The band split up last year, according to local media reports."),
+            [(
+                "according to local media reports".to_string(),
+                "The band split up last year".to_string()
+            )]
+        );
+        assert_eq!(
+            hedges("According to reports, the band split up."),
+            [(
+                "According to reports".to_string(),
+                "the band split up".to_string()
+            )]
+        );
+        assert!(hedges("According to the report, the band split up.").is_empty());
+    }
+
+    #[test]
+    fn skips_hedges_inside_attributions() {
+        let text = "Ann Lee said the chef had allegedly quit. The cook allegedly stayed.";
+        let doc = doc_with(
+            text,
+            vec![attribution(
+                text,
+                "Ann Lee",
+                "said",
+                "the chef had allegedly quit",
+            )],
+        );
+        let found = find_hedges(&doc);
+        assert_eq!(found.len(), 1);
+        assert_eq!(doc.span_text(found[0].scope), "The cook allegedly stayed");
+    }
+}

@@ -1,0 +1,679 @@
+//! The word lists behind stance, hedges and source types.
+//!
+//! Each list is a `match` on folded word forms (lowercase, straight
+//! apostrophes), which compiles to a few comparisons per word: no table is
+//! built at run time and no order of iteration can leak into the output.
+//! Inflections are listed, not stemmed, so a surprising stem can never pull a
+//! word into a class ("stated" is a cue, "statement" is a document).
+
+use attest_doc::StanceLabel;
+
+/// The stance a cue word carries on its own, before negation and context.
+pub(crate) fn cue_class(word: &str) -> Option<StanceLabel> {
+    use StanceLabel::*;
+    Some(match word {
+        "confirm" | "confirms" | "confirmed" | "confirming" | "acknowledge" | "acknowledges"
+        | "acknowledged" | "acknowledging" | "verify" | "verifies" | "verified" | "verifying"
+        | "concede" | "concedes" | "conceded" | "admit" | "admits" | "admitted" | "admitting"
+        | "affirm" | "affirmed" | "affirms" | "corroborated" | "corroborate" => Confirms,
+        "deny" | "denies" | "denied" | "denying" | "reject" | "rejects" | "rejected"
+        | "rejecting" | "dispute" | "disputes" | "disputed" | "disputing" | "refute"
+        | "refutes" | "refuted" | "refuting" | "dismissed" | "dismisses" | "rebutted"
+        | "contradicted" | "contradicts" | "denial" => Denies,
+        "claim" | "claims" | "claimed" | "claiming" | "allege" | "alleges" | "alleged"
+        | "alleging" | "insist" | "insists" | "insisted" | "insisting" | "contend" | "contends"
+        | "contended" | "contending" | "maintain" | "maintains" | "maintained" | "purported"
+        | "purports" => Claims,
+        "report" | "reports" | "reported" | "reporting" | "quoted" | "learned" => Reports,
+        "think" | "thinks" | "thought" | "believe" | "believes" | "believed" | "believing"
+        | "fear" | "fears" | "feared" | "fearing" | "expect" | "expects" | "expected"
+        | "expecting" | "suspect" | "suspects" | "suspected" | "hope" | "hopes" | "hoped"
+        | "hoping" | "worry" | "worries" | "worried" | "doubt" | "doubts" | "doubted" | "feel"
+        | "feels" | "felt" | "assume" | "assumes" | "assumed" | "predict" | "predicts"
+        | "predicted" | "estimate" | "estimates" | "estimated" | "suspicion" => Believes,
+        "plan" | "plans" | "planned" | "planning" | "vow" | "vows" | "vowed" | "vowing"
+        | "promise" | "promises" | "promised" | "promising" | "intend" | "intends" | "intended"
+        | "intending" | "threaten" | "threatens" | "threatened" | "threatening" | "pledge"
+        | "pledges" | "pledged" | "pledging" | "aim" | "aims" | "want" | "wants" | "wanted"
+        | "seek" | "seeks" | "sought" => Intends,
+        "say" | "says" | "said" | "saying" | "tell" | "tells" | "told" | "telling" | "write"
+        | "writes" | "wrote" | "written" | "writing" | "add" | "adds" | "added" | "adding"
+        | "state" | "states" | "stated" | "explain" | "explains" | "explained" | "note"
+        | "notes" | "noted" | "announce" | "announces" | "announced" | "according" | "declare"
+        | "declared" | "comment" | "commented" | "remark" | "remarked" | "respond"
+        | "responded" | "reply" | "replied" | "argue" | "argues" | "argued" | "testify"
+        | "testified" | "describe" | "described" | "recall" | "recalled" | "warn" | "warned"
+        | "warns" | "stress" | "stressed" | "emphasized" | "asserted" | "tweeted" | "posted"
+        | "show" | "shows" | "showed" | "indicate" | "indicated" | "indicates" | "suggest"
+        | "suggests" | "suggested" | "ask" | "asked" => Asserts,
+        _ => return None,
+    })
+}
+
+/// How strongly a class wins when a cue holds words of several classes: "was
+/// quoted as saying" reports, "declined to confirm" declines.
+pub(crate) fn priority(label: StanceLabel) -> u8 {
+    use StanceLabel::*;
+    match label {
+        Declines => 8,
+        Denies => 7,
+        Confirms => 6,
+        Claims => 5,
+        Reports => 4,
+        Intends => 3,
+        Believes => 2,
+        Asserts => 1,
+    }
+}
+
+/// Verbs that decline when followed by "to" ("declined to comment").
+pub(crate) fn is_decline_verb(word: &str) -> bool {
+    matches!(
+        word,
+        "decline"
+            | "declines"
+            | "declined"
+            | "declining"
+            | "refuse"
+            | "refuses"
+            | "refused"
+            | "refusing"
+    )
+}
+
+/// Words that decline on their own inside a cue ("unavailable for comment").
+pub(crate) fn is_decline_word(word: &str) -> bool {
+    matches!(word, "unavailable" | "unreachable")
+}
+
+/// Verbs that, negated, mean the source gave nothing ("did not respond",
+/// "could not be reached", "did not return calls").
+pub(crate) fn is_silence_verb(word: &str) -> bool {
+    matches!(
+        word,
+        "respond"
+            | "responded"
+            | "return"
+            | "returned"
+            | "reached"
+            | "answer"
+            | "answered"
+            | "reply"
+            | "replied"
+            | "comment"
+            | "commented"
+            | "available"
+    )
+}
+
+/// Negators, including the clitic "n't" the tokenizer splits off.
+pub(crate) fn is_negator(word: &str) -> bool {
+    matches!(
+        word,
+        "not" | "n't" | "never" | "no" | "cannot" | "neither" | "nor"
+    )
+}
+
+/// Common nouns that name a news medium ("told a newspaper").
+pub(crate) fn is_media_noun(word: &str) -> bool {
+    matches!(
+        word,
+        "newspaper"
+            | "newspapers"
+            | "paper"
+            | "magazine"
+            | "outlet"
+            | "outlets"
+            | "network"
+            | "broadcaster"
+            | "tabloid"
+            | "newsroom"
+            | "station"
+            | "daily"
+            | "media"
+            | "press"
+            | "podcast"
+            | "reports"
+    )
+}
+
+/// Capitalized words that mark an outlet's name ("The Post", "Coastline News",
+/// "Reuters").
+pub(crate) fn is_outlet_word(raw: &str) -> bool {
+    matches!(
+        raw,
+        "Reuters"
+            | "AP"
+            | "AFP"
+            | "Bloomberg"
+            | "CNN"
+            | "BBC"
+            | "NPR"
+            | "NBC"
+            | "CBS"
+            | "ABC"
+            | "MSNBC"
+            | "Politico"
+            | "Axios"
+            | "ProPublica"
+            | "Press"
+            | "Times"
+            | "Post"
+            | "Journal"
+            | "Herald"
+            | "Tribune"
+            | "Gazette"
+            | "Chronicle"
+            | "Guardian"
+            | "Telegraph"
+            | "Observer"
+            | "Globe"
+            | "Courier"
+            | "Inquirer"
+            | "News"
+            | "Sentinel"
+            | "Examiner"
+            | "Economist"
+            | "Newsweek"
+            | "Radio"
+            | "Television"
+            | "TV"
+            | "Ledger"
+            | "Dispatch"
+            | "Bulletin"
+    )
+}
+
+/// Capitalized words that make a name an organization's.
+pub(crate) fn is_org_word(raw: &str) -> bool {
+    matches!(
+        raw,
+        "Inc."
+            | "Inc"
+            | "Corp."
+            | "Corp"
+            | "Corporation"
+            | "Co."
+            | "Company"
+            | "LLC"
+            | "Ltd."
+            | "Ltd"
+            | "Group"
+            | "Holdings"
+            | "Department"
+            | "Ministry"
+            | "Union"
+            | "Police"
+            | "Sheriff"
+            | "Agency"
+            | "Authority"
+            | "Association"
+            | "Council"
+            | "Committee"
+            | "Commission"
+            | "Board"
+            | "Bureau"
+            | "Administration"
+            | "Office"
+            | "Service"
+            | "Services"
+            | "Institute"
+            | "Foundation"
+            | "University"
+            | "College"
+            | "Hospital"
+            | "Bank"
+            | "Party"
+            | "Court"
+            | "Federation"
+            | "Coalition"
+            | "Alliance"
+            | "Network"
+            | "Partners"
+            | "Terminals"
+            | "Industries"
+            | "Airlines"
+            | "Lines"
+            | "Ferries"
+            | "Transit"
+            | "Railroad"
+            | "Railway"
+            | "Shipping"
+            | "Logistics"
+            | "Guard"
+            | "Power"
+            | "Electric"
+            | "Utilities"
+            | "Airways"
+            | "Bancorp"
+            | "Financial"
+            | "Insurance"
+            | "Foods"
+            | "Steel"
+            | "Mining"
+            | "Oil"
+            | "Health"
+            | "Zoo"
+            | "Museum"
+            | "Library"
+            | "Orchestra"
+            | "Brotherhood"
+            | "Guild"
+            | "Nation"
+            | "Tribe"
+            | "Resources"
+            | "Securities"
+            | "Capital"
+            | "Partnership"
+            | "Systems"
+            | "Technologies"
+            | "Labs"
+            | "Club"
+            | "Church"
+            | "Army"
+            | "Navy"
+            | "Senate"
+            | "Congress"
+            | "Parliament"
+            | "Pentagon"
+            | "FBI"
+            | "CIA"
+            | "EPA"
+            | "FDA"
+            | "NASA"
+            | "WHO"
+            | "UN"
+            | "NATO"
+            | "Fund"
+            | "Trust"
+            | "Center"
+            | "Centre"
+            | "School"
+            | "District"
+            | "Energy"
+            | "Motors"
+            | "Pharmaceuticals"
+            | "Society"
+            | "League"
+            | "Organization"
+    )
+}
+
+/// Honorifics, and the gender they state (`None`: a title that states none).
+pub(crate) fn honorific(raw: &str) -> Option<Option<attest_doc::Gender>> {
+    use attest_doc::Gender::*;
+    Some(match raw {
+        "Mr." | "Mr" => Some(Masculine),
+        "Mrs." | "Mrs" | "Ms." | "Ms" | "Miss" => Some(Feminine),
+        "Dr." | "Dr" | "Sen." | "Sen" | "Rep." | "Rep" | "Gov." | "Gov" | "Gen." | "Lt."
+        | "Col." | "Sgt." | "Capt." | "Det." | "Prof." | "Rev." | "Judge" | "Justice"
+        | "President" | "Senator" | "Governor" | "Mayor" | "Chief" | "Officer" | "Minister"
+        | "Secretary" | "Commissioner" | "Councilwoman" | "Councilman" | "Sheriff"
+        | "Superintendent" | "Director" | "General" => None,
+        _ => return None,
+    })
+}
+
+/// The common noun a title abbreviation stands for, so "the senator" can find
+/// "Sen. Warren".
+pub(crate) fn title_noun(raw: &str) -> Option<&'static str> {
+    Some(match raw {
+        "Sen." | "Sen" | "Senator" => "senator",
+        "Rep." | "Rep" => "representative",
+        "Gov." | "Gov" | "Governor" => "governor",
+        "Dr." | "Dr" => "doctor",
+        "Gen." => "general",
+        "Judge" => "judge",
+        "Justice" => "justice",
+        "President" => "president",
+        "Mayor" => "mayor",
+        "Chief" => "chief",
+        "Officer" => "officer",
+        "Minister" => "minister",
+        "Secretary" => "secretary",
+        "Commissioner" => "commissioner",
+        "Sheriff" => "sheriff",
+        "Det." => "detective",
+        "Prof." => "professor",
+        "Superintendent" => "superintendent",
+        "Director" => "director",
+        _ => return None,
+    })
+}
+
+/// Capitalized words that start sentences or names without naming anyone.
+pub(crate) fn is_name_stopword(raw: &str) -> bool {
+    matches!(
+        raw,
+        "The"
+            | "A"
+            | "An"
+            | "In"
+            | "On"
+            | "At"
+            | "But"
+            | "And"
+            | "Or"
+            | "If"
+            | "When"
+            | "While"
+            | "After"
+            | "Before"
+            | "Since"
+            | "As"
+            | "It"
+            | "He"
+            | "She"
+            | "They"
+            | "We"
+            | "I"
+            | "His"
+            | "Her"
+            | "Their"
+            | "Its"
+            | "This"
+            | "That"
+            | "These"
+            | "Those"
+            | "Some"
+            | "Many"
+            | "Most"
+            | "According"
+            | "Asked"
+            | "For"
+            | "From"
+            | "With"
+            | "By"
+            | "Under"
+            | "Now"
+            | "Still"
+            | "Yet"
+            | "So"
+            | "Then"
+            | "There"
+            | "Here"
+            | "No"
+            | "Not"
+            | "Nobody"
+            | "Monday"
+            | "Tuesday"
+            | "Wednesday"
+            | "Thursday"
+            | "Friday"
+            | "Saturday"
+            | "Sunday"
+            | "January"
+            | "February"
+            | "March"
+            | "April"
+            | "May"
+            | "June"
+            | "July"
+            | "August"
+            | "September"
+            | "October"
+            | "November"
+            | "December"
+            | "Jan."
+            | "Feb."
+            | "Aug."
+            | "Sept."
+            | "Oct."
+            | "Nov."
+            | "Dec."
+            | "Ships"
+            | "About"
+            | "Officials"
+            | "Police"
+            | "Witnesses"
+            | "Residents"
+    )
+}
+
+/// First words of place names, which must not pass for a person's first name.
+pub(crate) fn is_place_start(raw: &str) -> bool {
+    matches!(
+        raw,
+        "New"
+            | "North"
+            | "South"
+            | "East"
+            | "West"
+            | "Port"
+            | "Saint"
+            | "St."
+            | "San"
+            | "Santa"
+            | "Los"
+            | "Las"
+            | "Fort"
+            | "Mount"
+            | "Lake"
+            | "Upper"
+            | "Lower"
+            | "Greater"
+    )
+}
+
+/// What a common noun heading a source phrase makes of it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Head {
+    /// An organization described, not named ("the company").
+    Organization,
+    /// A medium described ("the newspaper").
+    Media,
+    /// A document ("the report", "court documents").
+    Document,
+    /// A social-media post ("a post on X", "a tweet").
+    Social,
+    /// One unnamed person ("a source", "the official").
+    Person,
+    /// An unnamed group ("officials", "witnesses").
+    Group,
+    /// An organization's voice ("a spokesperson").
+    Spokesperson,
+    /// The police, an organization that is also spoken of as people.
+    Police,
+}
+
+/// The class of a head noun of a source phrase.
+pub(crate) fn head_class(word: &str) -> Option<Head> {
+    use Head::*;
+    Some(match word {
+        "company" | "firm" | "department" | "union" | "agency" | "ministry" | "city"
+        | "council" | "committee" | "panel" | "board" | "commission" | "party" | "campaign"
+        | "administration" | "government" | "office" | "organization" | "group" | "hospital"
+        | "school" | "district" | "university" | "bank" | "airline" | "operator" | "employer"
+        | "county" | "state" | "bureau" | "court" | "charity" | "nonprofit" | "utility"
+        | "club" | "team" | "league" | "church" | "museum" | "airport" | "port" | "authority"
+        | "coalition" | "association" | "network" | "retailer" | "maker" | "manufacturer"
+        | "developer" | "landlord" | "insurer" | "lab" | "laboratory" | "library" | "zoo"
+        | "tribe" | "prosecutors" | "military" | "army" | "clinic" => Organization,
+        "newspaper" | "paper" | "magazine" | "outlet" | "broadcaster" | "station" | "tabloid"
+        | "publication" | "reports" | "media" => Media,
+        "report" | "documents" | "document" | "statement" | "records" | "record" | "filing"
+        | "filings" | "lawsuit" | "complaint" | "indictment" | "memo" | "memorandum" | "letter"
+        | "email" | "emails" | "study" | "survey" | "poll" | "analysis" | "investigation"
+        | "audit" | "review" | "data" | "figures" | "papers" | "transcript" | "minutes"
+        | "affidavit" | "motion" | "ruling" | "order" | "release" | "notice" | "budget"
+        | "proposal" | "plan" | "contract" | "estimates" | "documentation" | "census" | "polls"
+        | "article" | "ad" | "film" | "documentary" | "book" | "rules" | "interviews"
+        | "assessment" | "inspection" | "autopsy" => Document,
+        "post" | "tweet" | "tweets" | "posts" | "video" | "livestream" | "message" => Social,
+        "source" | "official" | "person" | "witness" | "resident" | "neighbor" | "employee"
+        | "worker" | "man" | "woman" | "teacher" | "doctor" | "nurse" | "lawyer" | "attorney"
+        | "activist" | "analyst" | "expert" | "observer" | "aide" | "staffer" | "student"
+        | "parent" | "driver" | "passenger" | "officer" | "executive" | "manager" | "member"
+        | "diplomat" | "investigator" | "insider" | "farmer" | "owner" | "customer" | "senator"
+        | "governor" | "mayor" | "president" | "chief" | "director" | "minister" | "secretary"
+        | "judge" | "detective" | "professor" | "researcher" | "scientist" | "economist"
+        | "engineer" | "pilot" | "victim" | "survivor" | "representative" | "commissioner"
+        | "sheriff" | "chairman" | "chairwoman" | "chair" | "leader" | "organizer"
+        | "protester" | "volunteer" | "supervisor" | "superintendent" | "principal" | "coach"
+        | "player" | "pastor" | "relative" | "friend" | "colleague" | "prosecutor" | "nominee"
+        | "candidate" | "democrat" | "republican" | "businessman" | "businesswoman" | "father"
+        | "mother" | "son" | "daughter" | "wife" | "husband" | "brother" | "sister" | "adviser" => {
+            Person
+        }
+        "officials" | "sources" | "people" | "witnesses" | "residents" | "neighbors"
+        | "employees" | "workers" | "observers" | "experts" | "analysts" | "activists"
+        | "critics" | "supporters" | "opponents" | "aides" | "staffers" | "students"
+        | "parents" | "teachers" | "doctors" | "nurses" | "lawyers" | "attorneys"
+        | "investigators" | "diplomats" | "members" | "executives" | "leaders" | "farmers"
+        | "owners" | "customers" | "researchers" | "scientists" | "economists" | "engineers"
+        | "organizers" | "protesters" | "volunteers" | "families" | "relatives" | "friends"
+        | "colleagues" | "insiders" | "authorities" | "others" | "some" | "many"
+        | "dockworkers" | "drivers" | "passengers" | "victims" | "survivors" | "pilots"
+        | "shareholders" | "voters" | "visitors" | "users" | "tenants" | "regulators"
+        | "legislators" | "lawmakers" | "democrats" | "republicans" | "candidates"
+        | "environmentalists" | "men" | "women" | "advisers" | "demonstrators" | "physicians"
+        | "groups" | "companies" | "countries" | "nations" | "conservatives" | "liberals"
+        | "americans" | "citizens" | "fans" | "everyone" => Group,
+        "spokesperson" | "spokesman" | "spokeswoman" | "spokespeople" | "spokespersons" => {
+            Spokesperson
+        }
+        "police" | "officers" | "deputies" | "troopers" => Police,
+        _ => return None,
+    })
+}
+
+/// Social platforms, whose mention in a cue makes a statement a post.
+pub(crate) fn is_platform(raw: &str) -> bool {
+    matches!(
+        raw,
+        "Facebook"
+            | "Instagram"
+            | "Twitter"
+            | "X"
+            | "TikTok"
+            | "YouTube"
+            | "LinkedIn"
+            | "Threads"
+            | "Bluesky"
+            | "Telegram"
+            | "Reddit"
+            | "Truth"
+            | "Mastodon"
+            | "Snapchat"
+            | "WhatsApp"
+    )
+}
+
+/// Cue words that are posting in themselves ("tweeted").
+pub(crate) fn is_posting_verb(word: &str) -> bool {
+    matches!(word, "tweeted" | "tweets" | "tweet" | "posted" | "posts")
+}
+
+/// Words that end the head phrase of a description: what follows is an
+/// attachment ("officials at the Agency", "records reviewed by the Tribune").
+pub(crate) fn is_description_stop(word: &str) -> bool {
+    matches!(
+        word,
+        "of" | "at"
+            | "for"
+            | "with"
+            | "from"
+            | "in"
+            | "on"
+            | "who"
+            | "which"
+            | "that"
+            | "familiar"
+            | "close"
+            | "involved"
+            | "briefed"
+            | "knowledgeable"
+            | "speaking"
+            | "told"
+            | "said"
+            | "aware"
+            | "working"
+            | "representing"
+            | "near"
+            | "obtained"
+            | "seen"
+            | "filed"
+            | "released"
+            | "published"
+            | "issued"
+            | "sent"
+            | "prepared"
+            | "reviewed"
+            | "cited"
+            | "dated"
+            | "by"
+            | "interviewed"
+    )
+}
+
+/// Lowercase nouns that, right after a name, show it is an organization's
+/// ("the Harlan Plastics factory", "Novalight shares").
+pub(crate) fn is_org_follower(word: &str) -> bool {
+    matches!(
+        word,
+        "factory"
+            | "plant"
+            | "company"
+            | "store"
+            | "stores"
+            | "mine"
+            | "facility"
+            | "headquarters"
+            | "employees"
+            | "workers"
+            | "spokesman"
+            | "spokeswoman"
+            | "spokesperson"
+            | "shares"
+            | "stock"
+            | "executives"
+            | "officials"
+            | "board"
+            | "staff"
+    )
+}
+
+/// Words in organization names that a common noun can stand for: "the union"
+/// for a "Brotherhood", "the agency" for an "Administration".
+pub(crate) fn names_kind_of(noun: &str, name_word: &str) -> bool {
+    if name_word.eq_ignore_ascii_case(noun) {
+        return true;
+    }
+    match noun {
+        "union" => matches!(
+            name_word,
+            "Brotherhood" | "Guild" | "Federation" | "Teamsters" | "Local"
+        ),
+        "agency" => matches!(
+            name_word,
+            "Administration" | "Bureau" | "Service" | "Commission" | "Authority" | "Department"
+        ),
+        "department" => matches!(name_word, "Dept." | "Ministry"),
+        "group" | "organization" => matches!(
+            name_word,
+            "Association" | "Coalition" | "Alliance" | "Foundation" | "League" | "Society"
+        ),
+        "party" | "campaign" => false,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_do_not_collide_with_documents() {
+        assert_eq!(cue_class("stated"), Some(StanceLabel::Asserts));
+        assert_eq!(head_class("statement"), Some(Head::Document));
+        assert_eq!(cue_class("statement"), None);
+        assert_eq!(cue_class("declined"), None, "declining needs its `to`");
+        assert!(is_decline_verb("declined"));
+    }
+
+    #[test]
+    fn declines_outrank_what_they_decline() {
+        assert!(priority(StanceLabel::Declines) > priority(StanceLabel::Confirms));
+        assert!(priority(StanceLabel::Reports) > priority(StanceLabel::Asserts));
+    }
+}

@@ -1,0 +1,1596 @@
+//! Canonical sources: every attribution's source span resolved to one source
+//! of the article.
+//!
+//! Resolution runs in three passes over an article.
+//!
+//! 1. **Names.** Runs of capitalized words are read as names, with honorifics
+//!    ("Mr.", "Sen.") split off, and linked into entities: a surname or
+//!    "Mr. Smalls" joins the full name it shortens, "Brightwater" joins
+//!    "Brightwater Terminals Inc.". A name is an organization when it holds an
+//!    organization word ("Inc.", "Department", "Union", "Police"), an outlet when
+//!    it holds an outlet word ("Reuters", "Post", "News"), a person otherwise
+//!    (place names starting "New", "Port", ... are left out). A capitalized word
+//!    that only opens a sentence is no name unless it recurs inside one.
+//! 2. **Source phrases**, in text order. A source span is split at its commas;
+//!    the part that is a name, else a pronoun, else the first part is its core,
+//!    the other parts its descriptors ("Hugh Hill, a doctor" → "a doctor").
+//!    A pronoun takes the most recent compatible referent before it (he/she: a
+//!    person or unnamed individual whose stated gender does not conflict; it:
+//!    an organization, outlet or document; they/we: those or an unnamed group).
+//!    A description is read by its head noun (the head-noun lexicon):
+//!    "the company" joins the most recent organization of that kind, "the
+//!    senator" or "the doctor" the most recent person with that title or
+//!    descriptor, "the source" the most recent unnamed source of that head;
+//!    "officials", "witnesses", "a source familiar with" are unnamed; "court
+//!    documents", "the report", "a statement" documents. A spokesperson speaks
+//!    for the organization they are attached to ("a spokesperson for Acme",
+//!    "an Acme spokeswoman", "the company's spokesman"): the source is that
+//!    organization, the spokesperson phrase a descriptor; a named spokesperson
+//!    ("spokesman Tom Ferreira") is a person, and one with no organization is
+//!    unnamed.
+//! 3. **Continuity.** An attribution with no source span inherits the source
+//!    of the attribution just before it when that one stands in the same or the
+//!    preceding paragraph (a quote paragraph after "…," she said.); otherwise it
+//!    keeps no source: nothing is invented.
+//!
+//! A source that is no person and speaks only through social-media cues ("wrote
+//! on Facebook", "tweeted", "in a post on X") is typed social media. Gender
+//! comes only from honorifics and from pronouns resolved to the source.
+
+use attest_doc::{
+    AttributionId, Doc, Gender, Layer, LayerError, Source, SourceKind, Span, Stage, TokenKind,
+};
+use serde::Serialize;
+
+use crate::lexicon::{
+    Head, head_class, honorific, is_description_stop, is_name_stopword, is_org_follower,
+    is_org_word, is_outlet_word, is_place_start, is_platform, is_posting_verb, names_kind_of,
+    title_noun,
+};
+use crate::words::{View, tokens_in};
+
+/// How far back (in mentions, or in entities for name linking) an antecedent
+/// is looked for: far more than any news article needs, and a bound that keeps
+/// a multi-megabyte text linear.
+const LOOKBACK: usize = 400;
+
+/// The source stage.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SourceResolver;
+
+impl Stage for SourceResolver {
+    const NAME: &'static str = "sources";
+    const REQUIRES: &'static [Layer] = &[
+        Layer::Tokens,
+        Layer::Sentences,
+        Layer::Paragraphs,
+        Layer::Attributions,
+    ];
+    const ASSIGNS: &'static [Layer] = &[Layer::Sources];
+
+    fn run(&self, doc: &mut Doc) -> Result<(), LayerError> {
+        let resolution = resolve(doc);
+        doc.set_sources(resolution.sources)
+    }
+}
+
+/// How one attribution's source was found, for the sourcing distribution.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Route {
+    /// The source span names a person, organization or outlet.
+    Named,
+    /// A pronoun resolved to a named source.
+    PronounToName,
+    /// A pronoun resolved to an unnamed source.
+    PronounToUnnamed,
+    /// A pronoun with no antecedent in the article.
+    PronounUnresolved,
+    /// A description ("the company", "the senator") resolved to a named source.
+    DescriptionToName,
+    /// An unnamed person or group ("officials", "a source").
+    Unnamed,
+    /// A document ("the report").
+    Document,
+    /// A social-media post.
+    SocialMedia,
+    /// A description that names no one and is of no other kind.
+    Description,
+    /// No source span: inherited from the quote before it.
+    Inherited,
+    /// No source span and no speaker to inherit.
+    None,
+}
+
+/// The sources of an article and how each attribution found its own.
+#[derive(Clone, Debug)]
+pub struct Resolution {
+    /// The canonical sources, in order of first mention.
+    pub sources: Vec<Source>,
+    /// For each attribution, the index of its source in `sources`.
+    pub source_of: Vec<Option<usize>>,
+    /// For each attribution, how its source was found.
+    pub routes: Vec<Route>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Person,
+    Organization,
+    Media,
+    /// A single capitalized word that could be either person or organization.
+    Unknown,
+    Unnamed {
+        plural: bool,
+    },
+    Document,
+    Social,
+}
+
+/// A name found in the text.
+#[derive(Clone, Debug)]
+struct Name {
+    /// Tokens of the whole name, honorific and outlet "The" included.
+    start: usize,
+    end: usize,
+    /// Tokens of the name proper.
+    core: usize,
+    kind: Kind,
+    gender: Option<Gender>,
+    title: Option<&'static str>,
+    weak: bool,
+    referent: Option<usize>,
+}
+
+/// A referent: a named entity or a described source.
+#[derive(Clone, Debug)]
+struct Referent {
+    kind: Kind,
+    name: String,
+    /// The words of the fullest name, as written.
+    words: Vec<String>,
+    /// Titles and descriptor heads ("senator", "doctor", "spokesman").
+    heads: Vec<String>,
+    /// For described sources: the description without its determiner.
+    key: Option<String>,
+    gender: Option<Gender>,
+    positions: Vec<usize>,
+    mentions: Vec<Span>,
+    descriptors: Vec<Span>,
+    attributions: Vec<usize>,
+    social: Vec<bool>,
+    has_honorific: bool,
+    /// Where a spokesperson spoke for it: "he" and "she" may stand for those.
+    voices: Vec<usize>,
+}
+
+impl Referent {
+    fn new(kind: Kind, name: String, words: Vec<String>) -> Referent {
+        Referent {
+            kind,
+            name,
+            words,
+            heads: Vec::new(),
+            key: None,
+            gender: None,
+            positions: Vec::new(),
+            mentions: Vec::new(),
+            descriptors: Vec::new(),
+            attributions: Vec::new(),
+            social: Vec::new(),
+            has_honorific: false,
+            voices: Vec::new(),
+        }
+    }
+
+    /// The last position before `at` the referent was mentioned at.
+    fn last_before(&self, at: usize) -> Option<usize> {
+        self.positions.iter().copied().filter(|&p| p < at).max()
+    }
+
+    fn is_person_like(&self) -> bool {
+        match self.kind {
+            Kind::Person => {
+                self.words.len() > 1 || self.has_honorific || !self.attributions.is_empty()
+            }
+            Kind::Unknown => !self.attributions.is_empty(),
+            Kind::Unnamed { plural } => !plural,
+            _ => false,
+        }
+    }
+
+    fn has_word(&self, word: &str) -> bool {
+        self.words.iter().any(|w| w.eq_ignore_ascii_case(word))
+    }
+}
+
+/// Resolves the sources of `doc`, which must hold tokens, sentences,
+/// paragraphs and attributions.
+pub fn resolve(doc: &Doc) -> Resolution {
+    let view = View::new(doc);
+    let mut state = State {
+        view: &view,
+        names: Vec::new(),
+        events: Default::default(),
+        scanned: 0,
+        referents: Vec::new(),
+    };
+    state.scan_names();
+    state.scanned = state.names.len();
+    state.link_names();
+
+    let attributions = doc.attributions();
+    let mut order: Vec<usize> = (0..attributions.len()).collect();
+    let position = |index: usize| -> usize {
+        attributions.get(index).map_or(0, |a| {
+            a.source
+                .iter()
+                .chain(&a.cue)
+                .chain(&a.content)
+                .map(|s| s.byte_start())
+                .min()
+                .unwrap_or(0)
+        })
+    };
+    order.sort_by_key(|&index| (position(index), index));
+
+    let mut referent_of: Vec<Option<usize>> = vec![None; attributions.len()];
+    let mut routes: Vec<Route> = vec![Route::None; attributions.len()];
+    for &index in &order {
+        let Some(attribution) = attributions.get(index) else {
+            continue;
+        };
+        let source_tokens: Vec<usize> = attribution
+            .source
+            .iter()
+            .flat_map(|span| tokens_in(view.tokens, *span))
+            .collect();
+        if source_tokens.is_empty() {
+            continue;
+        }
+        let social = is_social(&view, attribution);
+        if let Some((referent, route)) = state.resolve_phrase(&source_tokens) {
+            if let Some(r) = state.referents.get_mut(referent) {
+                r.attributions.push(index);
+                r.social.push(social);
+            }
+            referent_of[index] = Some(referent);
+            routes[index] = route;
+        }
+    }
+
+    // Continuity: a sourceless quote inherits from the attribution just before it.
+    let paragraph_of = |byte: usize| -> usize {
+        doc.paragraphs()
+            .partition_point(|p| p.span.byte_end() <= byte)
+    };
+    let mut previous: Option<usize> = None;
+    for &index in &order {
+        let Some(attribution) = attributions.get(index) else {
+            continue;
+        };
+        if referent_of[index].is_none() && attribution.source.is_empty() {
+            let inherited = previous.and_then(|before| {
+                let earlier = attributions.get(before)?;
+                let end = earlier
+                    .content
+                    .iter()
+                    .chain(&earlier.cue)
+                    .map(|s| s.byte_end())
+                    .max()?;
+                let start = position(index);
+                let gap = paragraph_of(start).checked_sub(paragraph_of(end.saturating_sub(1)))?;
+                (gap <= 1).then_some(referent_of[before]).flatten()
+            });
+            if let Some(referent) = inherited {
+                let social = is_social(&view, attribution);
+                if let Some(r) = state.referents.get_mut(referent) {
+                    r.attributions.push(index);
+                    r.social.push(social);
+                }
+                referent_of[index] = Some(referent);
+                routes[index] = Route::Inherited;
+            }
+        }
+        if referent_of[index].is_some() {
+            previous = Some(index);
+        }
+    }
+
+    state.into_resolution(referent_of, routes)
+}
+
+/// Whether an attribution is delivered as a social-media post.
+fn is_social(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool {
+    let cue: Vec<usize> = attribution
+        .cue
+        .iter()
+        .flat_map(|span| tokens_in(view.tokens, *span))
+        .collect();
+    if cue.iter().any(|&i| is_posting_verb(view.word(i))) {
+        return true;
+    }
+    let Some(&last) = cue.iter().max() else {
+        return false;
+    };
+    let sentence = view.sentence_of(last);
+    let window = cue
+        .iter()
+        .copied()
+        .chain((last + 1)..sentence.end.min(last + 6))
+        .chain(
+            attribution
+                .source
+                .iter()
+                .flat_map(|span| tokens_in(view.tokens, *span)),
+        );
+    window.into_iter().any(|i| is_platform(view.raw(i)))
+}
+
+struct State<'v, 'a> {
+    view: &'v View<'a>,
+    names: Vec<Name>,
+    /// Every (position, referent) mention, for recency searches.
+    events: std::collections::BTreeSet<(usize, usize)>,
+    /// How many of `names` the text scan found (in text order); the rest were
+    /// added for source phrases.
+    scanned: usize,
+    referents: Vec<Referent>,
+}
+
+/// What a source phrase's core is.
+enum Core {
+    Name(usize),
+    Pronoun(usize),
+    Description(std::ops::Range<usize>),
+}
+
+/// A described source, read from its words.
+struct Description {
+    head: Option<Head>,
+    head_word: String,
+    definite: bool,
+    fresh: bool,
+    key: String,
+    /// A name the description is attached to ("for Acme", "Acme's", "an Acme").
+    affiliation: Option<usize>,
+    /// An organization noun it is attached to ("the company's", "a company").
+    affiliation_noun: Option<String>,
+}
+
+impl<'v, 'a> State<'v, 'a> {
+    fn is_name_token(&self, i: usize) -> bool {
+        let view = self.view;
+        if !view.is_capitalized(i) {
+            return false;
+        }
+        let raw = view.raw(i);
+        // A dateline in capitals ("PORT HALVARD") is no name; acronyms are.
+        let letters = raw.chars().filter(|c| c.is_alphabetic()).count();
+        !(letters > 4 && raw.chars().all(|c| !c.is_lowercase()))
+    }
+
+    fn scan_names(&mut self) {
+        let view = self.view;
+        let n = view.len();
+        let mut i = 0;
+        while i < n {
+            if !self.is_name_token(i) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            let sentence_end = view.sentence_of(i).end;
+            let mut j = i + 1;
+            loop {
+                if j >= sentence_end {
+                    break;
+                }
+                if self.is_name_token(j) {
+                    j += 1;
+                    continue;
+                }
+                if matches!(view.word(j), "of" | "for" | "&" | "and") {
+                    let k = if view.word(j + 1) == "the" {
+                        j + 2
+                    } else {
+                        j + 1
+                    };
+                    if k < sentence_end && self.is_name_token(k) {
+                        j = k + 1;
+                        continue;
+                    }
+                }
+                break;
+            }
+            i = j;
+            self.add_run(start, j);
+        }
+    }
+
+    fn add_run(&mut self, start: usize, end: usize) {
+        let view = self.view;
+        let mut s = start;
+        // Sentence-opening function words and common nouns ("Members of the
+        // Brotherhood") are not part of the name.
+        while s < end
+            && honorific(view.raw(s)).is_none()
+            && (is_name_stopword(view.raw(s))
+                || matches!(
+                    head_class(view.word(s)),
+                    Some(Head::Group | Head::Person | Head::Police)
+                ))
+        {
+            s += 1;
+            while s < end && !self.is_name_token(s) {
+                s += 1;
+            }
+        }
+        // "Fire Chief Raymond Ortiz": a title may follow a capitalized word.
+        let mut core = (s..end.min(s + 3))
+            .rev()
+            .find(|&k| honorific(view.raw(k)).is_some() && k > s)
+            .map_or(s, |k| k);
+        let mut gender = None;
+        let mut title = None;
+        while core < end
+            && let Some(stated) = honorific(view.raw(core))
+        {
+            gender = gender.or(stated);
+            title = title.or(title_noun(view.raw(core)));
+            core += 1;
+        }
+        if core >= end {
+            return;
+        }
+        let mut end = end;
+        let has_outlet = (core..end).any(|k| is_outlet_word(view.raw(k)));
+        let has_org = (core..end).any(|k| is_org_word(view.raw(k)));
+        if !has_outlet
+            && !has_org
+            && let Some(cut) = (core..end).find(|&k| !self.is_name_token(k))
+        {
+            end = cut;
+        }
+        if core >= end {
+            return;
+        }
+        if end - core == 1
+            && is_org_word(view.raw(core))
+            && !has_outlet
+            && view.raw(core).chars().any(char::is_lowercase)
+        {
+            // "Union president Carl Jennings": an organization word alone names none.
+            return;
+        }
+        let honorific_given = core > s;
+        // A person's name takes no article: "the Harbor City Mariners", "the Oak
+        // Hollow neighborhood" name something else.
+        let after_article = (start..s).any(|k| view.word(k) == "the")
+            || (s == start && start > 0 && view.word(start - 1) == "the");
+        let kind = if has_org {
+            Kind::Organization
+        } else if has_outlet {
+            Kind::Media
+        } else if is_place_start(view.raw(core)) && !honorific_given {
+            return;
+        } else if after_article && core == s {
+            Kind::Organization
+        } else if honorific_given || end - core > 1 {
+            Kind::Person
+        } else {
+            Kind::Unknown
+        };
+        let initial = start == 0
+            || view.is_break(start - 1)
+            || view.sentence_of(start).start == start
+            || s > start;
+        let weak = kind == Kind::Unknown && initial;
+        let from = if kind == Kind::Media && s > start && view.raw(s - 1) == "The" {
+            s - 1
+        } else {
+            s
+        };
+        self.names.push(Name {
+            start: from,
+            end,
+            core,
+            kind,
+            gender,
+            title,
+            weak,
+            referent: None,
+        });
+    }
+
+    fn words_of(&self, from: usize, to: usize) -> Vec<String> {
+        (from..to)
+            .filter(|&k| self.view.kind(k) == Some(TokenKind::Word))
+            .map(|k| self.view.raw(k).to_string())
+            .collect()
+    }
+
+    fn text_of(&self, from: usize, to: usize) -> String {
+        match (
+            self.view.span(from),
+            to.checked_sub(1).and_then(|k| self.view.span(k)),
+        ) {
+            (Some(a), Some(b)) if from < to => a.cover(b).get(self.view.text).unwrap_or("").into(),
+            _ => String::new(),
+        }
+    }
+
+    fn link_names(&mut self) {
+        // A sentence-opening word is a name only if it recurs inside a surer one.
+        let strong_words: std::collections::BTreeSet<String> = self
+            .names
+            .iter()
+            .filter(|n| !n.weak)
+            .flat_map(|n| self.words_of(n.core, n.end))
+            .collect();
+        for index in 0..self.names.len() {
+            let Some(name) = self.names.get(index).cloned() else {
+                continue;
+            };
+            let words = self.words_of(name.core, name.end);
+            let Some(last) = words.last().cloned() else {
+                continue;
+            };
+            let found = self.find_entity(&name, &words, &last);
+            let referent = match found {
+                Some(r) => {
+                    self.absorb(r, &name, &words);
+                    r
+                }
+                None if name.weak => {
+                    if !strong_words.contains(&last) {
+                        continue;
+                    }
+                    self.new_entity(&name, words)
+                }
+                None => self.new_entity(&name, words),
+            };
+            if let Some(n) = self.names.get_mut(index) {
+                n.referent = Some(referent);
+            }
+            let organization_follows = is_org_follower(self.view.word(name.end));
+            let position = self.view.span(name.start).map_or(0, |s| s.byte_start());
+            self.events.insert((position, referent));
+            if let Some(r) = self.referents.get_mut(referent) {
+                r.positions.push(position);
+                if r.gender.is_none() {
+                    r.gender = name.gender;
+                }
+                if let Some(title) = name.title
+                    && !r.heads.iter().any(|h| h == title)
+                {
+                    r.heads.push(title.to_string());
+                }
+                if name.core > name.start && name.kind == Kind::Person {
+                    r.has_honorific = true;
+                }
+                if organization_follows
+                    && !r.has_honorific
+                    && matches!(r.kind, Kind::Person | Kind::Unknown)
+                {
+                    r.kind = Kind::Organization;
+                }
+            }
+        }
+    }
+
+    fn find_entity(&self, name: &Name, words: &[String], last: &str) -> Option<usize> {
+        let named = |r: &&Referent| {
+            matches!(
+                r.kind,
+                Kind::Person | Kind::Organization | Kind::Media | Kind::Unknown
+            )
+        };
+        let candidates = self.referents.iter().enumerate().rev().take(LOOKBACK);
+        match name.kind {
+            Kind::Person if words.len() > 1 => candidates
+                .filter(|(_, r)| named(r))
+                .find(|(_, r)| {
+                    (matches!(r.kind, Kind::Person | Kind::Unknown)
+                        && r.words.last().is_some_and(|w| w == last)
+                        && (r.words.len() == 1 || r.words.first() == words.first()))
+                        || (r.kind == Kind::Organization && r.words == words)
+                })
+                .map(|(i, _)| i),
+            Kind::Person | Kind::Unknown => {
+                let person = self
+                    .referents
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .take(LOOKBACK)
+                    .find(|(_, r)| {
+                        matches!(r.kind, Kind::Person | Kind::Unknown)
+                            && r.words.last().is_some_and(|w| w == last)
+                    })
+                    .map(|(i, _)| i);
+                person.or_else(|| {
+                    (name.kind == Kind::Unknown)
+                        .then(|| {
+                            self.referents
+                                .iter()
+                                .enumerate()
+                                .rev()
+                                .take(LOOKBACK)
+                                .find(|(_, r)| {
+                                    matches!(r.kind, Kind::Organization | Kind::Media)
+                                        && r.has_word(last)
+                                })
+                                .map(|(i, _)| i)
+                        })
+                        .flatten()
+                })
+            }
+            Kind::Organization | Kind::Media => candidates
+                .filter(|(_, r)| r.kind == name.kind || r.kind == Kind::Unknown)
+                .find(|(_, r)| {
+                    contains_run(&r.words, words)
+                        || contains_run(words, &r.words)
+                        || (words.len() == 1 && is_acronym_of(last, &r.words))
+                })
+                .map(|(i, _)| i),
+            _ => None,
+        }
+    }
+
+    fn absorb(&mut self, referent: usize, name: &Name, words: &[String]) {
+        let text = self.name_text(name);
+        let Some(r) = self.referents.get_mut(referent) else {
+            return;
+        };
+        if r.kind == Kind::Unknown && name.kind != Kind::Unknown {
+            r.kind = name.kind;
+        }
+        if words.len() > r.words.len()
+            || (words.len() == r.words.len() && text.len() > r.name.len())
+        {
+            r.words = words.to_vec();
+            r.name = text;
+        }
+    }
+
+    fn name_text(&self, name: &Name) -> String {
+        // A bare surname keeps its honorific: "Mr. Smalls" says more than "Smalls".
+        let from = if name.kind == Kind::Media || name.end - name.core == 1 {
+            name.start
+        } else {
+            name.core
+        };
+        self.text_of(from, name.end)
+    }
+
+    fn new_entity(&mut self, name: &Name, words: Vec<String>) -> usize {
+        let text = self.name_text(name);
+        self.referents.push(Referent::new(name.kind, text, words));
+        self.referents.len() - 1
+    }
+
+    /// The name whose tokens hold every word token of `from..to`.
+    fn name_covering(&self, from: usize, to: usize) -> Option<usize> {
+        let words: Vec<usize> = (from..to)
+            .filter(|&k| self.view.kind(k) == Some(TokenKind::Word))
+            .filter(|&k| !matches!(self.view.word(k), "the" | "a" | "an"))
+            .collect();
+        let (&first, &last) = (words.first()?, words.last()?);
+        self.name_at(first)
+            .filter(|&i| self.names.get(i).is_some_and(|n| last < n.end))
+    }
+
+    /// The linked name holding `token`: a binary search over the scanned names,
+    /// which are in text order and disjoint, then the few added later.
+    fn name_at(&self, token: usize) -> Option<usize> {
+        let holds = |n: &Name| n.referent.is_some() && n.start <= token && token < n.end;
+        let scanned = self.names.get(..self.scanned).unwrap_or(&[]);
+        let at = scanned.partition_point(|n| n.start <= token);
+        if let Some(i) = at.checked_sub(1)
+            && scanned.get(i).is_some_and(holds)
+        {
+            return Some(i);
+        }
+        self.names
+            .iter()
+            .enumerate()
+            .skip(self.scanned)
+            .find(|(_, n)| holds(n))
+            .map(|(i, _)| i)
+    }
+
+    /// Resolves one source phrase; returns the referent and the route.
+    fn resolve_phrase(&mut self, tokens: &[usize]) -> Option<(usize, Route)> {
+        let parts = self.split_parts(tokens);
+        let mut core: Option<(Core, usize)> = None;
+        let mut title_prefix: Option<std::ops::Range<usize>> = None;
+        for (p, part) in parts.iter().enumerate() {
+            if let Some(name) = self.name_covering(part.start, part.end) {
+                core = Some((Core::Name(name), p));
+                break;
+            }
+        }
+        if core.is_none() {
+            // "chief executive Priya Raman", "Board chair Peter Lindqvist": a
+            // person's name closing the part, the words before it a descriptor.
+            for (p, part) in parts.iter().enumerate() {
+                let Some(last) = part.end.checked_sub(1) else {
+                    continue;
+                };
+                if let Some(name) = self.name_at(last)
+                    && let Some(n) = self.names.get(name)
+                    && n.end == part.end
+                    && n.start > part.start
+                    && n.kind == Kind::Person
+                {
+                    title_prefix = Some(part.start..n.start);
+                    core = Some((Core::Name(name), p));
+                    break;
+                }
+            }
+        }
+        if core.is_none() {
+            for (p, part) in parts.iter().enumerate() {
+                if part.len() == 1 && pronoun(self.view.word(part.start)).is_some() {
+                    core = Some((Core::Pronoun(part.start), p));
+                    break;
+                }
+            }
+        }
+        if core.is_none()
+            && let Some(first) = parts.first()
+            && let Some(name) = self.bare_name(first.clone())
+        {
+            core = Some((Core::Name(name), 0));
+        }
+        let (core, core_part) = match core {
+            Some(found) => found,
+            None => {
+                let first = parts.first()?.clone();
+                (Core::Description(first), 0)
+            }
+        };
+        let mut core_range = parts.get(core_part)?.clone();
+        if let Some(prefix) = &title_prefix {
+            core_range.start = prefix.end;
+        }
+        let core_span = self.span_of(core_range.start, core_range.end)?;
+        let at = core_span.byte_start();
+
+        let (referent, route) = match core {
+            Core::Name(name) => {
+                let referent = self.names.get(name)?.referent?;
+                (referent, Route::Named)
+            }
+            Core::Pronoun(token) => self.resolve_pronoun(token, at),
+            Core::Description(ref range) => self.resolve_description(range.clone(), at),
+        };
+
+        let descriptors: Vec<(Span, String)> = parts
+            .iter()
+            .enumerate()
+            .filter(|(p, part)| {
+                *p != core_part
+                    && (part.start..part.end).any(|k| self.view.kind(k) == Some(TokenKind::Word))
+            })
+            .map(|(_, part)| part.clone())
+            .chain(title_prefix)
+            .filter_map(|part| {
+                let span = self.span_of(part.start, part.end)?;
+                Some((span, self.describe(part).head_word))
+            })
+            .collect();
+        // A spokesperson speaking for an organization is how it speaks: kept as
+        // a descriptor of the organization.
+        let spokesperson = matches!(core, Core::Description(_))
+            && self.describe(core_range.clone()).head == Some(Head::Spokesperson)
+            && self
+                .referents
+                .get(referent)
+                .is_some_and(|r| matches!(r.kind, Kind::Organization | Kind::Media));
+        if matches!(core, Core::Description(_)) {
+            // A name inside a description ("officials at the Agency") is an
+            // affiliation, not a mention a later pronoun should find.
+            let scanned = self.names.get(..self.scanned).unwrap_or(&[]);
+            let from = scanned.partition_point(|n| n.start < core_range.start);
+            let inside: Vec<(usize, usize)> = scanned
+                .get(from..)
+                .unwrap_or(&[])
+                .iter()
+                .take_while(|n| n.start < core_range.end)
+                .filter(|n| n.end <= core_range.end)
+                .filter_map(|n| Some((n.referent?, self.view.span(n.start)?.byte_start())))
+                .collect();
+            for (other, position) in inside {
+                if other != referent
+                    && let Some(r) = self.referents.get_mut(other)
+                {
+                    r.positions.retain(|p| *p != position);
+                    if !r.positions.contains(&position) {
+                        self.events.remove(&(position, other));
+                    }
+                }
+            }
+        }
+        self.events.insert((at, referent));
+        let r = self.referents.get_mut(referent)?;
+        r.positions.push(at);
+        r.mentions.push(core_span);
+        if spokesperson {
+            r.descriptors.push(core_span);
+            r.voices.push(at);
+        }
+        for (span, head) in descriptors {
+            r.descriptors.push(span);
+            if !head.is_empty() && !r.heads.contains(&head) {
+                r.heads.push(head);
+            }
+        }
+        Some((referent, route))
+    }
+
+    /// A source part of capitalized words only that the name scan left out
+    /// (a surname opening a sentence: "Pence said") is a name all the same:
+    /// it is linked or made an entity here.
+    fn bare_name(&mut self, part: std::ops::Range<usize>) -> Option<usize> {
+        let view = self.view;
+        let all_names = (part.start..part.end).all(|k| self.is_name_token(k));
+        let common = (part.start..part.end)
+            .any(|k| is_name_stopword(view.raw(k)) || head_class(view.word(k)).is_some());
+        if part.is_empty() || !all_names || common {
+            return None;
+        }
+        let kind = if part.len() > 1 {
+            Kind::Person
+        } else {
+            Kind::Unknown
+        };
+        let name = Name {
+            start: part.start,
+            end: part.end,
+            core: part.start,
+            kind,
+            gender: None,
+            title: None,
+            weak: false,
+            referent: None,
+        };
+        let words = self.words_of(part.start, part.end);
+        let last = words.last()?.clone();
+        let referent = match self.find_entity(&name, &words, &last) {
+            Some(r) => r,
+            None => self.new_entity(&name, words),
+        };
+        self.names.push(Name {
+            referent: Some(referent),
+            ..name
+        });
+        Some(self.names.len() - 1)
+    }
+
+    fn span_of(&self, from: usize, to: usize) -> Option<Span> {
+        let first = self.view.span(from)?;
+        let last = self.view.span(to.checked_sub(1)?)?;
+        (from < to).then(|| first.cover(last))
+    }
+
+    /// Splits a source phrase at commas, dashes and parentheses, and before a
+    /// relative "who".
+    fn split_parts(&self, tokens: &[usize]) -> Vec<std::ops::Range<usize>> {
+        let mut sorted = tokens.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let mut parts: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut current: Option<std::ops::Range<usize>> = None;
+        let mut previous: Option<usize> = None;
+        for k in sorted {
+            let word = self.view.word(k);
+            let splits = matches!(word, "," | "(" | ")" | ";" | ":")
+                || self.view.kind(k) == Some(TokenKind::Dash)
+                || (self.view.kind(k) == Some(TokenKind::Quote) && !matches!(word, "'" | "’"));
+            let gap = previous.is_some_and(|p| p + 1 != k);
+            previous = Some(k);
+            if splits || gap || (matches!(word, "who" | "whose") && current.is_some()) {
+                if let Some(part) = current.take() {
+                    parts.push(part);
+                }
+                if splits {
+                    continue;
+                }
+            }
+            current = Some(match current {
+                Some(part) => part.start..k + 1,
+                None => k..k + 1,
+            });
+        }
+        if let Some(part) = current {
+            parts.push(part);
+        }
+        // Keep relative clauses after their noun: "who spoke ..." is a descriptor.
+        parts
+    }
+
+    fn describe(&self, range: std::ops::Range<usize>) -> Description {
+        let view = self.view;
+        let mut definite = false;
+        let mut fresh = false;
+        let mut start = range.start;
+        while start < range.end {
+            match view.word(start) {
+                "the" | "this" | "that" | "these" | "those" => definite = true,
+                "a" | "an" | "another" | "other" | "one" | "two" | "three" | "several" | "some"
+                | "many" | "most" | "few" | "all" | "both" => {
+                    fresh |= matches!(view.word(start), "a" | "an" | "another" | "other" | "one");
+                }
+                _ => break,
+            }
+            start += 1;
+        }
+        let stop = (start..range.end)
+            .find(|&k| k > start && is_description_stop(view.word(k)))
+            .unwrap_or(range.end);
+        // The head is the last word of a known class ("court documents filed last
+        // month" is headed by "documents"), else the last word.
+        let head_at = (start..stop)
+            .rev()
+            .find(|&k| view.kind(k) == Some(TokenKind::Word) && head_class(view.word(k)).is_some())
+            .or_else(|| {
+                (start..stop)
+                    .rev()
+                    .find(|&k| view.kind(k) == Some(TokenKind::Word))
+            });
+        let head_word = head_at.map_or(String::new(), |k| view.word(k).to_string());
+        let mut affiliation = None;
+        let mut affiliation_noun = None;
+        for k in start..stop {
+            if Some(k) == head_at {
+                continue;
+            }
+            if view.kind(k) == Some(TokenKind::Clitic) {
+                definite = true;
+            }
+            if let Some(name) = self.name_at(k)
+                && let Some(referent) = self.names.get(name).and_then(|n| n.referent)
+            {
+                affiliation = affiliation.or(Some(referent));
+            } else if matches!(
+                head_class(view.word(k)),
+                Some(Head::Organization | Head::Police)
+            ) {
+                affiliation_noun = affiliation_noun.or(Some(view.word(k).to_string()));
+            }
+        }
+        if affiliation_noun.is_none() && matches!(view.word(stop), "for" | "at" | "of") {
+            affiliation_noun = (stop..range.end)
+                .map(|k| view.word(k))
+                .find(|w| head_class(w) == Some(Head::Organization))
+                .map(str::to_string);
+        }
+        if affiliation.is_none() {
+            affiliation = (stop..range.end).find_map(|k| {
+                let name = self.name_at(k)?;
+                let referent = self.names.get(name)?.referent?;
+                self.referents
+                    .get(referent)
+                    .is_some_and(|r| matches!(r.kind, Kind::Organization | Kind::Media))
+                    .then_some(referent)
+            });
+        }
+        let key = (start..stop)
+            .map(|k| view.word(k))
+            .collect::<Vec<_>>()
+            .join(" ");
+        Description {
+            head: head_class(&head_word),
+            head_word,
+            definite,
+            fresh,
+            key,
+            affiliation,
+            affiliation_noun,
+        }
+    }
+
+    /// The referent mentioned last before `at` that `accept`s, looking back
+    /// over at most [`LOOKBACK`] mentions so a huge article stays linear.
+    fn most_recent(&self, at: usize, accept: impl Fn(&Referent) -> bool) -> Option<usize> {
+        self.events
+            .range(..(at, 0))
+            .rev()
+            .take(LOOKBACK)
+            .find(|(_, r)| self.referents.get(*r).is_some_and(&accept))
+            .map(|(_, r)| *r)
+    }
+
+    fn resolve_pronoun(&mut self, token: usize, at: usize) -> (usize, Route) {
+        let word = self.view.word(token);
+        let class = pronoun(word);
+        let found = match class {
+            Some(Pronoun::Person(gender)) => {
+                let sentence_start = self
+                    .view
+                    .span(self.view.sentence_of(token).start)
+                    .map_or(0, |s| s.byte_start());
+                let person = self.most_recent(at, |r| {
+                    r.is_person_like()
+                        && (gender.is_none() || r.gender.is_none() || r.gender == gender)
+                        && (word != "who" || r.last_before(at).is_some_and(|p| p >= sentence_start))
+                });
+                let person_at = person
+                    .and_then(|r| self.referents.get(r)?.last_before(at))
+                    .unwrap_or(0);
+                let voice = self
+                    .referents
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .take(LOOKBACK)
+                    .filter_map(|(i, r)| {
+                        Some((r.voices.iter().copied().filter(|&p| p < at).max()?, i))
+                    })
+                    .max();
+                match voice {
+                    Some((p, i)) if person.is_none() || p > person_at => Some(i),
+                    _ => person,
+                }
+            }
+            Some(Pronoun::Thing) => {
+                let best = self.most_recent(at, |r| {
+                    matches!(
+                        r.kind,
+                        Kind::Organization | Kind::Media | Kind::Document | Kind::Social
+                    )
+                });
+                let best_at = best.and_then(|r| self.referents.get(r)?.last_before(at));
+                match self.phrase_before(token, Head::Document, false) {
+                    // "Shareholders have filed a lawsuit. It claims": the document
+                    // just named is the nearer antecedent.
+                    Some((range, position)) if best_at.is_none_or(|p| position > p) => {
+                        let (referent, _) = self.resolve_description(range, position);
+                        self.events.insert((position, referent));
+                        if let Some(r) = self.referents.get_mut(referent) {
+                            r.positions.push(position);
+                        }
+                        Some(referent)
+                    }
+                    _ => best,
+                }
+            }
+            Some(Pronoun::Group) => {
+                let best = self.most_recent(at, |r| {
+                    matches!(
+                        r.kind,
+                        Kind::Organization | Kind::Media | Kind::Unnamed { plural: true }
+                    )
+                });
+                let best_at = best.and_then(|r| self.referents.get(r)?.last_before(at));
+                match self.phrase_before(token, Head::Group, true) {
+                    // "Canadian officials were more pointed. They said": a group
+                    // named in the text, not yet a source, is the nearer antecedent.
+                    Some((range, position)) if best_at.is_none_or(|p| position > p) => {
+                        let (referent, _) = self.resolve_description(range, position);
+                        self.events.insert((position, referent));
+                        if let Some(r) = self.referents.get_mut(referent) {
+                            r.positions.push(position);
+                        }
+                        Some(referent)
+                    }
+                    _ => best,
+                }
+            }
+            None => None,
+        };
+        if let Some(referent) = found {
+            let Some(r) = self.referents.get_mut(referent) else {
+                return (referent, Route::PronounUnresolved);
+            };
+            if let Some(Pronoun::Person(Some(gender))) = class
+                && r.gender.is_none()
+            {
+                r.gender = Some(gender);
+            }
+            let route = match r.kind {
+                Kind::Person | Kind::Organization | Kind::Media | Kind::Unknown => {
+                    Route::PronounToName
+                }
+                _ => Route::PronounToUnnamed,
+            };
+            return (referent, route);
+        }
+        let plural = matches!(class, Some(Pronoun::Group));
+        let text = self.view.raw(token).to_string();
+        let mut referent = Referent::new(Kind::Unnamed { plural }, text, Vec::new());
+        if let Some(Pronoun::Person(gender)) = class {
+            referent.gender = gender;
+        }
+        self.referents.push(referent);
+        (self.referents.len() - 1, Route::PronounUnresolved)
+    }
+
+    /// The nearest noun phrase of class `class` before `token` ("Canadian
+    /// officials", "a separate lawsuit"): in the sentence before, and in its own
+    /// sentence too when `same_sentence`.
+    fn phrase_before(
+        &self,
+        token: usize,
+        class: Head,
+        same_sentence: bool,
+    ) -> Option<(std::ops::Range<usize>, usize)> {
+        let view = self.view;
+        let sentence = view.sentence_of(token);
+        let previous = view.sentence_of(sentence.start.checked_sub(1)?);
+        let floor = previous.start;
+        let ceiling = if same_sentence { token } else { previous.end };
+        let head = (floor..ceiling)
+            .rev()
+            .find(|&k| head_class(view.word(k)) == Some(class))?;
+        let mut start = head;
+        while start > floor
+            && (view.is_capitalized(start - 1)
+                || matches!(
+                    view.word(start - 1),
+                    "the"
+                        | "a"
+                        | "an"
+                        | "new"
+                        | "separate"
+                        | "some"
+                        | "many"
+                        | "several"
+                        | "local"
+                        | "senior"
+                        | "other"
+                        | "top"
+                ))
+        {
+            start -= 1;
+        }
+        Some((start..head + 1, view.span(start)?.byte_start()))
+    }
+
+    fn resolve_description(&mut self, range: std::ops::Range<usize>, at: usize) -> (usize, Route) {
+        let description = self.describe(range.clone());
+        let text = self.text_of(range.start, range.end);
+        let head = description.head_word.clone();
+        let found: Option<(usize, Route)> = match description.head {
+            Some(Head::Spokesperson) => {
+                let organization = description.affiliation.or_else(|| {
+                    let noun = description.affiliation_noun.as_deref()?;
+                    self.find_organization(noun, at)
+                });
+                organization
+                    .map(|r| (r, Route::DescriptionToName))
+                    .or_else(|| {
+                        description
+                            .definite
+                            .then(|| self.most_recent(at, |r| r.heads.contains(&head)))
+                            .flatten()
+                            .map(|r| (r, Route::Unnamed))
+                    })
+            }
+            Some(Head::Organization)
+                if description.affiliation.is_some_and(|r| {
+                    self.referents
+                        .get(r)
+                        .is_some_and(|r| r.kind == Kind::Organization && r.has_word(&head))
+                }) =>
+            {
+                description.affiliation.map(|r| (r, Route::Named))
+            }
+            Some(Head::Organization) => {
+                let possessed = description.key.contains("'s");
+                if possessed {
+                    self.find_key(&description.key, at)
+                        .map(|r| (r, Route::Description))
+                } else {
+                    self.find_organization(&head, at)
+                        .map(|r| (r, Route::DescriptionToName))
+                        .or_else(|| {
+                            self.find_key(&description.key, at)
+                                .map(|r| (r, Route::Description))
+                        })
+                }
+            }
+            Some(Head::Media) => self
+                .most_recent(at, |r| r.kind == Kind::Media)
+                .map(|r| (r, Route::DescriptionToName)),
+            Some(Head::Police) => self.find_organization("police", at).map(|r| {
+                let named = self.referents.get(r).is_some_and(|r| !r.words.is_empty());
+                (
+                    r,
+                    if named {
+                        Route::DescriptionToName
+                    } else {
+                        Route::Description
+                    },
+                )
+            }),
+            Some(Head::Document) | Some(Head::Social) => {
+                if description.definite && !description.fresh {
+                    let head = head.clone();
+                    self.most_recent(at, |r| {
+                        matches!(r.kind, Kind::Document | Kind::Social) && r.heads.contains(&head)
+                    })
+                    .map(|r| {
+                        let route = if self.referents.get(r).map(|x| x.kind) == Some(Kind::Social) {
+                            Route::SocialMedia
+                        } else {
+                            Route::Document
+                        };
+                        (r, route)
+                    })
+                } else {
+                    None
+                }
+            }
+            Some(Head::Person) if description.definite && !description.fresh => self
+                .most_recent(at, |r| {
+                    (matches!(r.kind, Kind::Person | Kind::Unnamed { plural: false })
+                        && r.heads.contains(&head))
+                        || r.key.as_deref().is_some_and(|k| k.ends_with(&head))
+                })
+                .map(|r| {
+                    let route = match self.referents.get(r).map(|x| x.kind) {
+                        Some(Kind::Person) => Route::DescriptionToName,
+                        _ => Route::Unnamed,
+                    };
+                    (r, route)
+                }),
+            Some(Head::Group) if !description.fresh => self
+                .most_recent(at, |r| {
+                    r.kind == Kind::Unnamed { plural: true } && r.heads.contains(&head)
+                })
+                .map(|r| (r, Route::Unnamed)),
+            _ => None,
+        };
+        if let Some(found) = found {
+            return found;
+        }
+        let (kind, route) = match description.head {
+            Some(Head::Organization) | Some(Head::Police) => {
+                (Kind::Organization, Route::Description)
+            }
+            Some(Head::Media) => (Kind::Media, Route::Description),
+            Some(Head::Document) => (Kind::Document, Route::Document),
+            Some(Head::Social) => (Kind::Social, Route::SocialMedia),
+            Some(Head::Person) | Some(Head::Spokesperson) => {
+                (Kind::Unnamed { plural: false }, Route::Unnamed)
+            }
+            Some(Head::Group) => (Kind::Unnamed { plural: true }, Route::Unnamed),
+            None => (
+                Kind::Unnamed {
+                    plural: head.ends_with('s'),
+                },
+                Route::Description,
+            ),
+        };
+        let mut referent = Referent::new(kind, text, Vec::new());
+        referent.key = Some(description.key);
+        if !head.is_empty() {
+            referent.heads.push(head);
+        }
+        self.referents.push(referent);
+        (self.referents.len() - 1, route)
+    }
+
+    /// The most recent organization an organization noun can stand for: one
+    /// whose name holds the noun ("the department"), else, for company nouns, the
+    /// most recent company.
+    fn find_organization(&self, noun: &str, at: usize) -> Option<usize> {
+        if matches!(noun, "police" | "officers" | "deputies" | "troopers") {
+            return self.most_recent(at, |r| {
+                r.kind == Kind::Organization
+                    && (r.has_word("Police")
+                        || r.has_word("Sheriff")
+                        || r.heads.iter().any(|h| h == "police"))
+            });
+        }
+        let named = self.most_recent(at, |r| {
+            r.kind == Kind::Organization
+                && (r.words.iter().any(|w| names_kind_of(noun, w))
+                    || (r.words.is_empty() && r.heads.iter().any(|h| h == noun)))
+        });
+        if named.is_some() {
+            return named;
+        }
+        let companylike = matches!(
+            noun,
+            "company"
+                | "firm"
+                | "operator"
+                | "maker"
+                | "retailer"
+                | "employer"
+                | "developer"
+                | "manufacturer"
+                | "insurer"
+                | "airline"
+                | "utility"
+                | "landlord"
+                | "group"
+                | "organization"
+                | "lab"
+        );
+        if !companylike {
+            return None;
+        }
+        self.most_recent(at, |r| {
+            r.kind == Kind::Organization
+                && !r.words.iter().any(|w| {
+                    matches!(
+                        w.as_str(),
+                        "Department"
+                            | "Ministry"
+                            | "Union"
+                            | "Police"
+                            | "Council"
+                            | "Committee"
+                            | "Agency"
+                            | "Office"
+                            | "Board"
+                            | "Commission"
+                            | "Authority"
+                            | "Court"
+                            | "Party"
+                            | "Senate"
+                            | "Congress"
+                            | "Local"
+                            | "University"
+                            | "School"
+                            | "District"
+                    )
+                })
+        })
+    }
+
+    /// The most recent described source with the same description.
+    fn find_key(&self, key: &str, at: usize) -> Option<usize> {
+        self.most_recent(at, |r| r.key.as_deref() == Some(key))
+    }
+
+    fn into_resolution(self, referent_of: Vec<Option<usize>>, routes: Vec<Route>) -> Resolution {
+        let mut speaking: Vec<(usize, usize)> = self
+            .referents
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !r.attributions.is_empty())
+            .map(|(i, r)| {
+                let first = r
+                    .mentions
+                    .iter()
+                    .map(|s| s.byte_start())
+                    .chain(r.positions.iter().copied())
+                    .min()
+                    .unwrap_or(usize::MAX);
+                (first, i)
+            })
+            .collect();
+        speaking.sort_unstable();
+        let mut index_of = vec![None; self.referents.len()];
+        let mut sources = Vec::with_capacity(speaking.len());
+        for (_, referent) in speaking {
+            let Some(r) = self.referents.get(referent) else {
+                continue;
+            };
+            let mut kind = match r.kind {
+                Kind::Person | Kind::Unknown => SourceKind::Person,
+                Kind::Organization => SourceKind::Organization,
+                Kind::Media => SourceKind::MediaOutlet,
+                Kind::Unnamed { .. } => SourceKind::Unnamed,
+                Kind::Document => SourceKind::Document,
+                Kind::Social => SourceKind::SocialMedia,
+            };
+            if kind != SourceKind::Person && !r.social.is_empty() && r.social.iter().all(|s| *s) {
+                kind = SourceKind::SocialMedia;
+            }
+            let mut mentions = r.mentions.clone();
+            mentions.sort_unstable();
+            mentions.dedup();
+            let mut descriptors = r.descriptors.clone();
+            descriptors.sort_unstable();
+            descriptors.dedup();
+            let mut attributions: Vec<AttributionId> = r
+                .attributions
+                .iter()
+                .filter_map(|&a| AttributionId::new(a))
+                .collect();
+            attributions.sort_unstable();
+            attributions.dedup();
+            index_of[referent] = Some(sources.len());
+            sources.push(Source {
+                name: r.name.clone(),
+                kind,
+                mentions,
+                descriptors,
+                gender: r.gender,
+                attributions,
+            });
+        }
+        let source_of = referent_of
+            .into_iter()
+            .map(|r| r.and_then(|r| index_of.get(r).copied().flatten()))
+            .collect();
+        Resolution {
+            sources,
+            source_of,
+            routes,
+        }
+    }
+}
+
+/// Whether `acronym` ("FDA") spells the initials of the capitalized words of
+/// `words` ("Food and Drug Administration").
+fn is_acronym_of(acronym: &str, words: &[String]) -> bool {
+    let initials: String = words
+        .iter()
+        .filter_map(|w| w.chars().next())
+        .filter(|c| c.is_uppercase())
+        .collect();
+    acronym.len() > 1
+        && acronym.chars().all(|c| c.is_ascii_uppercase())
+        && initials.len() > 1
+        && initials == acronym
+}
+
+/// Whether `inner` occurs as a contiguous run of `outer`.
+fn contains_run(outer: &[String], inner: &[String]) -> bool {
+    !inner.is_empty() && outer.windows(inner.len()).any(|w| w == inner)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Pronoun {
+    Person(Option<Gender>),
+    Thing,
+    Group,
+}
+
+fn pronoun(word: &str) -> Option<Pronoun> {
+    Some(match word {
+        "he" | "him" | "his" => Pronoun::Person(Some(Gender::Masculine)),
+        "she" | "her" | "hers" => Pronoun::Person(Some(Gender::Feminine)),
+        "i" | "me" | "my" | "who" => Pronoun::Person(None),
+        "it" | "its" | "which" => Pronoun::Thing,
+        "they" | "them" | "their" | "we" | "us" | "our" => Pronoun::Group,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{attribution, doc_with};
+
+    /// The name and kind of each attribution's source.
+    fn sources_of(text: &str, parts: &[(&str, &str, &str)]) -> Vec<Option<(String, SourceKind)>> {
+        let doc = doc_with(
+            text,
+            parts
+                .iter()
+                .map(|(s, c, t)| attribution(text, s, c, t))
+                .collect(),
+        );
+        let resolution = resolve(&doc);
+        resolution
+            .source_of
+            .iter()
+            .map(|s| {
+                s.and_then(|s| resolution.sources.get(s))
+                    .map(|s| (s.name.clone(), s.kind))
+            })
+            .collect()
+    }
+
+    fn named(name: &str, kind: SourceKind) -> Option<(String, SourceKind)> {
+        Some((name.to_string(), kind))
+    }
+
+    #[test]
+    fn surnames_honorifics_and_titles_join_the_full_name() {
+        let text = "Sen. Ada Byrne spoke first. Byrne said taxes would rise. \
+                    The senator added that cuts were coming. Ms. Byrne wrote that it was over.";
+        let got = sources_of(
+            text,
+            &[
+                ("Byrne", "said", "taxes would rise"),
+                ("The senator", "added", "that cuts were coming"),
+                ("Ms. Byrne", "wrote", "that it was over"),
+            ],
+        );
+        assert_eq!(got, vec![named("Ada Byrne", SourceKind::Person); 3]);
+    }
+
+    #[test]
+    fn pronouns_follow_stated_gender() {
+        let text = "Mr. Tom Vale met Ms. Ida Roe. She said the deal was off. He said it was not.";
+        let doc = doc_with(
+            text,
+            vec![
+                attribution(text, "She", "said", "the deal was off"),
+                attribution(text, "He", "said it", "it was not"),
+            ],
+        );
+        let resolution = resolve(&doc);
+        let names: Vec<&str> = resolution
+            .source_of
+            .iter()
+            .filter_map(|s| s.and_then(|s| resolution.sources.get(s)))
+            .map(|s| s.name.as_str())
+            .collect();
+        assert_eq!(names, ["Ida Roe", "Tom Vale"]);
+        assert_eq!(
+            resolution.routes,
+            [Route::PronounToName, Route::PronounToName]
+        );
+    }
+
+    #[test]
+    fn appositives_become_descriptors() {
+        let text = "Hugh Hill, a doctor in Salem, said the ward was full.";
+        let doc = doc_with(
+            text,
+            vec![attribution(
+                text,
+                "Hugh Hill, a doctor in Salem",
+                "said",
+                "the ward was full",
+            )],
+        );
+        let resolution = resolve(&doc);
+        let hill = &resolution.sources[0];
+        assert_eq!(hill.name, "Hugh Hill");
+        let descriptors: Vec<&str> = hill.descriptors.iter().map(|d| doc.span_text(*d)).collect();
+        assert_eq!(descriptors, ["a doctor in Salem"]);
+        assert_eq!(hill.gender, None, "never guessed from the name");
+    }
+
+    #[test]
+    fn spokespeople_speak_for_their_organization() {
+        let text = "Acme Corp. lost the bid. A spokeswoman for Acme said it would appeal. \
+                    A spokesman said nothing. Officials said the bid was fair.";
+        let got = sources_of(
+            text,
+            &[
+                ("A spokeswoman for Acme", "said", "it would appeal"),
+                ("A spokesman", "said nothing", "nothing"),
+                ("Officials", "said the bid", "the bid was fair"),
+            ],
+        );
+        assert_eq!(got[0], named("Acme Corp.", SourceKind::Organization));
+        assert_eq!(got[1], named("A spokesman", SourceKind::Unnamed));
+        assert_eq!(got[2], named("Officials", SourceKind::Unnamed));
+    }
+
+    #[test]
+    fn documents_outlets_and_posts_get_their_types() {
+        let text = "The levee failed, according to court documents. Reuters reported the same. \
+                    The union wrote on Facebook that it would strike.";
+        let got = sources_of(
+            text,
+            &[
+                ("court documents", "according to", "The levee failed"),
+                ("Reuters", "reported", "the same"),
+                ("The union", "wrote on Facebook", "that it would strike"),
+            ],
+        );
+        assert_eq!(got[0], named("court documents", SourceKind::Document));
+        assert_eq!(got[1], named("Reuters", SourceKind::MediaOutlet));
+        assert_eq!(got[2], named("The union", SourceKind::SocialMedia));
+    }
+
+    #[test]
+    fn quotes_inherit_only_from_the_paragraph_before() {
+        let text = "“We stay,” said Ann Lee.\n\n“We will not move.”\n\nThe rain stopped.\n\n\
+                    The river rose.\n\n“Nobody knows.”";
+        let got = sources_of(
+            text,
+            &[
+                ("Ann Lee", "said", "“We stay,”"),
+                ("", "", "“We will not move.”"),
+                ("", "", "“Nobody knows.”"),
+            ],
+        );
+        assert_eq!(got[1], named("Ann Lee", SourceKind::Person));
+        assert_eq!(got[2], None, "three paragraphs away: no source is invented");
+    }
+}

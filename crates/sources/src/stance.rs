@@ -1,0 +1,325 @@
+//! The stance of each attribution, read from its cue and the words around it.
+//!
+//! A cue word carries a class (from the cue lexicon); when a cue holds several,
+//! the strongest wins ("was quoted as saying" reports). Then context changes it:
+//! a decline verb with its "to" ("declined to confirm"), a negated silence verb
+//! ("did not respond", "could not be reached"), a negated statement ("did not
+//! confirm", "would not say") all decline; "told a newspaper" and "according to"
+//! a news outlet or to reports report. Beliefs and intentions stay what they are
+//! under negation ("does not expect" still states a belief). The look-around
+//! windows stop at punctuation, so the "not" of a relative clause ("who did not
+//! attend, said") never reaches the cue.
+
+use attest_doc::{Attribution, AttributionId, Doc, Layer, LayerError, Stage, Stance, StanceLabel};
+
+use crate::lexicon::{
+    cue_class, is_decline_verb, is_decline_word, is_description_stop, is_media_noun, is_negator,
+    is_outlet_word, is_silence_verb, priority,
+};
+use crate::words::{View, tokens_in};
+
+/// How many tokens before and after a cue can change its stance.
+const WINDOW: usize = 4;
+
+/// The stance stage: one [`Stance`] per attribution, with the words that decided it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StanceClassifier;
+
+impl Stage for StanceClassifier {
+    const NAME: &'static str = "stances";
+    const REQUIRES: &'static [Layer] = &[Layer::Tokens, Layer::Sentences, Layer::Attributions];
+    const ASSIGNS: &'static [Layer] = &[Layer::Stances];
+
+    fn run(&self, doc: &mut Doc) -> Result<(), LayerError> {
+        let stances = classify_all(doc);
+        doc.set_stances(stances)
+    }
+}
+
+/// The stance of every attribution of `doc`, in attribution order.
+pub fn classify_all(doc: &Doc) -> Vec<Stance> {
+    let view = View::new(doc);
+    doc.attributions()
+        .iter()
+        .enumerate()
+        .filter_map(|(index, attribution)| {
+            let (label, evidence) = classify(&view, attribution);
+            AttributionId::new(index).map(|attribution| Stance {
+                attribution,
+                label,
+                evidence,
+            })
+        })
+        .collect()
+}
+
+fn classify(view: &View<'_>, attribution: &Attribution) -> (StanceLabel, Vec<attest_doc::Span>) {
+    let mut cue: Vec<usize> = attribution
+        .cue
+        .iter()
+        .flat_map(|span| tokens_in(view.tokens, *span))
+        .collect();
+    cue.sort_unstable();
+    cue.dedup();
+    let (Some(&first), Some(&last)) = (cue.first(), cue.last()) else {
+        // A quote continued from an earlier paragraph has no cue of its own; it is
+        // simply stated.
+        return (StanceLabel::Asserts, Vec::new());
+    };
+    let sentence = view.sentence_of(first);
+    let before: Vec<usize> = (sentence.start.max(first.saturating_sub(WINDOW))..first)
+        .rev()
+        .take_while(|&i| !view.is_break(i))
+        .collect();
+    let after: Vec<usize> = ((last + 1)..sentence.end.min(last + 1 + WINDOW))
+        .take_while(|&i| !view.is_break(i))
+        .collect();
+    let negators: Vec<usize> = cue
+        .iter()
+        .chain(&before)
+        .copied()
+        .filter(|&i| is_negator(view.word(i)))
+        .collect();
+
+    // Declining is read first: it outranks every class it declines.
+    for &i in cue.iter().chain(&before) {
+        let word = view.word(i);
+        if is_decline_word(word) {
+            return (StanceLabel::Declines, view.merged_spans(&[i]));
+        }
+        if is_decline_verb(word) {
+            let to = i + 1;
+            if view.word(to) == "to" {
+                return (StanceLabel::Declines, view.merged_spans(&[i, to]));
+            }
+            if cue.contains(&i) {
+                return (StanceLabel::Declines, view.merged_spans(&[i]));
+            }
+        }
+    }
+    if let Some(&negator) = negators.first() {
+        let silence = cue
+            .iter()
+            .chain(&after)
+            .copied()
+            .find(|&i| is_silence_verb(view.word(i)));
+        if let Some(verb) = silence {
+            return (StanceLabel::Declines, view.merged_spans(&[negator, verb]));
+        }
+    }
+    if cue.iter().any(|&i| view.word(i) == "no") && cue.iter().any(|&i| view.word(i) == "comment") {
+        return (StanceLabel::Declines, view.merged_spans(&cue));
+    }
+
+    let mut best: Option<(StanceLabel, usize)> = None;
+    for &i in &cue {
+        if let Some(label) = cue_class(view.word(i))
+            && best.is_none_or(|(held, _)| priority(label) > priority(held))
+        {
+            best = Some((label, i));
+        }
+    }
+    let Some((label, verb)) = best else {
+        // An unknown cue ("pointed out", a colon) attributes without qualifying.
+        let evidence = view.merged_spans(&cue);
+        return if let Some(&negator) = negators.first() {
+            (StanceLabel::Declines, view.merged_spans(&[negator, first]))
+        } else {
+            (StanceLabel::Asserts, evidence)
+        };
+    };
+
+    if let Some(&negator) = negators.first() {
+        match label {
+            StanceLabel::Asserts
+            | StanceLabel::Confirms
+            | StanceLabel::Reports
+            | StanceLabel::Claims
+            | StanceLabel::Denies
+            | StanceLabel::Declines => {
+                return (StanceLabel::Declines, view.merged_spans(&[negator, verb]));
+            }
+            StanceLabel::Believes | StanceLabel::Intends => {
+                return (label, view.merged_spans(&[negator, verb]));
+            }
+        }
+    }
+
+    if label == StanceLabel::Asserts {
+        let word = view.word(verb);
+        if matches!(word, "told" | "tell" | "tells" | "telling")
+            && let Some(medium) = cue
+                .iter()
+                .chain(&after)
+                .copied()
+                .filter(|&i| i != verb)
+                .find(|&i| is_media_noun(view.word(i)) || is_outlet_word(view.raw(i)))
+        {
+            return (StanceLabel::Reports, view.merged_spans(&[verb, medium]));
+        }
+        if word == "according" {
+            // Only the source's head phrase counts: "a Coastline News analysis"
+            // reports, "records reviewed by the Tribune" does not.
+            let medium = attribution
+                .source
+                .iter()
+                .flat_map(|span| tokens_in(view.tokens, *span))
+                .take_while(|&i| !is_description_stop(view.word(i)) && !view.is_break(i))
+                .find(|&i| {
+                    is_outlet_word(view.raw(i)) || matches!(view.word(i), "reports" | "media")
+                });
+            if let Some(medium) = medium {
+                let mut evidence = cue.clone();
+                evidence.push(medium);
+                return (StanceLabel::Reports, view.merged_spans(&evidence));
+            }
+            return (StanceLabel::Asserts, view.merged_spans(&cue));
+        }
+    }
+    (label, view.merged_spans(&[verb]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{attribution, doc_with};
+
+    fn stance_of(text: &str, source: &str, cue: &str, content: &str) -> (StanceLabel, String) {
+        let doc = doc_with(text, vec![attribution(text, source, cue, content)]);
+        let stances = classify_all(&doc);
+        let stance = stances.first().expect("one stance per attribution");
+        let evidence: Vec<&str> = stance.evidence.iter().map(|s| doc.span_text(*s)).collect();
+        (stance.label, evidence.join(" | "))
+    }
+
+    #[test]
+    fn reads_the_plain_classes() {
+        use StanceLabel::*;
+        let cases = [
+            ("Ann Lee said the bridge was safe.", "said", Asserts, "said"),
+            (
+                "Ann Lee confirmed the bridge was safe.",
+                "confirmed",
+                Confirms,
+                "confirmed",
+            ),
+            (
+                "Ann Lee denied the bridge was unsafe.",
+                "denied",
+                Denies,
+                "denied",
+            ),
+            (
+                "Ann Lee claimed the bridge was safe.",
+                "claimed",
+                Claims,
+                "claimed",
+            ),
+            (
+                "Ann Lee fears the bridge is unsafe.",
+                "fears",
+                Believes,
+                "fears",
+            ),
+            (
+                "Ann Lee vowed the bridge would reopen.",
+                "vowed",
+                Intends,
+                "vowed",
+            ),
+            (
+                "Ann Lee reported the bridge was shut.",
+                "reported",
+                Reports,
+                "reported",
+            ),
+        ];
+        for (text, cue, label, evidence) in cases {
+            let content = text
+                .split_once(&format!("{cue} "))
+                .map(|(_, rest)| rest.trim_end_matches('.'))
+                .unwrap_or_default();
+            assert_eq!(
+                stance_of(text, "Ann Lee", cue, content),
+                (label, evidence.to_string()),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn negation_and_decline_verbs_decline() {
+        let text = "The mayor did not confirm that the pool would close.";
+        assert_eq!(
+            stance_of(text, "The mayor", "confirm", "that the pool would close"),
+            (StanceLabel::Declines, "not confirm".into())
+        );
+        let text = "The mayor declined to confirm whether the pool would close.";
+        assert_eq!(
+            stance_of(
+                text,
+                "The mayor",
+                "declined to confirm",
+                "whether the pool would close"
+            ),
+            (StanceLabel::Declines, "declined to".into())
+        );
+        let text = "The owner could not be reached for comment.";
+        assert_eq!(
+            stance_of(text, "The owner", "could not be reached", "").0,
+            StanceLabel::Declines
+        );
+        let text = "The agency didn’t respond to requests for comment.";
+        assert_eq!(
+            stance_of(text, "The agency", "respond", "").0,
+            StanceLabel::Declines
+        );
+    }
+
+    #[test]
+    fn negation_in_a_relative_clause_does_not_reach_the_cue() {
+        let text = "The chef, who did not attend, said the menu was final.";
+        assert_eq!(
+            stance_of(text, "The chef", "said", "the menu was final").0,
+            StanceLabel::Asserts
+        );
+    }
+
+    #[test]
+    fn beliefs_survive_negation() {
+        let text = "Ann Lee does not expect the bridge to reopen.";
+        assert_eq!(
+            stance_of(text, "Ann Lee", "expect", "the bridge to reopen"),
+            (StanceLabel::Believes, "not expect".into())
+        );
+    }
+
+    #[test]
+    fn media_make_reports() {
+        let text = "Ann Lee told a local newspaper the bridge was safe.";
+        assert_eq!(
+            stance_of(text, "Ann Lee", "told", "the bridge was safe"),
+            (StanceLabel::Reports, "told | newspaper".into())
+        );
+        let text = "The bridge was shut, according to Reuters.";
+        assert_eq!(
+            stance_of(text, "Reuters", "according to", "The bridge was shut"),
+            (StanceLabel::Reports, "according to Reuters".into())
+        );
+        let text = "The bridge was shut, according to court records.";
+        assert_eq!(
+            stance_of(text, "court records", "according to", "The bridge was shut").0,
+            StanceLabel::Asserts
+        );
+        let text = "Ann Lee was quoted as saying the bridge was safe.";
+        assert_eq!(
+            stance_of(
+                text,
+                "Ann Lee",
+                "was quoted as saying",
+                "the bridge was safe"
+            ),
+            (StanceLabel::Reports, "quoted".into())
+        );
+    }
+}

@@ -1,0 +1,161 @@
+//! Token helpers the three stages share: folded word forms and span lookups.
+//!
+//! Every lookup is a binary search over the token layer, and word forms are
+//! folded once per article, so no stage runs a regex or rescans text per token.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use attest_doc::{Doc, Span, Token, TokenKind};
+
+/// Lowercases a word and folds typographic apostrophes to `'`, borrowing the
+/// common already-plain case so most tokens cost no allocation.
+pub(crate) fn fold(word: &str) -> Cow<'_, str> {
+    if word.bytes().all(|b| b < 0x80 && !b.is_ascii_uppercase()) {
+        return Cow::Borrowed(word);
+    }
+    Cow::Owned(
+        word.chars()
+            .map(|c| if matches!(c, '’' | '‘') { '\'' } else { c })
+            .flat_map(char::to_lowercase)
+            .collect(),
+    )
+}
+
+/// The token indices whose spans lie wholly inside `span`.
+pub(crate) fn tokens_in(tokens: &[Token], span: Span) -> Range<usize> {
+    let start = tokens.partition_point(|t| t.span.byte_start() < span.byte_start());
+    let end = tokens.partition_point(|t| t.span.byte_end() <= span.byte_end());
+    start..end.max(start)
+}
+
+/// An article's tokens with their folded forms and sentence bounds, built once
+/// per stage run.
+pub(crate) struct View<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) tokens: &'a [Token],
+    folded: Vec<Cow<'a, str>>,
+    /// For each sentence, its token range.
+    sentences: Vec<Range<usize>>,
+}
+
+impl<'a> View<'a> {
+    pub(crate) fn new(doc: &'a Doc) -> View<'a> {
+        let text = doc.text();
+        let tokens = doc.tokens();
+        let folded = tokens
+            .iter()
+            .map(|t| fold(t.span.get(text).unwrap_or("")))
+            .collect();
+        let sentences = doc
+            .sentences()
+            .iter()
+            .map(|s| s.tokens.start.index()..s.tokens.end.index().min(tokens.len()))
+            .collect();
+        View {
+            text,
+            tokens,
+            folded,
+            sentences,
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// The folded form of token `i`, or `""` past the end.
+    pub(crate) fn word(&self, i: usize) -> &str {
+        self.folded.get(i).map_or("", |w| w.as_ref())
+    }
+
+    /// The original text of token `i`, or `""` past the end.
+    pub(crate) fn raw(&self, i: usize) -> &'a str {
+        self.tokens
+            .get(i)
+            .and_then(|t| t.span.get(self.text))
+            .unwrap_or("")
+    }
+
+    pub(crate) fn span(&self, i: usize) -> Option<Span> {
+        self.tokens.get(i).map(|t| t.span)
+    }
+
+    pub(crate) fn kind(&self, i: usize) -> Option<TokenKind> {
+        self.tokens.get(i).map(|t| t.kind)
+    }
+
+    /// Whether token `i` is punctuation that closes a phrase for the stages'
+    /// look-around windows (commas, quotes, dashes, sentence ends).
+    pub(crate) fn is_break(&self, i: usize) -> bool {
+        matches!(
+            self.kind(i),
+            Some(TokenKind::Punct | TokenKind::Quote | TokenKind::Dash) | None
+        )
+    }
+
+    /// Whether token `i` starts with an uppercase letter.
+    pub(crate) fn is_capitalized(&self, i: usize) -> bool {
+        self.kind(i) == Some(TokenKind::Word)
+            && self.raw(i).chars().next().is_some_and(char::is_uppercase)
+    }
+
+    /// The token range of the sentence holding token `i`.
+    pub(crate) fn sentence_of(&self, i: usize) -> Range<usize> {
+        let at = self.sentences.partition_point(|s| s.end <= i);
+        match self.sentences.get(at) {
+            Some(range) if range.start <= i => range.clone(),
+            _ => i..(i + 1).min(self.len()),
+        }
+    }
+
+    /// The spans of a token list, adjacent tokens merged into one span.
+    pub(crate) fn merged_spans(&self, indices: &[usize]) -> Vec<Span> {
+        let mut sorted: Vec<usize> = indices.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let mut spans: Vec<Span> = Vec::new();
+        let mut previous: Option<usize> = None;
+        for i in sorted {
+            let Some(span) = self.span(i) else { continue };
+            match (previous, spans.last_mut()) {
+                (Some(p), Some(last)) if p + 1 == i => *last = last.cover(span),
+                _ => spans.push(span),
+            }
+            previous = Some(i);
+        }
+        spans
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_case_and_curly_apostrophes() {
+        assert_eq!(fold("said"), "said");
+        assert!(matches!(fold("said"), Cow::Borrowed(_)));
+        assert_eq!(fold("N’T"), "n't");
+        assert_eq!(fold("Reuters"), "reuters");
+    }
+
+    #[test]
+    fn finds_tokens_inside_a_span() {
+        let text = "Ann said no.";
+        let tokens: Vec<Token> = [(0, 3), (4, 8), (9, 11), (11, 12)]
+            .into_iter()
+            .map(|(s, e)| Token {
+                span: Span::must(s, e),
+                kind: TokenKind::Word,
+            })
+            .collect();
+        assert_eq!(tokens_in(&tokens, Span::must(4, 11)), 1..3);
+        assert_eq!(
+            tokens_in(&tokens, Span::must(5, 6)),
+            2..2,
+            "inside one token"
+        );
+        assert_eq!(tokens_in(&tokens, Span::must(0, text.len())), 0..4);
+    }
+}

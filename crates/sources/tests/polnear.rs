@@ -1,0 +1,68 @@
+//! The sourcing distribution of PolNeAR dev gold attributions, when the corpus
+//! is on the machine (it is not ours to ship; the test passes without it).
+
+use std::path::Path;
+
+use attest_corpus::Corpus;
+use attest_doc::{Article, Doc, Limits};
+
+#[test]
+fn polnear_dev_source_distribution() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/polnear/dev");
+    if !dir.exists() {
+        println!("PolNeAR not found at {}: skipping", dir.display());
+        return;
+    }
+    let corpus = Corpus::open(&dir).expect("the dev split opens");
+    let mut docs = Vec::new();
+    let started = std::time::Instant::now();
+    let mut bytes = 0;
+    for article in corpus.articles() {
+        let article = article.expect("the article reads");
+        bytes += article.text.len();
+        let mut doc = Doc::new(Article::new(article.name.clone(), article.text.clone()));
+        doc.set_segmentation(attest_text::segment(&article.text, &Limits::DEFAULT))
+            .expect("the segmentation fits");
+        let attributions = article
+            .gold
+            .iter()
+            .map(|g| g.to_attribution(&article.text))
+            .collect();
+        doc.set_attributions(attributions).expect("gold spans fit");
+        docs.push(doc);
+    }
+    let segmented = started.elapsed();
+    let stages = std::time::Instant::now();
+    for doc in &mut docs {
+        use attest_doc::Stage;
+        attest_sources::StanceClassifier
+            .run(doc)
+            .expect("stances fit");
+        attest_sources::SourceResolver
+            .run(doc)
+            .expect("sources fit");
+        attest_sources::HedgeFinder.run(doc).expect("hedges fit");
+    }
+    let staged = stages.elapsed();
+    println!(
+        "three stages: {:?} for {} bytes = {:.1} MB/s",
+        staged,
+        bytes,
+        bytes as f64 / staged.as_secs_f64() / 1e6
+    );
+    let hedges: usize = docs.iter().map(|d| d.hedges().len()).sum();
+    println!("{hedges} unattributed hedges found");
+    let distribution = attest_sources::source_distribution(&docs);
+    println!("{distribution}");
+    println!(
+        "{} bytes; segmentation + reading {:?}; sources over the collection {:?}",
+        bytes,
+        segmented,
+        started.elapsed() - segmented
+    );
+    assert!(distribution.source_spans > 1000, "{distribution}");
+    assert!(
+        distribution.named_share + distribution.pronoun_to_name_share + distribution.unnamed_share
+            <= 1.0
+    );
+}
