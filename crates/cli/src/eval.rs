@@ -8,10 +8,10 @@ use attest_corpus::Corpus;
 use std::time::Instant;
 
 use attest_corpus::score::{evaluate_attributions, evaluate_segmentation};
-use attest_doc::Limits;
+use attest_doc::{Doc, Limits};
 use attest_pipeline::Pipeline;
 
-use crate::flags::{EvalArgs, EvalCommand, TestSetArgs};
+use crate::flags::{EvalArgs, EvalCommand, SourcesEvalArgs, TestSetArgs};
 use crate::messages;
 
 pub(crate) fn run(command: &EvalCommand) -> anyhow::Result<()> {
@@ -20,6 +20,7 @@ pub(crate) fn run(command: &EvalCommand) -> anyhow::Result<()> {
         EvalCommand::Attributions(args) => attributions(args),
         EvalCommand::Quantities(args) => test_set(args, TestSet::Quantities),
         EvalCommand::Times(args) => test_set(args, TestSet::Times),
+        EvalCommand::Sources(args) => sources(args),
     }
 }
 
@@ -48,6 +49,72 @@ fn test_set(args: &TestSetArgs, set: TestSet) -> anyhow::Result<()> {
         write!(out, "{report}")?;
     }
     Ok(())
+}
+
+fn sources(args: &SourcesEvalArgs) -> anyhow::Result<()> {
+    let segment = |text: &str| attest_text::segment(text, &Limits::DEFAULT);
+    let report = attest_sources::eval_gold(&args.gold, &segment)
+        .with_context(|| format!("scoring the gold set in {}", args.gold.display()))?;
+    let distribution = match &args.polnear {
+        Some(dir) => Some(gold_source_distribution(dir)?),
+        None => None,
+    };
+    let mut out = io::stdout().lock();
+    if args.json {
+        let json = serde_json::json!({ "gold": report, "polnear": distribution });
+        writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
+    } else {
+        writeln!(
+            out,
+            "Sources, stances and hedges of {}",
+            args.gold.display()
+        )?;
+        writeln!(out, "{report}")?;
+        if let (Some(dir), Some(distribution)) = (&args.polnear, &distribution) {
+            writeln!(
+                out,
+                "Gold source spans of {} as attest resolves them",
+                dir.display()
+            )?;
+            write!(out, "{distribution}")?;
+        }
+    }
+    if let Some(floors) = &args.floors {
+        check_floors(
+            &mut out,
+            floors,
+            "sources",
+            &[
+                ("source_resolution", report.source_resolution.accuracy),
+                ("source_type", report.source_type.accuracy),
+                ("stance", report.stance.accuracy),
+                ("hedge_f1", report.hedges.f1),
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+/// How the gold source spans of a PolNeAR split resolve, the gold attributions
+/// placed into each segmented article.
+fn gold_source_distribution(dir: &Path) -> anyhow::Result<attest_sources::Distribution> {
+    let corpus = Corpus::open(dir).with_context(|| format!("opening {}", dir.display()))?;
+    let mut docs = Vec::with_capacity(corpus.len());
+    for article in corpus.articles() {
+        let article = article.with_context(|| format!("reading {}", dir.display()))?;
+        let mut doc = Doc::new(article.to_article());
+        doc.set_segmentation(attest_text::segment(&article.text, &Limits::DEFAULT))
+            .with_context(|| format!("segmenting {}", article.name))?;
+        let gold = article
+            .gold
+            .iter()
+            .map(|gold| gold.to_attribution(&article.text))
+            .collect();
+        doc.set_attributions(gold)
+            .with_context(|| format!("placing the gold attributions of {}", article.name))?;
+        docs.push(doc);
+    }
+    Ok(attest_sources::source_distribution(&docs))
 }
 
 fn attributions(args: &EvalArgs) -> anyhow::Result<()> {

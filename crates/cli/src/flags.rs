@@ -143,6 +143,31 @@ pub(crate) enum EvalCommand {
     Quantities(TestSetArgs),
     /// The time tagger against a test set (default: the one attest ships).
     Times(TestSetArgs),
+    /// Sources, stances and hedges against a gold set of annotated articles
+    /// (default: the one attest ships), with oracle attributions.
+    Sources(SourcesEvalArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SourcesEvalArgs {
+    /// A directory of NAME.txt articles with NAME.gold annotations, in the format
+    /// of crates/sources/tests/data/gold/README.md.
+    #[arg(value_name = "DIR", default_value = "crates/sources/tests/data/gold")]
+    pub(crate) gold: PathBuf,
+
+    /// Also describe how the gold source spans of a PolNeAR-format split resolve
+    /// (named, pronoun to a name, unnamed), such as ../shared/data/polnear/dev.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) polnear: Option<PathBuf>,
+
+    /// Print the scores as JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
+
+    /// A JSON file of recorded scores (eval/floors.json): fail with status 1 when a
+    /// headline score falls more than 0.01 below its recorded figure.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) floors: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -173,6 +173,20 @@ pub enum StanceLabel {
     Intends,
 }
 
+impl StanceLabel {
+    /// Every stance, in the order summaries list them.
+    pub const ALL: [StanceLabel; 8] = [
+        StanceLabel::Asserts,
+        StanceLabel::Confirms,
+        StanceLabel::Denies,
+        StanceLabel::Declines,
+        StanceLabel::Claims,
+        StanceLabel::Reports,
+        StanceLabel::Believes,
+        StanceLabel::Intends,
+    ];
+}
+
 /// The stance of one attribution and the words that decided it.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Stance {
@@ -200,6 +214,18 @@ pub enum SourceKind {
     MediaOutlet,
     /// A social-media post.
     SocialMedia,
+}
+
+impl SourceKind {
+    /// Every source type, in the order summaries list them.
+    pub const ALL: [SourceKind; 6] = [
+        SourceKind::Person,
+        SourceKind::Organization,
+        SourceKind::Unnamed,
+        SourceKind::Document,
+        SourceKind::MediaOutlet,
+        SourceKind::SocialMedia,
+    ];
 }
 
 /// Grammatical gender as the article states it, by pronoun or honorific.

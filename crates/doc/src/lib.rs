@@ -33,6 +33,7 @@ mod limits;
 mod offsets;
 mod span;
 mod stage;
+mod summary;
 
 pub use article::{Article, Published, PublishedError};
 pub use doc::{Doc, Layer, LayerError, LayerSet, Segmentation};
@@ -46,3 +47,4 @@ pub use limits::Limits;
 pub use offsets::OffsetIndex;
 pub use span::{Span, SpanError};
 pub use stage::Stage;
+pub use summary::{Counts, SourcingSummary};

@@ -2,11 +2,10 @@
 //! spans resolved to a named source, to a pronoun standing for a name, to an
 //! unnamed source, and the rest (no gold needed).
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use attest_doc::{Doc, Layer, Limits, SourceKind};
+use attest_doc::{Doc, Layer, SourceKind};
 use serde::Serialize;
 
 use crate::resolve::{Route, resolve};
@@ -40,23 +39,14 @@ pub struct Distribution {
 }
 
 /// The sourcing distribution of `docs`, which must hold attributions (gold or
-/// found); documents not yet segmented are segmented here with default limits.
+/// found) over segmented text; a document without tokens is passed over.
 pub fn source_distribution<'a>(docs: impl IntoIterator<Item = &'a Doc>) -> Distribution {
     let mut distribution = Distribution::default();
     for doc in docs {
-        let doc: Cow<'_, Doc> = if doc.has(Layer::Tokens) {
-            Cow::Borrowed(doc)
-        } else {
-            let mut segmented = doc.clone();
-            if segmented
-                .set_segmentation(attest_text::segment(doc.text(), &Limits::DEFAULT))
-                .is_err()
-            {
-                continue;
-            }
-            Cow::Owned(segmented)
-        };
-        let resolution = resolve(&doc);
+        if !doc.has(Layer::Tokens) {
+            continue;
+        }
+        let resolution = resolve(doc);
         distribution.documents += 1;
         for (index, attribution) in doc.attributions().iter().enumerate() {
             distribution.attributions += 1;

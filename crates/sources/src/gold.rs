@@ -25,7 +25,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use attest_doc::{
-    Article, Attribution, AttributionKind, Doc, Limits, SourceKind, Span, Stage, StanceLabel,
+    Article, Attribution, AttributionKind, Doc, Segmentation, SourceKind, Span, Stage, StanceLabel,
 };
 use serde::Serialize;
 
@@ -512,14 +512,18 @@ impl fmt::Display for SourcesReport {
 }
 
 /// Runs the three stages over one gold article, with its gold attributions
-/// placed into the document.
-pub fn analyse_gold(article: &GoldArticle) -> Result<Doc, GoldError> {
+/// placed into the document segmented by `segment` (the caller's segmenter, so
+/// that this stage crate does not depend on the segmentation stage).
+pub fn analyse_gold(
+    article: &GoldArticle,
+    segment: &dyn Fn(&str) -> Segmentation,
+) -> Result<Doc, GoldError> {
     let layer = |source| GoldError::Layer {
         article: article.name.clone(),
         source,
     };
     let mut doc = Doc::new(Article::new(article.name.clone(), article.text.clone()));
-    doc.set_segmentation(attest_text::segment(&article.text, &Limits::DEFAULT))
+    doc.set_segmentation(segment(&article.text))
         .map_err(layer)?;
     doc.set_attributions(
         article
@@ -536,12 +540,18 @@ pub fn analyse_gold(article: &GoldArticle) -> Result<Doc, GoldError> {
 }
 
 /// Evaluates the stages on the gold set in `dir`.
-pub fn eval_gold(dir: &Path) -> Result<SourcesReport, GoldError> {
-    evaluate(&read_gold(dir)?)
+pub fn eval_gold(
+    dir: &Path,
+    segment: &dyn Fn(&str) -> Segmentation,
+) -> Result<SourcesReport, GoldError> {
+    evaluate(&read_gold(dir)?, segment)
 }
 
 /// Evaluates the stages on annotated articles.
-pub fn evaluate(articles: &[GoldArticle]) -> Result<SourcesReport, GoldError> {
+pub fn evaluate(
+    articles: &[GoldArticle],
+    segment: &dyn Fn(&str) -> Segmentation,
+) -> Result<SourcesReport, GoldError> {
     let mut report = SourcesReport {
         articles: articles.len(),
         attributions: 0,
@@ -554,7 +564,7 @@ pub fn evaluate(articles: &[GoldArticle]) -> Result<SourcesReport, GoldError> {
         mistakes: Vec::new(),
     };
     for article in articles {
-        let doc = analyse_gold(article)?;
+        let doc = analyse_gold(article, segment)?;
         score_article(article, &doc, &mut report);
     }
     report.hedges.finish();

@@ -5,9 +5,12 @@
 //! "is said to", "appears to", "seems to") or "according to (media) reports".
 //! Its scope is the clause that holds it: the sentence, cut at semicolons, with
 //! its closing punctuation left out, and without the "according to reports"
-//! phrase when that stands at the clause's edge. A cue inside an attribution
-//! (its source, cue or content) is the attribution's business, not an
-//! unattributed hedge, and is skipped.
+//! phrase when that stands at the clause's edge. A cue inside what someone
+//! else says (an attribution's content) is that source's hedge, not the
+//! article's, and is skipped. A cue that is, or overlaps, an attribution's own
+//! source or cue is kept: PolNeAR annotates "reportedly" as a cue with no
+//! source, and "X reportedly said" or "according to reports" still puts the
+//! statement on hearsay, which is what this layer lists.
 
 use attest_doc::{Doc, Hedge, Layer, LayerError, Span, Stage, TokenKind};
 
@@ -28,7 +31,7 @@ impl Stage for HedgeFinder {
     }
 }
 
-fn is_hedge_adverb(word: &str) -> bool {
+pub(crate) fn is_hedge_adverb(word: &str) -> bool {
     matches!(
         word,
         "reportedly"
@@ -112,10 +115,10 @@ fn cue_at(view: &View<'_>, i: usize) -> Option<(usize, usize, bool)> {
 /// The unattributed hedges of `doc`, in text order.
 pub fn find_hedges(doc: &Doc) -> Vec<Hedge> {
     let view = View::new(doc);
-    let attributed: Vec<Span> = doc
+    let reported: Vec<Span> = doc
         .attributions()
         .iter()
-        .flat_map(|a| a.source.iter().chain(&a.cue).chain(&a.content).copied())
+        .flat_map(|a| a.content.iter().copied())
         .collect();
     let mut hedges = Vec::new();
     let mut i = 0;
@@ -129,7 +132,7 @@ pub fn find_hedges(doc: &Doc) -> Vec<Hedge> {
             continue;
         };
         let cue = first.cover(last);
-        if attributed.iter().any(|span| span.overlaps(cue)) {
+        if reported.iter().any(|span| span.overlaps(cue)) {
             continue;
         }
         let scope = scope_of(&view, start, end, phrase).unwrap_or(cue);
@@ -246,5 +249,19 @@ mod tests {
         let found = find_hedges(&doc);
         assert_eq!(found.len(), 1);
         assert_eq!(doc.span_text(found[0].scope), "The cook allegedly stayed");
+    }
+
+    #[test]
+    fn keeps_hedges_that_are_the_cue_of_a_sourceless_attribution() {
+        let text = "The mayor reportedly met the builder on Friday.";
+        let reportedly = attribution(text, "", "reportedly", "met the builder on Friday");
+        let doc = doc_with(text, vec![reportedly]);
+        let found = find_hedges(&doc);
+        assert_eq!(found.len(), 1);
+        assert_eq!(doc.span_text(found[0].cue), "reportedly");
+        assert_eq!(
+            doc.span_text(found[0].scope),
+            "The mayor reportedly met the builder on Friday"
+        );
     }
 }

@@ -42,6 +42,7 @@ use attest_doc::{
 };
 use serde::Serialize;
 
+use crate::hedge::is_hedge_adverb;
 use crate::lexicon::{
     Head, head_class, honorific, is_description_stop, is_name_stopword, is_org_follower,
     is_org_word, is_outlet_word, is_place_start, is_platform, is_posting_verb, names_kind_of,
@@ -245,7 +246,7 @@ pub fn resolve(doc: &Doc) -> Resolution {
             .iter()
             .flat_map(|span| tokens_in(view.tokens, *span))
             .collect();
-        if source_tokens.is_empty() {
+        if source_tokens.is_empty() || is_hedge_cue(&view, attribution) {
             continue;
         }
         let social = is_social(&view, attribution);
@@ -301,6 +302,18 @@ pub fn resolve(doc: &Doc) -> Resolution {
 }
 
 /// Whether an attribution is delivered as a social-media post.
+/// Whether the attribution's cue is only a hedge adverb ("reportedly"): such a
+/// statement names no speaker, and a source span beside it is the subject of
+/// what is reported, not who reports it.
+fn is_hedge_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool {
+    let mut words = attribution
+        .cue
+        .iter()
+        .flat_map(|span| tokens_in(view.tokens, *span))
+        .map(|k| view.word(k));
+    words.next().is_some_and(is_hedge_adverb) && words.next().is_none()
+}
+
 fn is_social(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool {
     let cue: Vec<usize> = attribution
         .cue
@@ -732,7 +745,11 @@ impl<'v, 'a> State<'v, 'a> {
         }
         if core.is_none() {
             for (p, part) in parts.iter().enumerate() {
-                if part.len() == 1 && pronoun(self.view.word(part.start)).is_some() {
+                let word = self.view.word(part.start);
+                // A relative pronoun after the noun it follows ("an official,
+                // who") stands for that noun, which is then the core.
+                let relative = p > 0 && matches!(word, "who" | "which");
+                if part.len() == 1 && pronoun(word).is_some() && !relative {
                     core = Some((Core::Pronoun(part.start), p));
                     break;
                 }
@@ -1483,6 +1500,26 @@ mod tests {
 
     fn named(name: &str, kind: SourceKind) -> Option<(String, SourceKind)> {
         Some((name.to_string(), kind))
+    }
+
+    #[test]
+    fn a_relative_pronoun_stands_for_the_noun_before_it() {
+        let text = "A city engineer, who asked not to be named, said the dam held.";
+        let got = sources_of(text, &[("A city engineer, who", "said", "the dam held")]);
+        assert_eq!(got, vec![named("A city engineer", SourceKind::Unnamed)]);
+    }
+
+    #[test]
+    fn a_hedge_adverb_cue_names_no_source() {
+        let text = "Ada Byrne reportedly sold the farm. Byrne said she was tired.";
+        let got = sources_of(
+            text,
+            &[
+                ("Ada Byrne", "reportedly", "sold the farm"),
+                ("Byrne", "said", "she was tired"),
+            ],
+        );
+        assert_eq!(got, vec![None, named("Ada Byrne", SourceKind::Person)]);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use attest_doc::{SourceKind, StanceLabel};
+use attest_doc::{Limits, Segmentation, SourceKind, StanceLabel};
 use attest_sources::{analyse_gold, evaluate, parse_gold};
 
 #[test]
@@ -17,11 +17,11 @@ fn sample_article_sources_stances_and_hedges() {
     let gold = std::fs::read_to_string(&gold_path).expect("its annotation");
     let article = parse_gold("sample", text, &gold, &gold_path).expect("a valid annotation");
 
-    let report = evaluate(std::slice::from_ref(&article)).expect("the stages run");
+    let report = evaluate(std::slice::from_ref(&article), &segment).expect("the stages run");
     assert!(report.mistakes.is_empty(), "{report}");
     assert_eq!(report.hedges.true_pos, 1, "{report}");
 
-    let doc = analyse_gold(&article).expect("the stages run");
+    let doc = analyse_gold(&article, &segment).expect("the stages run");
     let kinds: BTreeSet<String> = doc
         .sources()
         .iter()
@@ -83,4 +83,8 @@ fn sample_article_sources_stances_and_hedges() {
         "the quote paragraph inherits her"
     );
     assert_eq!(okafor.gender, None, "no pronoun or honorific states it");
+}
+
+fn segment(text: &str) -> Segmentation {
+    attest_text::segment(text, &Limits::DEFAULT)
 }

@@ -13,8 +13,8 @@
 use std::io::{self, Write};
 
 use attest_doc::{
-    AttributionKind, Doc, EntityLabel, Gender, Granularity, Layer, ParagraphRole, SourceKind, Span,
-    StanceLabel, TokenKind,
+    AttributionKind, Doc, EntityLabel, Gender, Granularity, Layer, ParagraphRole, SourceKind,
+    SourcingSummary, Span, StanceLabel, TokenKind,
 };
 use serde::Serialize;
 
@@ -75,6 +75,8 @@ struct DocumentView<'a> {
     language: Option<&'a str>,
     text: &'a str,
     layers: Vec<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    summary: Option<SourcingSummary>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tokens: Option<Vec<TokenView>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -230,6 +232,7 @@ impl<'a> DocumentView<'a> {
                 .filter(|l| written(*l))
                 .map(Layer::name)
                 .collect(),
+            summary: SourcingSummary::of(doc),
             tokens: layer(Layer::Tokens).map(|()| {
                 doc.tokens()
                     .iter()

@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use attest_doc::{Doc, Layer, SourceKind, Span, Stance, StanceLabel, TokenKind};
+use attest_doc::{Doc, Layer, SourceKind, SourcingSummary, Span, Stance, StanceLabel, TokenKind};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use crate::json::rounded_confidence;
@@ -70,6 +70,10 @@ pub fn write_report(doc: &Doc, config: &ReportConfig, out: &mut dyn Write) -> io
     }
     if doc.has(Layer::Sources) {
         report.sources(&mut text);
+        report.statements(&mut text);
+    }
+    if let Some(summary) = SourcingSummary::of(doc) {
+        report.sourcing(&mut text, &summary);
     }
     if doc.has(Layer::Hedges) {
         report.hedges(&mut text);
@@ -348,6 +352,132 @@ impl Report<'_> {
             column("anonymous"),
         ];
         self.table(out, &columns, rows);
+    }
+
+    /// Each source with what it said: the attribution's number in the
+    /// Attributions section, its stance, cue and content.
+    fn statements(&self, out: &mut String) {
+        let doc = self.doc;
+        let sources = doc.sources();
+        if sources.is_empty() {
+            return;
+        }
+        out.push('\n');
+        out.push_str(&self.paint.bold("Statements by source"));
+        out.push('\n');
+        let mut stances: BTreeMap<usize, StanceLabel> = BTreeMap::new();
+        for stance in doc.stances() {
+            stances
+                .entry(stance.attribution.index())
+                .or_insert(stance.label);
+        }
+        let number_width = doc.attributions().len().to_string().len() + 1;
+        for source in sources {
+            let heading = format!(
+                "{} · {} · {}",
+                one_line(&source.name),
+                snake(&source.kind),
+                plural(source.attributions.len(), "statement")
+            );
+            out.push_str("  ");
+            out.push_str(
+                &self
+                    .paint
+                    .source(&clip(&heading, self.width.saturating_sub(2))),
+            );
+            out.push('\n');
+            for id in &source.attributions {
+                let Some(attribution) = doc.attributions().get(id.index()) else {
+                    continue;
+                };
+                let number = format!("#{}", id.index() + 1);
+                let (stance_plain, stance_painted) = match stances.get(&id.index()) {
+                    Some(label) => {
+                        let name = format!("{:<8}", snake(label));
+                        (name.clone(), self.paint.stance(*label, &name))
+                    }
+                    None => (" ".repeat(8), " ".repeat(8)),
+                };
+                let lead = format!("    {number:>number_width$}  {stance_plain}  ");
+                let room = self.width.saturating_sub(lead.width());
+                let cue = clip(&self.shown(&attribution.cue), room / 3);
+                let content = quoted(&self.shown(&attribution.content));
+                let content = clip(&content, room.saturating_sub(cue.width() + 3).max(8));
+                out.push_str(&format!(
+                    "    {number:>number_width$}  {stance_painted}  {} → {content}\n",
+                    self.paint.cue(&cue)
+                ));
+            }
+        }
+    }
+
+    /// The counts a reader of the sourcing wants first: source types, unnamed
+    /// and direct-quote shares, stances, hedges.
+    fn sourcing(&self, out: &mut String, summary: &SourcingSummary) {
+        out.push('\n');
+        out.push_str(&self.paint.bold("Sourcing"));
+        out.push('\n');
+        let percent = |share: f64| format!("{:.0}%", share * 100.0);
+        let mut lines = vec![format!(
+            "  {} · {} · {}",
+            plural(summary.attributions, "attribution"),
+            plural(summary.sources, "source"),
+            plural(summary.hedges, "unattributed hedge")
+        )];
+        let listed = |counts: Vec<(String, usize)>| -> Vec<String> {
+            counts
+                .into_iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(name, n)| format!("{n} {name}"))
+                .collect()
+        };
+        let mut rows = vec![
+            (
+                "  sources by type: ",
+                listed(
+                    summary
+                        .sources_by_kind
+                        .iter()
+                        .map(|(kind, n)| (snake(&kind), n))
+                        .collect(),
+                ),
+            ),
+            (
+                "  attributions by source type: ",
+                listed(
+                    summary
+                        .attributions_by_source_kind
+                        .iter()
+                        .map(|(kind, n)| (snake(&kind), n))
+                        .chain([("without source".to_string(), summary.without_source)])
+                        .collect(),
+                ),
+            ),
+            (
+                "  stances: ",
+                listed(
+                    summary
+                        .stances
+                        .iter()
+                        .map(|(stance, n)| (snake(&stance), n))
+                        .collect(),
+                ),
+            ),
+        ];
+        rows.retain(|(_, items)| !items.is_empty());
+        for (lead, items) in rows {
+            lines.extend(wrap(lead, &items, self.width));
+        }
+        lines.push(format!(
+            "  unnamed or anonymous sources: {} of attributions · direct quotes: {} ({})",
+            percent(summary.unnamed_share),
+            summary.direct_quotes,
+            percent(summary.direct_quote_share)
+        ));
+        for line in lines {
+            out.push_str(&clip(&line, self.width));
+            out.push('\n');
+        }
     }
 
     fn hedges(&self, out: &mut String) {

@@ -1,0 +1,215 @@
+//! The sourcing summary of a document: how an article sources what it reports.
+//!
+//! It is derived from the attributions, stances, sources and hedges layers and
+//! holds nothing of its own, so every writer (JSON, the report, the ledger, the
+//! web page) counts the same way from one function instead of each keeping a
+//! tally of its own.
+
+use serde::Serialize;
+
+use crate::{AttributionKind, Doc, Layer, SourceKind, StanceLabel};
+
+/// How an article sources what it reports.
+///
+/// Shares are over all attributions, so that they add up with the counts a
+/// reader sees, rounded to four decimals (exact figures follow from the
+/// counts); an article with no attribution has shares of 0.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SourcingSummary {
+    /// Attributions found.
+    pub attributions: usize,
+    /// Canonical sources found.
+    pub sources: usize,
+    /// Sources of each kind.
+    pub sources_by_kind: Counts<SourceKind>,
+    /// Attributions by the kind of their source.
+    pub attributions_by_source_kind: Counts<SourceKind>,
+    /// Attributions tied to no canonical source ("reportedly", or a quote whose
+    /// speaker the article leaves open).
+    pub without_source: usize,
+    /// Attributions to unnamed or anonymous sources, over all attributions.
+    pub unnamed_share: f64,
+    /// Direct quotes: attributions whose content lies wholly inside quotation marks.
+    pub direct_quotes: usize,
+    /// Direct quotes over all attributions.
+    pub direct_quote_share: f64,
+    /// Attributions of each stance.
+    pub stances: Counts<StanceLabel>,
+    /// Unattributed hedges.
+    pub hedges: usize,
+}
+
+/// A count for every value of a small enum, zeros included, in the enum's
+/// `ALL` order; it serializes as a map from the value's name to its count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counts<K: 'static> {
+    keys: &'static [K],
+    counts: Vec<usize>,
+}
+
+impl<K: Copy + PartialEq> Counts<K> {
+    fn zero(keys: &'static [K]) -> Counts<K> {
+        Counts {
+            keys,
+            counts: vec![0; keys.len()],
+        }
+    }
+
+    fn add(&mut self, key: K) {
+        if let Some(at) = self.keys.iter().position(|k| *k == key)
+            && let Some(count) = self.counts.get_mut(at)
+        {
+            *count += 1;
+        }
+    }
+
+    /// The count of `key`.
+    pub fn get(&self, key: K) -> usize {
+        self.iter().find(|(k, _)| *k == key).map_or(0, |(_, n)| n)
+    }
+
+    /// Every value with its count, in `ALL` order.
+    pub fn iter(&self) -> impl Iterator<Item = (K, usize)> + '_ {
+        self.keys.iter().copied().zip(self.counts.iter().copied())
+    }
+}
+
+impl<K: Copy + PartialEq + Serialize> Serialize for Counts<K> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+impl SourcingSummary {
+    /// The summary of `doc`, or `None` when attributions were not looked for.
+    pub fn of(doc: &Doc) -> Option<SourcingSummary> {
+        if !doc.has(Layer::Attributions) {
+            return None;
+        }
+        let attributions = doc.attributions().len();
+        let mut sourced = vec![false; attributions];
+        let mut sources_by_kind = Counts::zero(&SourceKind::ALL);
+        let mut attributions_by_source_kind = Counts::zero(&SourceKind::ALL);
+        for source in doc.sources() {
+            sources_by_kind.add(source.kind);
+            for attribution in &source.attributions {
+                if let Some(seen) = sourced.get_mut(attribution.index())
+                    && !*seen
+                {
+                    *seen = true;
+                    attributions_by_source_kind.add(source.kind);
+                }
+            }
+        }
+        let mut stances = Counts::zero(&StanceLabel::ALL);
+        for stance in doc.stances() {
+            stances.add(stance.label);
+        }
+        let direct_quotes = doc
+            .attributions()
+            .iter()
+            .filter(|a| a.kind == AttributionKind::Direct)
+            .count();
+        let share = |n: usize| {
+            if attributions == 0 {
+                0.0
+            } else {
+                (n as f64 / attributions as f64 * 1e4).round() / 1e4
+            }
+        };
+        Some(SourcingSummary {
+            attributions,
+            sources: doc.sources().len(),
+            unnamed_share: share(attributions_by_source_kind.get(SourceKind::Unnamed)),
+            sources_by_kind,
+            attributions_by_source_kind,
+            without_source: sourced.iter().filter(|seen| !**seen).count(),
+            direct_quotes,
+            direct_quote_share: share(direct_quotes),
+            stances,
+            hedges: doc.hedges().len(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Article, Attribution, AttributionId, Source, Span, Stance};
+
+    fn attribution(text: &str, cue: &str, kind: AttributionKind) -> Attribution {
+        let start = text.find(cue).expect("the cue is in the text");
+        Attribution {
+            source: Vec::new(),
+            cue: vec![Span::must(start, start + cue.len())],
+            content: Vec::new(),
+            kind,
+            confidence: 1.0,
+        }
+    }
+
+    #[test]
+    fn counts_types_shares_and_stances() {
+        let text = "Lee said no. Officials denied it. It reportedly ended.";
+        let mut doc = Doc::new(Article::new("t", text));
+        doc.set_attributions(vec![
+            attribution(text, "said", AttributionKind::Direct),
+            attribution(text, "denied", AttributionKind::Indirect),
+            attribution(text, "reportedly", AttributionKind::Indirect),
+        ])
+        .expect("the spans fit");
+        let source = |name: &str, kind, attributions: Vec<usize>| Source {
+            name: name.to_string(),
+            kind,
+            mentions: Vec::new(),
+            descriptors: Vec::new(),
+            gender: None,
+            attributions: attributions.into_iter().map(AttributionId::must).collect(),
+        };
+        doc.set_sources(vec![
+            source("Lee", SourceKind::Person, vec![0]),
+            source("Officials", SourceKind::Unnamed, vec![1]),
+        ])
+        .expect("the sources fit");
+        doc.set_stances(vec![
+            Stance {
+                attribution: AttributionId::must(0),
+                label: StanceLabel::Asserts,
+                evidence: Vec::new(),
+            },
+            Stance {
+                attribution: AttributionId::must(1),
+                label: StanceLabel::Denies,
+                evidence: Vec::new(),
+            },
+        ])
+        .expect("the stances fit");
+
+        let summary = SourcingSummary::of(&doc).expect("attributions were looked for");
+        assert_eq!((summary.attributions, summary.sources), (3, 2));
+        assert_eq!(summary.without_source, 1);
+        assert_eq!(summary.unnamed_share, 0.3333);
+        assert_eq!(summary.direct_quotes, 1);
+        assert_eq!(summary.sources_by_kind.get(SourceKind::Person), 1);
+        assert_eq!(summary.sources_by_kind.get(SourceKind::Document), 0);
+        assert_eq!(summary.stances.get(StanceLabel::Denies), 1);
+    }
+
+    #[test]
+    fn counts_serialize_as_a_map_listing_every_value() {
+        let mut counts = Counts::zero(&StanceLabel::ALL);
+        counts.add(StanceLabel::Denies);
+        let written = serde_json::to_string(&counts).expect("a map of strings to numbers");
+        assert!(
+            written.starts_with(r#"{"asserts":0,"confirms":0,"denies":1,"#),
+            "{written}"
+        );
+        assert!(written.ends_with(r#""intends":0}"#), "{written}");
+    }
+
+    #[test]
+    fn none_when_attributions_were_not_looked_for() {
+        let doc = Doc::new(Article::new("t", "Nothing was analysed."));
+        assert_eq!(SourcingSummary::of(&doc), None);
+    }
+}
