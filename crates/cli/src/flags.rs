@@ -26,6 +26,28 @@ pub(crate) enum Command {
     Eval(EvalCommand),
     /// Rebuild the models attest ships from the PolNeAR corpus (train split only).
     Train(TrainArgs),
+    /// Serve the HTTP API and the web page (stop with Ctrl-C or SIGTERM).
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ServeArgs {
+    /// The address to listen on; loopback by default, so only this machine can
+    /// reach the server. Port 0 picks a free port.
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
+    pub(crate) addr: std::net::SocketAddr,
+
+    /// The largest request body in bytes; a larger one gets 413.
+    #[arg(long, default_value_t = attest_server::Limits::DEFAULT.body_bytes, value_name = "BYTES")]
+    pub(crate) max_body_bytes: usize,
+
+    /// How long a request may take, in seconds, before it gets 503.
+    #[arg(long, default_value_t = attest_server::Limits::DEFAULT.timeout.as_secs(), value_name = "SECONDS")]
+    pub(crate) timeout_secs: u64,
+
+    /// How many analyses run at once; one more request gets 503.
+    #[arg(long, default_value_t = attest_server::Limits::DEFAULT.analyses, value_name = "N")]
+    pub(crate) max_analyses: usize,
 }
 
 #[derive(Debug, Args)]

@@ -7,6 +7,7 @@ mod eval;
 mod flags;
 mod messages;
 mod sample;
+mod serve;
 mod train;
 
 use std::process::ExitCode;
@@ -32,6 +33,7 @@ fn main() -> ExitCode {
         flags::Command::Analyze(args) => analyze::run(&args),
         flags::Command::Eval(command) => eval::run(&command),
         flags::Command::Train(args) => train::run(&args),
+        flags::Command::Serve(args) => serve::run(&args),
     };
     match outcome {
         Ok(()) if messages::any_failed() => ExitCode::from(1),

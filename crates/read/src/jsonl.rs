@@ -84,8 +84,9 @@ impl<R: BufRead> Iterator for JsonlReader<R> {
                         continue;
                     }
                     let bytes = std::mem::take(&mut self.buffer);
+                    let place = format!("{}:{}", self.path, self.line);
                     return Some(
-                        parse_line(bytes, &self.path, self.line, &self.limits)
+                        parse_record(bytes, &place, &self.limits)
                             .map_err(|kind| ReadError::new(&self.path, kind).at_line(self.line)),
                     );
                 }
@@ -156,20 +157,17 @@ pub(crate) fn read_line_bounded(
     }
 }
 
-fn parse_line(
+/// Parses one record; `place` ("path:line") names it in warnings and is the id
+/// of a record that gives none.
+pub(crate) fn parse_record(
     bytes: Vec<u8>,
-    path: &str,
-    line: u64,
+    place: &str,
     limits: &Limits,
 ) -> Result<ReadItem, ReadErrorKind> {
     let mut warnings = Vec::new();
     let (json, replaced) = decode_lossy(bytes);
     if let Some(replaced) = replaced {
-        warnings.push(replaced_warning(
-            &format!("{path}:{line}"),
-            "of the line",
-            replaced,
-        ));
+        warnings.push(replaced_warning(place, "of the line", replaced));
     }
     let value: Value =
         serde_json::from_str(&json).map_err(|error| ReadErrorKind::Json(error.to_string()))?;
@@ -181,7 +179,7 @@ fn parse_line(
     };
     check_body(text, limits)?;
     let id = match object.get("id") {
-        None | Some(Value::Null) => format!("{path}:{line}"),
+        None | Some(Value::Null) => place.to_string(),
         Some(Value::String(id)) => id.clone(),
         Some(Value::Number(number)) if number.is_i64() || number.is_u64() => number.to_string(),
         Some(_) => return Err(ReadErrorKind::FieldType { field: "id" }),
@@ -256,7 +254,7 @@ mod tests {
     #[test]
     fn fields_map_to_the_article() {
         let line = br#"{"id":7,"text":"Body.","title":"T","url":"https://x.example/a","outlet":"O","published":"2026-03-04","language":"en","extra":1}"#;
-        let item = parse_line(line.to_vec(), "f.jsonl", 3, &Limits::DEFAULT);
+        let item = parse_record(line.to_vec(), "f.jsonl:3", &Limits::DEFAULT);
         let article = item.map(|item| item.article).ok();
         let article = article.as_ref();
         assert_eq!(article.map(|a| a.id.as_str()), Some("7"));
@@ -272,19 +270,18 @@ mod tests {
 
     #[test]
     fn wrong_types_name_the_field() {
-        let result = parse_line(
+        let result = parse_record(
             br#"{"text":"x","title":3}"#.to_vec(),
-            "f",
-            1,
+            "f:1",
             &Limits::DEFAULT,
         );
         assert!(matches!(
             result,
             Err(ReadErrorKind::FieldType { field: "title" })
         ));
-        let result = parse_line(br#"{"text":5}"#.to_vec(), "f", 1, &Limits::DEFAULT);
+        let result = parse_record(br#"{"text":5}"#.to_vec(), "f:1", &Limits::DEFAULT);
         assert!(matches!(result, Err(ReadErrorKind::MissingText)));
-        let result = parse_line(br#"[1]"#.to_vec(), "f", 1, &Limits::DEFAULT);
+        let result = parse_record(br#"[1]"#.to_vec(), "f:1", &Limits::DEFAULT);
         assert!(matches!(result, Err(ReadErrorKind::NotAnObject)));
     }
 }

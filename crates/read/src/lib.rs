@@ -92,6 +92,45 @@ pub fn read_inputs(inputs: Vec<Input>, config: ReadConfig) -> Articles {
     Articles::new(inputs, config)
 }
 
+/// Reads one article given as a JSON object with the fields of a JSON Lines
+/// record (see [`jsonl`]), as a request body; `place` names it in errors and
+/// warnings and is its id when it gives none.
+pub fn read_json_record(
+    bytes: Vec<u8>,
+    place: &str,
+    config: &ReadConfig,
+) -> Result<ReadItem, ReadError> {
+    if bytes.len() > config.limits.jsonl_line_bytes {
+        return Err(ReadError::new(
+            place,
+            ReadErrorKind::LineTooLong {
+                size: bytes.len() as u64,
+                limit: config.limits.jsonl_line_bytes,
+            },
+        ));
+    }
+    jsonl::parse_record(bytes, place, &config.limits).map_err(|kind| ReadError::new(place, kind))
+}
+
+/// Reads one plain text article given as bytes, as the plain text reader reads a
+/// file (see [`text`]); `id` is its id and names it in errors.
+pub fn read_text_bytes(
+    bytes: Vec<u8>,
+    id: &str,
+    config: &ReadConfig,
+) -> Result<ReadItem, ReadError> {
+    if bytes.len() > config.limits.article_bytes {
+        return Err(ReadError::new(
+            id,
+            ReadErrorKind::ArticleTooLarge {
+                size: bytes.len() as u64,
+                limit: config.limits.article_bytes,
+            },
+        ));
+    }
+    text::text_article(bytes, id, &config.limits).map_err(|kind| ReadError::new(id, kind))
+}
+
 /// Reads one HTML document given as a string, as the HTML reader reads a file
 /// (see [`html`]); errors name `id` as their place.
 pub fn read_html_str(html: &str, id: &str, config: &ReadConfig) -> Result<ReadItem, ReadError> {

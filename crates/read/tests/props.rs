@@ -6,7 +6,9 @@ use std::fs;
 use std::io::Write;
 
 use attest_doc::Limits;
-use attest_read::{Input, ReadConfig, read_html_str, read_inputs};
+use attest_read::{
+    Input, ReadConfig, read_html_str, read_inputs, read_json_record, read_text_bytes,
+};
 use proptest::prelude::*;
 
 /// Reads `bytes` as a file named `name` and returns how many items came out.
@@ -124,6 +126,24 @@ proptest! {
         prop_assert_eq!(&item.article.text, &text);
         let expected_id = id.unwrap_or_else(|| format!("{}:2", path.display()));
         prop_assert_eq!(item.article.id, expected_id);
+    }
+
+    #[test]
+    fn single_records_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2_000)) {
+        for limits in [Limits::DEFAULT, small_limits()] {
+            let config = ReadConfig { limits };
+            let _ = read_json_record(bytes.clone(), "request", &config);
+            let _ = read_text_bytes(bytes.clone(), "request", &config);
+        }
+    }
+
+    #[test]
+    fn json_record_text_round_trips(text in "\\PC{1,200}") {
+        prop_assume!(!text.trim().is_empty());
+        let body = serde_json::json!({ "text": text }).to_string().into_bytes();
+        let item = read_json_record(body, "request", &ReadConfig { limits: Limits::DEFAULT }).unwrap();
+        prop_assert_eq!(&item.article.text, &text);
+        prop_assert_eq!(item.article.id, "request");
     }
 
     #[test]

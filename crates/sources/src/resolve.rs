@@ -788,7 +788,11 @@ impl<'v, 'a> State<'v, 'a> {
             .iter()
             .enumerate()
             .filter(|(p, part)| {
+                // A bare relative pronoun ("an official, who") describes nothing.
+                let relative = part.len() == 1
+                    && matches!(self.view.word(part.start), "who" | "which" | "that");
                 *p != core_part
+                    && !relative
                     && (part.start..part.end).any(|k| self.view.kind(k) == Some(TokenKind::Word))
             })
             .map(|(_, part)| part.clone())
@@ -1507,6 +1511,20 @@ mod tests {
         let text = "A city engineer, who asked not to be named, said the dam held.";
         let got = sources_of(text, &[("A city engineer, who", "said", "the dam held")]);
         assert_eq!(got, vec![named("A city engineer", SourceKind::Unnamed)]);
+        let doc = doc_with(
+            text,
+            vec![attribution(
+                text,
+                "A city engineer, who",
+                "said",
+                "the dam held",
+            )],
+        );
+        let resolution = resolve(&doc);
+        assert!(
+            resolution.sources.iter().all(|s| s.descriptors.is_empty()),
+            "a bare relative pronoun is no descriptor"
+        );
     }
 
     #[test]

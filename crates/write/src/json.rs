@@ -55,7 +55,8 @@ pub fn write_jsonl(doc: &Doc, config: &JsonConfig, out: &mut dyn Write) -> io::R
     out.write_all(b"\n")
 }
 
-/// The object [`write_json`] writes, as a value (for the HTTP server).
+/// The object [`write_json`] writes, as a value to inspect (its maps are
+/// sorted by key, so write with [`write_json`] when field order matters).
 pub fn to_json_value(doc: &Doc, config: &JsonConfig) -> serde_json::Value {
     let geometry = Geometry::new(doc.text());
     let view = DocumentView::new(doc, config, &geometry);

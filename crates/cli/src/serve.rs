@@ -1,0 +1,32 @@
+//! `attest serve`: the HTTP API and the web page.
+
+use std::io::{self, Write};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use attest_doc::Limits;
+use attest_pipeline::Pipeline;
+
+use crate::flags::ServeArgs;
+
+pub(crate) fn run(args: &ServeArgs) -> anyhow::Result<()> {
+    let pipeline = Pipeline::standard(&Limits::DEFAULT).context("building the pipeline")?;
+    let limits = attest_server::Limits {
+        body_bytes: args.max_body_bytes,
+        timeout: Duration::from_secs(args.timeout_secs.max(1)),
+        analyses: args.max_analyses.max(1),
+    };
+    let state = attest_server::AppState::new(Arc::new(pipeline), limits);
+    // A closed standard error must not stop a server: these lines are for
+    // whoever watches, and failing to write them is no reason to fail.
+    attest_server::serve(args.addr, state, |bound| {
+        // Tests and scripts read this line to learn the port when asked for port 0.
+        let _ = writeln!(
+            io::stderr(),
+            "attest: serving on http://{bound}/ (Ctrl-C to stop)"
+        );
+    })?;
+    let _ = writeln!(io::stderr(), "attest: stopped");
+    Ok(())
+}

@@ -1,0 +1,476 @@
+//! `attest serve` over a real socket: every route, every error, and a clean stop
+//! on SIGTERM. Requests are written by hand over TCP, so what is tested is what
+//! any HTTP client sees.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// A running `attest serve` on a free loopback port, stopped when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Server {
+    fn start(args: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_attest"))
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("attest serve starts");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let mut stderr = BufReader::new(stderr);
+        let mut line = String::new();
+        stderr
+            .read_line(&mut line)
+            .expect("attest serve says where it listens");
+        // Keep reading, so the server never writes into a closed pipe.
+        std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+        let port = line
+            .split("http://127.0.0.1:")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .and_then(|port| port.parse().ok())
+            .unwrap_or_else(|| panic!("no port in {line:?}"));
+        Server { child, port }
+    }
+
+    fn request(&self, method: &str, path: &str, content_type: Option<&str>, body: &[u8]) -> Reply {
+        request(self.port, method, path, content_type, body)
+    }
+
+    fn get(&self, path: &str) -> Reply {
+        self.request("GET", path, None, b"")
+    }
+
+    fn post_json(&self, path: &str, body: &serde_json::Value) -> Reply {
+        let body = body.to_string();
+        self.request("POST", path, Some("application/json"), body.as_bytes())
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|error| {
+            panic!(
+                "not JSON ({error}): {}",
+                String::from_utf8_lossy(&self.body)
+            )
+        })
+    }
+
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// The status and message of a JSON error body, checked to be one.
+    fn error(&self) -> (u16, String) {
+        let json = self.json();
+        let status = json["error"]["status"].as_u64().expect("an error status") as u16;
+        assert_eq!(status, self.status, "the body's status is the response's");
+        let message = json["error"]["message"].as_str().expect("an error message");
+        assert!(!message.is_empty());
+        (status, message.to_string())
+    }
+}
+
+fn request(port: u16, method: &str, path: &str, content_type: Option<&str>, body: &[u8]) -> Reply {
+    receive(send(port, method, path, content_type, body))
+}
+
+/// Sends a request and returns the connection its answer will come on.
+fn send(port: u16, method: &str, path: &str, content_type: Option<&str>, body: &[u8]) -> TcpStream {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("the server accepts");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .expect("a timeout can be set");
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if let Some(content_type) = content_type {
+        head.push_str(&format!("Content-Type: {content_type}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream
+        .write_all(head.as_bytes())
+        .expect("the request head is sent");
+    // A server that answers before the whole body arrives (413) may close the
+    // connection under the rest of it; the answer is still there to read.
+    let _ = stream.write_all(body);
+    stream
+}
+
+fn receive(mut stream: TcpStream) -> Reply {
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    parse_reply(&raw)
+}
+
+fn parse_reply(raw: &[u8]) -> Reply {
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no header end in {:?}", String::from_utf8_lossy(raw)));
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|line| line.split(' ').nth(1))
+        .and_then(|code| code.parse().ok())
+        .expect("a status line");
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect();
+    let mut body = raw[split + 4..].to_vec();
+    let chunked = headers.iter().any(|(k, v)| {
+        k.eq_ignore_ascii_case("transfer-encoding") && v.eq_ignore_ascii_case("chunked")
+    });
+    if chunked {
+        body = dechunk(&body);
+    }
+    Reply {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn dechunk(mut data: &[u8]) -> Vec<u8> {
+    let mut body = Vec::new();
+    while let Some(end) = data.windows(2).position(|w| w == b"\r\n") {
+        let size = usize::from_str_radix(String::from_utf8_lossy(&data[..end]).trim(), 16)
+            .expect("a chunk size");
+        if size == 0 {
+            break;
+        }
+        body.extend_from_slice(&data[end + 2..end + 2 + size]);
+        data = &data[end + 2 + size + 2..];
+    }
+    body
+}
+
+/// An article long enough to keep the pipeline busy for a while.
+fn long_article(bytes: usize) -> String {
+    let paragraph = "“The harbor will reopen on Monday,” the mayor said, according to officials who declined to be named. \
+                     Dock workers reportedly rejected the offer of $4.5 million, a union spokesperson told reporters.\n\n";
+    paragraph.repeat(bytes / paragraph.len() + 1)
+}
+
+#[test]
+fn health_openapi_and_the_page() {
+    let server = Server::start(&[]);
+    let health = server.get("/v1/health");
+    assert_eq!(health.status, 200);
+    let json = health.json();
+    assert_eq!(json["status"], "ok");
+    assert!(
+        json["stages"]
+            .as_array()
+            .is_some_and(|s| s.iter().any(|s| s == "attributions"))
+    );
+
+    let openapi = server.get("/v1/openapi.json");
+    assert_eq!(openapi.status, 200);
+    assert_eq!(openapi.json()["openapi"], "3.1.0");
+
+    let page = server.get("/");
+    assert_eq!(page.status, 200);
+    assert!(
+        page.header("content-type")
+            .is_some_and(|v| v.starts_with("text/html"))
+    );
+    assert!(
+        page.header("content-security-policy")
+            .is_some_and(|v| v.contains("script-src 'self'")),
+        "scripts only from the server: {:?}",
+        page.headers
+    );
+    let page = String::from_utf8_lossy(&page.body);
+    assert!(page.contains("<script src=\"/app.js\""));
+    for asset in ["/app.js", "/app.css"] {
+        let reply = server.get(asset);
+        assert_eq!(reply.status, 200, "{asset}");
+        assert!(!reply.body.is_empty(), "{asset}");
+    }
+}
+
+#[test]
+fn analyze_reads_json_text_and_html() {
+    let server = Server::start(&[]);
+    let record = serde_json::json!({
+        "id": "harbor-1",
+        "text": "The mayor said the harbor would reopen. “It is safe,” she told reporters.",
+        "outlet": "Harbor Gazette",
+        "published": "2026-03-04",
+    });
+    let reply = server.post_json("/v1/analyze", &record);
+    assert_eq!(
+        reply.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&reply.body)
+    );
+    assert!(
+        reply
+            .header("content-type")
+            .is_some_and(|v| v.starts_with("application/json"))
+    );
+    let doc = reply.json();
+    assert_eq!(doc["schema"], "attest.document/1");
+    assert_eq!(doc["id"], "harbor-1");
+    assert_eq!(doc["outlet"], "Harbor Gazette");
+    let text = doc["text"].as_str().expect("the text");
+    let attributions = doc["attributions"].as_array().expect("attributions");
+    assert!(!attributions.is_empty());
+    for attribution in attributions {
+        for role in ["source", "cue", "content"] {
+            for span in attribution[role].as_array().expect("a role") {
+                let (start, end) = (
+                    span["byte_start"].as_u64().expect("a start") as usize,
+                    span["byte_end"].as_u64().expect("an end") as usize,
+                );
+                assert_eq!(&text[start..end], span["text"], "spans slice to their text");
+            }
+        }
+    }
+    assert!(doc["summary"]["attributions"].as_u64() >= Some(1));
+    assert!(doc.get("tokens").is_none(), "tokens only on request");
+
+    let with_tokens = server.request(
+        "POST",
+        "/v1/analyze?tokens=true",
+        Some("application/json"),
+        record.to_string().as_bytes(),
+    );
+    assert!(with_tokens.json()["tokens"].is_array());
+
+    let plain = server.request(
+        "POST",
+        "/v1/analyze",
+        Some("text/plain; charset=utf-8"),
+        "Officials said the road would reopen.".as_bytes(),
+    );
+    assert_eq!(plain.status, 200);
+    assert_eq!(plain.json()["id"], "request");
+
+    let html = server.request(
+        "POST",
+        "/v1/analyze",
+        Some("text/html"),
+        b"<html><head><title>Road reopens</title></head><body><article><p>Officials said the road would reopen on Monday after repairs.</p></article></body></html>",
+    );
+    assert_eq!(html.status, 200, "{}", String::from_utf8_lossy(&html.body));
+    assert!(
+        html.json()["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("Officials said"))
+    );
+}
+
+#[test]
+fn bad_requests_get_clear_json_errors() {
+    let server = Server::start(&["--max-body-bytes", "1000"]);
+
+    let (status, message) = server
+        .request(
+            "POST",
+            "/v1/analyze",
+            Some("application/json"),
+            b"{not json",
+        )
+        .error();
+    assert_eq!(status, 400);
+    assert!(message.contains("request"), "{message}");
+
+    let (status, message) = server
+        .post_json("/v1/analyze", &serde_json::json!({ "title": "no text" }))
+        .error();
+    assert_eq!(status, 400);
+    assert!(message.contains("text"), "{message}");
+
+    let (status, message) = server
+        .post_json("/v1/analyze", &serde_json::json!({ "text": "   " }))
+        .error();
+    assert_eq!(status, 400, "{message}");
+
+    let (status, message) = server
+        .post_json(
+            "/v1/analyze",
+            &serde_json::json!({ "text": "Some text.", "published": "last Tuesday" }),
+        )
+        .error();
+    assert_eq!(status, 400);
+    assert!(message.contains("published"), "{message}");
+
+    let (status, _) = server
+        .request(
+            "POST",
+            "/v1/analyze",
+            Some("text/plain"),
+            b"\x00\x01\x02\x03binary",
+        )
+        .error();
+    assert_eq!(status, 400);
+
+    let (status, message) = server
+        .request("POST", "/v1/analyze", Some("image/png"), b"x")
+        .error();
+    assert_eq!(status, 415);
+    assert!(message.contains("image/png"), "{message}");
+
+    let big = "word ".repeat(400);
+    let (status, message) = server
+        .request("POST", "/v1/analyze", Some("text/plain"), big.as_bytes())
+        .error();
+    assert_eq!(status, 413);
+    assert!(message.contains("1000"), "{message}");
+
+    let (status, _) = server.get("/v1/no-such-route").error();
+    assert_eq!(status, 404);
+    let (status, _) = server.get("/v1/analyze").error();
+    assert_eq!(status, 405);
+}
+
+#[test]
+fn a_saturated_server_answers_503_and_recovers() {
+    let server = Server::start(&[
+        "--max-analyses",
+        "1",
+        "--max-body-bytes",
+        "30000000",
+        "--timeout-secs",
+        "600",
+    ]);
+    let article = long_article(1_000_000);
+    let small = b"Officials said so.";
+    // The long article takes the only analysis slot as soon as its body is in;
+    // a request a moment later finds it taken. Should the long one end first on
+    // a fast machine, the round is tried again.
+    let mut refused = None;
+    for _ in 0..5 {
+        let slow = send(
+            server.port,
+            "POST",
+            "/v1/analyze",
+            Some("text/plain"),
+            article.as_bytes(),
+        );
+        std::thread::sleep(Duration::from_millis(100));
+        let second = server.request("POST", "/v1/analyze", Some("text/plain"), small);
+        let first = receive(slow);
+        assert_eq!(first.status, 200, "the long article is analysed");
+        if second.status == 503 {
+            refused = Some(second);
+            break;
+        }
+    }
+    let refused = refused.expect("a second analysis is refused while the first runs");
+    let (_, message) = refused.error();
+    assert!(message.contains("analyses are running"), "{message}");
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    let after = server.request("POST", "/v1/analyze", Some("text/plain"), small);
+    assert_eq!(
+        after.status,
+        200,
+        "the slot is free again: {}",
+        String::from_utf8_lossy(&after.body)
+    );
+}
+
+#[test]
+fn a_request_over_the_time_limit_answers_503() {
+    let server = Server::start(&["--timeout-secs", "1"]);
+    // A client that announces a body and never sends it would hold a worker
+    // forever without the limit.
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port)).expect("the server accepts");
+    stream
+        .write_all(
+            b"POST /v1/analyze HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\
+              Content-Type: text/plain\r\nContent-Length: 1000\r\n\r\nThe mayor",
+        )
+        .expect("the head is sent");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("a timeout can be set");
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    let (status, message) = parse_reply(&raw).error();
+    assert_eq!(status, 503);
+    assert!(message.contains("longer than 1 s"), "{message}");
+    assert_eq!(server.get("/v1/health").status, 200, "the server goes on");
+}
+
+#[test]
+fn sigterm_stops_the_server_cleanly() {
+    let mut server = Server::start(&[]);
+    assert_eq!(server.get("/v1/health").status, 200);
+    let pid = server.child.id().to_string();
+    let killed = Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let status = server.child.wait().expect("the server exits");
+    assert!(status.success(), "a clean stop exits 0: {status:?}");
+}
+
+#[test]
+fn every_route_is_in_the_openapi_document_and_back() {
+    let server = Server::start(&[]);
+    let openapi = server.get("/v1/openapi.json").json();
+    let paths = openapi["paths"].as_object().expect("paths");
+    let mut documented: Vec<(String, String)> = paths
+        .iter()
+        .flat_map(|(path, item)| {
+            item.as_object()
+                .into_iter()
+                .flat_map(|methods| methods.keys())
+                .filter(|method| {
+                    matches!(method.as_str(), "get" | "post" | "put" | "delete" | "patch")
+                })
+                .map(move |method| (method.clone(), path.clone()))
+        })
+        .collect();
+    documented.sort();
+    let mut served: Vec<(String, String)> = attest_server::ROUTES
+        .iter()
+        .map(|(method, path)| (method.to_string(), path.to_string()))
+        .collect();
+    served.sort();
+    assert_eq!(documented, served);
+    // And each route answers as something other than "no such route".
+    for (method, path) in &served {
+        let concrete = path.replace("{id}", "1");
+        let reply = server.request(&method.to_uppercase(), &concrete, None, b"");
+        if reply.status == 404 {
+            let (_, message) = reply.error();
+            assert!(
+                !message.starts_with("no route"),
+                "{method} {path}: {message}"
+            );
+        }
+    }
+}

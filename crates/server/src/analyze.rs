@@ -1,0 +1,135 @@
+//! `POST /v1/analyze`: one article in, its document out.
+//!
+//! The body is read the way attest reads files, by the same readers, so the
+//! API and `attest analyze` agree on what an article is:
+//!
+//! | `Content-Type` | read as |
+//! |---|---|
+//! | `application/json` | a JSON Lines record: `text` required; `id`, `title`, `url`, `outlet`, `published`, `language` optional |
+//! | `text/plain` (or none) | the article text |
+//! | `text/html` | an HTML page: main text and meta tags |
+//!
+//! The answer is the document in the JSON schema of `docs/schema.md`
+//! (`?tokens=true` adds tokens and part-of-speech tags).
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+
+use crate::{ApiError, AppState};
+
+/// The id of an article that comes without one.
+const REQUEST_ID: &str = "request";
+
+#[derive(Deserialize)]
+pub(crate) struct AnalyzeQuery {
+    #[serde(default)]
+    tokens: bool,
+}
+
+pub(crate) async fn analyze(
+    State(state): State<AppState>,
+    Query(query): Query<AnalyzeQuery>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let limit = state.limits.body_bytes;
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64) {
+        return Err(ApiError::too_large(limit));
+    }
+    let bytes = read_body(body, limit).await?;
+    let kind = BodyKind::of(&headers)?;
+    // Analysis is CPU-bound: a bounded number run at once, and the rest are
+    // told so at once instead of queueing without end.
+    let permit = state.analyses.clone().try_acquire_owned().map_err(|_| {
+        ApiError::unavailable(format!(
+            "{} analyses are running, the most this server runs at once; try again shortly",
+            state.limits.analyses
+        ))
+    })?;
+    let pipeline = state.pipeline.clone();
+    let limits = attest_doc::Limits {
+        article_bytes: limit,
+        ..attest_doc::Limits::DEFAULT
+    };
+    let json_config = attest_write::JsonConfig {
+        tokens: query.tokens,
+    };
+    let analysed = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let config = attest_read::ReadConfig { limits };
+        let item = kind.read(bytes, &config)?;
+        let doc = pipeline.analyze_noted(item.article, item.warnings);
+        // Written as `attest analyze --format jsonl` writes it, so the fields
+        // keep the schema's order.
+        let mut json = Vec::new();
+        attest_write::write_jsonl(&doc, &json_config, &mut json)
+            .map_err(|error| ApiError::internal(format!("writing the document: {error}")))?;
+        Ok::<_, ApiError>(json)
+    })
+    .await
+    .map_err(|_| ApiError::internal("the analysis stopped unexpectedly"))??;
+    Ok(([(header::CONTENT_TYPE, "application/json")], analysed).into_response())
+}
+
+/// Reads the body, refusing it as soon as it passes `limit` bytes.
+async fn read_body(body: Body, limit: usize) -> Result<Bytes, ApiError> {
+    axum::body::to_bytes(body, limit).await.map_err(|error| {
+        let too_large = std::error::Error::source(&error)
+            .is_some_and(|source| source.is::<http_body_util::LengthLimitError>());
+        if too_large {
+            ApiError::too_large(limit)
+        } else {
+            ApiError::bad_request(format!("reading the request body: {error}"))
+        }
+    })
+}
+
+#[derive(Clone, Copy)]
+enum BodyKind {
+    Json,
+    Text,
+    Html,
+}
+
+impl BodyKind {
+    fn of(headers: &HeaderMap) -> Result<BodyKind, ApiError> {
+        let Some(value) = headers.get(header::CONTENT_TYPE) else {
+            return Ok(BodyKind::Text);
+        };
+        let value = value
+            .to_str()
+            .map_err(|_| ApiError::bad_request("the Content-Type header is not ASCII"))?;
+        let media = value.split(';').next().unwrap_or("").trim();
+        match media.to_ascii_lowercase().as_str() {
+            "application/json" => Ok(BodyKind::Json),
+            "text/plain" | "" => Ok(BodyKind::Text),
+            "text/html" => Ok(BodyKind::Html),
+            other => Err(ApiError::unsupported(format!(
+                "Content-Type {other} is not read here: send application/json, text/plain or text/html"
+            ))),
+        }
+    }
+
+    fn read(
+        self,
+        bytes: Bytes,
+        config: &attest_read::ReadConfig,
+    ) -> Result<attest_read::ReadItem, ApiError> {
+        let read = match self {
+            BodyKind::Json => attest_read::read_json_record(bytes.to_vec(), REQUEST_ID, config),
+            BodyKind::Text => attest_read::read_text_bytes(bytes.to_vec(), REQUEST_ID, config),
+            BodyKind::Html => {
+                let html = String::from_utf8_lossy(&bytes);
+                attest_read::read_html_str(&html, REQUEST_ID, config)
+            }
+        };
+        read.map_err(|error| ApiError::bad_request(error.to_string()))
+    }
+}

@@ -1,0 +1,89 @@
+//! The routes, and the middleware every request passes through.
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Serialize;
+
+use crate::{ApiError, AppState, analyze, page};
+
+/// Every API route as `(method, path)` with OpenAPI's `{parameter}` syntax; a
+/// test checks this list and `assets/openapi.json` against each other.
+pub const ROUTES: &[(&str, &str)] = &[
+    ("get", "/v1/health"),
+    ("get", "/v1/openapi.json"),
+    ("post", "/v1/analyze"),
+];
+
+/// The OpenAPI document of the API.
+pub(crate) const OPENAPI: &str = include_str!("../assets/openapi.json");
+
+/// The whole application: the API under `/v1` and the page at `/`.
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/v1/health", get(health))
+        .route("/v1/openapi.json", get(openapi))
+        .route("/v1/analyze", post(analyze::analyze))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed);
+    Router::new()
+        .merge(api)
+        .merge(page::routes())
+        .layer(middleware::from_fn_with_state(state.clone(), time_limit))
+        .with_state(state)
+}
+
+#[derive(Serialize)]
+struct Health {
+    status: &'static str,
+    version: &'static str,
+    stages: Vec<&'static str>,
+}
+
+async fn health(State(state): State<AppState>) -> axum::Json<Health> {
+    axum::Json(Health {
+        status: "ok",
+        version: env!("CARGO_PKG_VERSION"),
+        stages: state.pipeline.stages().iter().map(|s| s.name()).collect(),
+    })
+}
+
+async fn openapi() -> Response {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        OPENAPI,
+    )
+        .into_response()
+}
+
+async fn not_found(request: Request) -> ApiError {
+    ApiError::not_found(format!(
+        "no route for {} {}",
+        request.method(),
+        request.uri().path()
+    ))
+}
+
+async fn method_not_allowed(request: Request) -> ApiError {
+    ApiError::method_not_allowed(format!(
+        "{} is not allowed on {}",
+        request.method(),
+        request.uri().path()
+    ))
+}
+
+/// Answers 503 for a request that takes longer than the limit, reading its
+/// body included, so a slow client cannot hold a connection's worker forever.
+async fn time_limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let limit = state.limits.timeout;
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::unavailable(format!(
+            "the request took longer than {} s (attest serve --timeout-secs)",
+            limit.as_secs_f64()
+        ))
+        .into_response(),
+    }
+}
