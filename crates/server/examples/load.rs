@@ -1,0 +1,159 @@
+//! A bounded load test of `POST /v1/analyze`, run from a second process on
+//! loopback: N connections each send the same article M times, one request at
+//! a time (a closed loop, as wrk does), and the run reports analyses per second
+//! and latency percentiles. docs/benchmarks.md quotes its output.
+//!
+//! ```text
+//! attest serve --addr 127.0.0.1:8080 --max-analyses 2 &
+//! cargo run --release -p attest-server --example load -- \
+//!     --addr 127.0.0.1:8080 --connections 2 --requests 200 crates/cli/sample/article.txt
+//! ```
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+struct Options {
+    addr: String,
+    connections: usize,
+    requests: usize,
+    article: String,
+}
+
+fn options() -> Result<Options, String> {
+    let mut addr = "127.0.0.1:8080".to_string();
+    let mut connections = 2;
+    let mut requests = 200;
+    let mut file = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
+        match arg.as_str() {
+            "--addr" => addr = value("--addr")?,
+            "--connections" => {
+                connections = value("--connections")?
+                    .parse()
+                    .map_err(|e| format!("--connections: {e}"))?
+            }
+            "--requests" => {
+                requests = value("--requests")?
+                    .parse()
+                    .map_err(|e| format!("--requests: {e}"))?
+            }
+            _ if !arg.starts_with("--") => file = Some(arg),
+            _ => return Err(format!("unknown option {arg}")),
+        }
+    }
+    let file = file.ok_or("give the article file to send")?;
+    let article = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
+    Ok(Options {
+        addr,
+        connections: connections.max(1),
+        requests: requests.max(1),
+        article,
+    })
+}
+
+/// Sends one request on a fresh connection and waits for the whole answer;
+/// returns the status code.
+fn analyse(addr: &str, body: &[u8]) -> Result<u16, String> {
+    let mut stream = TcpStream::connect(addr).map_err(|e| format!("connecting to {addr}: {e}"))?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .map_err(|e| e.to_string())?;
+    let head = format!(
+        "POST /v1/analyze HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream
+        .write_all(head.as_bytes())
+        .and_then(|()| stream.write_all(body))
+        .map_err(|e| format!("sending: {e}"))?;
+    let mut answer = Vec::new();
+    stream
+        .read_to_end(&mut answer)
+        .map_err(|e| format!("reading: {e}"))?;
+    let status = answer
+        .split(|b| *b == b' ')
+        .nth(1)
+        .and_then(|code| std::str::from_utf8(code).ok()?.parse().ok())
+        .ok_or("no status line")?;
+    Ok(status)
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let rank = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[rank.min(sorted.len() - 1)]
+}
+
+fn main() {
+    let options = match options() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("load: {message}");
+            std::process::exit(2);
+        }
+    };
+    let started = Instant::now();
+    let outcomes: Vec<Vec<(Duration, Result<u16, String>)>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..options.connections)
+            .map(|_| {
+                scope.spawn(|| {
+                    (0..options.requests)
+                        .map(|_| {
+                            let sent = Instant::now();
+                            let status = analyse(&options.addr, options.article.as_bytes());
+                            (sent.elapsed(), status)
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| worker.join().unwrap_or_default())
+            .collect()
+    });
+    let elapsed = started.elapsed();
+    let mut latencies = Vec::new();
+    let (mut ok, mut refused, mut failed) = (0, 0, 0);
+    for (latency, status) in outcomes.into_iter().flatten() {
+        match status {
+            Ok(200) => {
+                ok += 1;
+                latencies.push(latency);
+            }
+            Ok(503) => refused += 1,
+            Ok(other) => {
+                failed += 1;
+                eprintln!("load: status {other}");
+            }
+            Err(message) => {
+                failed += 1;
+                eprintln!("load: {message}");
+            }
+        }
+    }
+    latencies.sort();
+    println!(
+        "{} connections x {} requests of {} bytes in {:.2} s",
+        options.connections,
+        options.requests,
+        options.article.len(),
+        elapsed.as_secs_f64()
+    );
+    println!("analysed {ok}, refused (503) {refused}, failed {failed}");
+    if !latencies.is_empty() {
+        println!(
+            "{:.1} analyses/s; latency p50 {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+            ok as f64 / elapsed.as_secs_f64(),
+            percentile(&latencies, 0.50).as_secs_f64() * 1e3,
+            percentile(&latencies, 0.90).as_secs_f64() * 1e3,
+            percentile(&latencies, 0.99).as_secs_f64() * 1e3,
+            latencies.last().map_or(0.0, |d| d.as_secs_f64() * 1e3),
+        );
+    }
+    if failed > 0 {
+        std::process::exit(1);
+    }
+}
