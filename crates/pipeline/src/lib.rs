@@ -36,6 +36,8 @@ pub enum AnyStage {
     Pos(Box<attest_tag::Tagger>),
     /// Attributions: source, cue and content.
     Attributions(Box<attest_attrib::Attributor>),
+    /// Named entities, clustered per article.
+    Entities(Box<attest_entities::EntityTagger>),
     /// Quantities: values and units.
     Quantities(attest_numbers::QuantityTagger),
     /// Time expressions resolved against the publication time.
@@ -56,6 +58,10 @@ macro_rules! with_stage {
             }
             AnyStage::Attributions($stage) => {
                 type $ty = attest_attrib::Attributor;
+                $body
+            }
+            AnyStage::Entities($stage) => {
+                type $ty = attest_entities::EntityTagger;
                 $body
             }
             AnyStage::Quantities($stage) => {
@@ -149,10 +155,16 @@ impl Pipeline {
         })?;
         let attributor =
             attest_attrib::Attributor::bundled().map_err(PipelineError::AttributionModel)?;
+        let entities =
+            attest_entities::EntityTagger::bundled().map_err(|source| PipelineError::Model {
+                stage: <attest_entities::EntityTagger as Stage>::NAME,
+                source,
+            })?;
         Pipeline::new(vec![
             AnyStage::Segment(attest_text::Segmenter::new(*limits)),
             AnyStage::Pos(Box::new(tagger)),
             AnyStage::Attributions(Box::new(attributor)),
+            AnyStage::Entities(Box::new(entities)),
             AnyStage::Quantities(attest_numbers::QuantityTagger::new()),
             AnyStage::Times(attest_numbers::TimeTagger::new()),
         ])
