@@ -51,6 +51,7 @@ impl EntityTagger {
     pub fn entities(&self, doc: &Doc) -> Vec<Entity> {
         let mut mentions = self.model.mentions(doc);
         bylines_name_people(doc, &mut mentions);
+        datelines_name_places(doc, &mut mentions);
         family_names_name_people(doc, &mut mentions);
         harmonize(doc.text(), &mut mentions);
         let assigned = clusters(doc.text(), &mentions);
@@ -86,6 +87,45 @@ fn bylines_name_people(doc: &Doc, mentions: &mut [(Span, EntityLabel)]) {
                 *label = EntityLabel::Person;
             }
         }
+    }
+}
+
+/// Makes the capitals that open an article's first paragraph of running text,
+/// before a comma, a bracket or a dash, a place: the dateline ("PORT HALVARD,
+/// Maine (Coastline News) —", "WASHINGTON (AP) —"). Capitals read as no
+/// word the model knows, so it misses or mistypes them.
+fn datelines_name_places(doc: &Doc, mentions: &mut Vec<(Span, EntityLabel)>) {
+    let text = doc.text();
+    let Some(paragraph) = doc
+        .paragraphs()
+        .iter()
+        .find(|p| p.role == ParagraphRole::Body)
+    else {
+        return;
+    };
+    let tokens = doc
+        .tokens()
+        .iter()
+        .skip_while(|t| t.span.byte_start() < paragraph.span.byte_start());
+    let mut place: Option<Span> = None;
+    for token in tokens {
+        let word = token.span.get(text).unwrap_or_default();
+        let capitals = word.chars().any(char::is_alphabetic)
+            && !word.chars().any(char::is_lowercase)
+            && word
+                .chars()
+                .all(|c| c.is_alphabetic() || matches!(c, '.' | '-' | '\''));
+        if capitals {
+            place = Some(place.map_or(token.span, |p| p.cover(token.span)));
+            continue;
+        }
+        let closes = matches!(word, "," | "(" | "—" | "–" | "--");
+        if let Some(place) = place.filter(|p| closes && p.len() > 2) {
+            mentions.retain(|(span, _)| !span.overlaps(place));
+            mentions.push((place, EntityLabel::Location));
+            mentions.sort_by_key(|(span, _)| span.byte_start());
+        }
+        return;
     }
 }
 
@@ -194,6 +234,25 @@ mod tests {
         bylines_name_people(&doc, &mut mentions);
         assert_eq!(mentions[0].1, EntityLabel::Person);
         assert_eq!(mentions[1].1, EntityLabel::Organization, "only the first");
+    }
+
+    #[test]
+    fn a_dateline_names_a_place() {
+        let text =
+            "Dockers strike\n\nPORT HALVARD, Maine (AP) — Workers left. NEW YORK — Not a dateline.";
+        let doc = segmented(text);
+        let mut mentions = vec![(span_of(text, "PORT", 0), EntityLabel::Organization)];
+        datelines_name_places(&doc, &mut mentions);
+        let found: Vec<(&str, EntityLabel)> = mentions
+            .iter()
+            .map(|(s, l)| (doc.span_text(*s), *l))
+            .collect();
+        assert_eq!(found, [("PORT HALVARD", EntityLabel::Location)]);
+        let text = "US, officials said.";
+        let doc = segmented(text);
+        let mut mentions = Vec::new();
+        datelines_name_places(&doc, &mut mentions);
+        assert!(mentions.is_empty(), "two capitals are no dateline");
     }
 
     #[test]
