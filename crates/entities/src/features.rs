@@ -66,9 +66,16 @@ impl Context<'_> {
         for (index, token) in doc.tokens().iter().enumerate() {
             let raw = token.span.get(text).unwrap_or_default();
             let lower_start = context.scratch.len();
-            context
-                .scratch
-                .extend(raw.chars().flat_map(char::to_lowercase));
+            if raw.is_ascii() {
+                context.scratch.push_str(raw);
+                if let Some(pushed) = context.scratch.get_mut(lower_start..) {
+                    pushed.make_ascii_lowercase();
+                }
+            } else {
+                context
+                    .scratch
+                    .extend(raw.chars().flat_map(char::to_lowercase));
+            }
             let lower = (lower_start, context.scratch.len());
             let shape_start = context.scratch.len();
             push_shape(&mut context.scratch, raw);
