@@ -146,20 +146,30 @@ impl Context<'_> {
     }
 
     fn mark_article_facts(&mut self) {
-        let mut lower_words: HashSet<u64, Prehashed> = HashSet::default();
+        // Only the lower-case forms of capitalized words are worth looking for
+        // among the lower-case words: a small set, where all of them would be a large one.
+        let mut wanted: HashSet<u64, Prehashed> = HashSet::default();
         let mut capitals_inside: HashSet<u64, Prehashed> = HashSet::default();
         for i in 0..self.tokens.len() {
             let raw = self.raw(i);
-            let Some(first) = raw.chars().next() else {
+            if !raw.chars().next().is_some_and(char::is_uppercase) {
                 continue;
-            };
-            if first.is_lowercase() {
-                lower_words.insert(fnv1a64(raw.as_bytes()));
-            } else if first.is_uppercase()
-                && self.tokens.get(i).is_some_and(|t| !t.headline && !t.opens)
+            }
+            wanted.insert(fnv1a64(self.lower(i).as_bytes()));
+            if self.tokens.get(i).is_some_and(|t| !t.headline && !t.opens)
                 && raw.chars().skip(1).any(char::is_lowercase)
             {
                 capitals_inside.insert(fnv1a64(raw.as_bytes()));
+            }
+        }
+        let mut lower_words: HashSet<u64, Prehashed> = HashSet::default();
+        for i in 0..self.tokens.len() {
+            let raw = self.raw(i);
+            if raw.chars().next().is_some_and(char::is_lowercase) {
+                let hash = fnv1a64(raw.as_bytes());
+                if wanted.contains(&hash) {
+                    lower_words.insert(hash);
+                }
             }
         }
         for i in 0..self.tokens.len() {

@@ -139,13 +139,26 @@ impl Tables {
         out: &mut [f32],
     ) {
         let n = self.n;
-        // The row block of each word of the sentence, and of the boundary marks.
+        // The row block of each word that a scored token reads (its own, or
+        // a neighbour's within two), and of the boundary marks.
+        scratch.near.clear();
+        scratch
+            .near
+            .extend(range.clone().map(|i| context.near_name(i)));
         scratch.blocks.clear();
-        for i in range.clone() {
-            let word = context.lower(i);
-            scratch
-                .blocks
-                .push(self.known.get(&fnv1a64(word.as_bytes())).copied());
+        for (k, i) in range.clone().enumerate() {
+            let read = scratch
+                .near
+                .get(k.saturating_sub(2)..(k + 3).min(scratch.near.len()))
+                .is_some_and(|window| window.contains(&true));
+            let block = if read {
+                self.known
+                    .get(&fnv1a64(context.lower(i).as_bytes()))
+                    .copied()
+            } else {
+                None
+            };
+            scratch.blocks.push(block);
         }
         let start_block = self.known.get(&fnv1a64(b"<s>")).copied();
         let end_block = self.known.get(&fnv1a64(b"</s>")).copied();
@@ -162,7 +175,7 @@ impl Tables {
         scratch.own.clear();
         scratch.own.resize(n, 0.0);
         for (k, (i, row)) in range.clone().zip(out.chunks_exact_mut(n)).enumerate() {
-            if !context.near_name(i) {
+            if !scratch.near.get(k).copied().unwrap_or(false) {
                 // Outside, and cheap: no name is written without a capital
                 // next to it (a test over the silver keeps this true).
                 row.iter_mut().for_each(|x| *x = f32::NEG_INFINITY);
@@ -197,11 +210,11 @@ impl Tables {
                 add(row, self.rows(&self.tag_pairs, index));
             }
             for (slot, (_, offset)) in MARKS_AT.iter().enumerate() {
-                let marks = context.marks_at(i, *offset);
-                for bit in 0..N_MARKS {
-                    if marks & (1 << bit) != 0 {
-                        add(row, self.rows(&self.marks, slot * N_MARKS + bit));
-                    }
+                let mut marks = context.marks_at(i, *offset);
+                while marks != 0 {
+                    let bit = marks.trailing_zeros() as usize;
+                    add(row, self.rows(&self.marks, slot * N_MARKS + bit));
+                    marks &= marks - 1;
                 }
             }
             let (lower_elsewhere, capital_inside) = article_facts(context, i);
@@ -224,6 +237,7 @@ impl Tables {
 #[derive(Default, Debug)]
 pub(crate) struct Scratch {
     hashes: Vec<u64>,
+    near: Vec<bool>,
     blocks: Vec<Option<u32>>,
     own: Vec<f32>,
 }
