@@ -25,7 +25,7 @@
 //! word that opens a company's name ("Brightwater", "Brightwater Terminals
 //! Inc.") is that company, unless a person of the article bears it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use attest_doc::{ClusterId, EntityLabel, Span};
 
@@ -41,7 +41,7 @@ const COMPANY_SUFFIXES: &[&str] = &[
 const FUNCTION_WORDS: &[&str] = &["of", "the", "and", "for", "&", "on", "in", "at", "de"];
 
 /// A mention's name, ready to compare.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Name {
     /// Lower-case words.
     words: Vec<String>,
@@ -218,32 +218,51 @@ pub(crate) fn harmonize(text: &str, mentions: &mut [(Span, EntityLabel)]) {
         }
     }
     // Acronyms and the first words of company names.
-    let person_words: Vec<&String> = mentions
+    let person_words: HashSet<&String> = mentions
         .iter()
         .zip(&names)
         .filter(|((_, label), name)| *label == EntityLabel::Person && name.words.len() > 1)
         .flat_map(|(_, name)| &name.words)
         .collect();
+    // The first multi-word name with each set of initials, and the first
+    // company name with each first word: one pass, so that a long article
+    // costs no more per mention than a short one.
+    let mut by_initials: HashMap<&str, (usize, EntityLabel)> = HashMap::new();
+    let mut by_company_word: HashMap<&str, (usize, EntityLabel)> = HashMap::new();
+    for (index, ((span, label), name)) in mentions.iter().zip(&names).enumerate() {
+        if name.words.len() < 2 {
+            continue;
+        }
+        by_initials
+            .entry(name.initials.as_str())
+            .or_insert((index, *label));
+        if *label == EntityLabel::Organization
+            && ends_with_company_suffix(span.get(text).unwrap_or_default())
+            && let Some(first) = name.words.first()
+        {
+            by_company_word
+                .entry(first.as_str())
+                .or_insert((index, *label));
+        }
+    }
     let mut relabel = Vec::new();
     for (index, name) in names.iter().enumerate() {
-        let found = mentions
-            .iter()
-            .zip(&names)
-            .find_map(|((span, label), other)| {
-                if other.words.len() < 2 {
-                    return None;
-                }
-                let abbreviates = name.acronym.as_ref() == Some(&other.initials);
-                let opens_company = *label == EntityLabel::Organization
-                    && name.words.len() == 1
-                    && name.acronym.is_none()
-                    && other.words.first() == name.words.first()
-                    && !person_words.contains(&&name.words[0])
-                    && ends_with_company_suffix(span.get(text).unwrap_or_default());
-                (abbreviates || opens_company).then_some(*label)
-            });
-        if let Some(label) = found {
-            relabel.push((index, label));
+        let abbreviates = name
+            .acronym
+            .as_deref()
+            .and_then(|acronym| by_initials.get(acronym));
+        let opens_company = match name.words.as_slice() {
+            [word] if name.acronym.is_none() && !person_words.contains(&word) => {
+                by_company_word.get(word.as_str())
+            }
+            _ => None,
+        };
+        let found = [abbreviates, opens_company]
+            .into_iter()
+            .flatten()
+            .min_by_key(|(first, _)| *first);
+        if let Some((_, label)) = found {
+            relabel.push((index, *label));
         }
     }
     for (index, label) in relabel {
@@ -259,32 +278,96 @@ fn ends_with_company_suffix(name: &str) -> bool {
     })
 }
 
-/// The cluster of each mention, given in text order.
-pub(crate) fn clusters(text: &str, mentions: &[(Span, EntityLabel)]) -> Vec<ClusterId> {
-    let mut clusters: Vec<Cluster> = Vec::new();
-    let mut assigned = Vec::with_capacity(mentions.len());
-    for (index, (span, label)) in mentions.iter().enumerate() {
-        let name = Name::new(span.get(text).unwrap_or_default(), *label);
-        let found = clusters
-            .iter()
-            .enumerate()
-            .filter(|(_, cluster)| cluster.label == *label && matches(cluster, &name))
-            .max_by_key(|(_, cluster)| cluster.latest)
-            .map(|(at, _)| at);
-        let at = match found {
-            Some(at) => at,
-            None => {
-                clusters.push(Cluster {
-                    label: *label,
-                    names: Vec::new(),
-                    latest: index,
-                });
-                clusters.len() - 1
+/// How many clusters sharing one word (or one set of initials) a mention is
+/// compared with: the newest. Only a huge article repeats a name across more
+/// clusters, and the bound keeps clustering linear in its mentions.
+const MAX_CANDIDATES: usize = 64;
+
+/// The clusters by the words of their names, their initials and acronyms, in
+/// the order they gained each: where a mention's matches must be.
+#[derive(Default)]
+struct ClusterIndex<'a> {
+    by_word: HashMap<&'a str, Vec<usize>>,
+    by_initials: HashMap<&'a str, Vec<usize>>,
+    by_acronym: HashMap<&'a str, Vec<usize>>,
+}
+
+impl<'a> ClusterIndex<'a> {
+    fn add(&mut self, name: &'a Name, cluster: usize) {
+        let note = |map: &mut HashMap<&'a str, Vec<usize>>, key: &'a str| {
+            let list = map.entry(key).or_default();
+            if list.last() != Some(&cluster) {
+                list.push(cluster);
             }
         };
+        for word in &name.words {
+            note(&mut self.by_word, word);
+        }
+        if name.words.len() > 1 {
+            note(&mut self.by_initials, &name.initials);
+        }
+        if let Some(acronym) = &name.acronym {
+            note(&mut self.by_acronym, acronym);
+        }
+    }
+
+    /// The clusters `name` may match, newest last, each once.
+    fn candidates(&self, name: &Name, out: &mut Vec<usize>) {
+        out.clear();
+        let mut newest = |list: Option<&Vec<usize>>| {
+            let list = list.map_or(&[][..], Vec::as_slice);
+            out.extend_from_slice(
+                list.get(list.len().saturating_sub(MAX_CANDIDATES)..)
+                    .unwrap_or_default(),
+            );
+        };
+        for word in &name.words {
+            newest(self.by_word.get(word.as_str()));
+        }
+        if let Some(acronym) = &name.acronym {
+            newest(self.by_initials.get(acronym.as_str()));
+        }
+        if name.words.len() > 1 {
+            newest(self.by_acronym.get(name.initials.as_str()));
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
+}
+
+/// The cluster of each mention, given in text order.
+pub(crate) fn clusters(text: &str, mentions: &[(Span, EntityLabel)]) -> Vec<ClusterId> {
+    let names: Vec<Name> = mentions
+        .iter()
+        .map(|(span, label)| Name::new(span.get(text).unwrap_or_default(), *label))
+        .collect();
+    let mut clusters: Vec<Cluster> = Vec::new();
+    let mut index = ClusterIndex::default();
+    let mut candidates = Vec::new();
+    let mut assigned = Vec::with_capacity(mentions.len());
+    for (at_mention, ((_, label), name)) in mentions.iter().zip(&names).enumerate() {
+        index.candidates(name, &mut candidates);
+        let found = candidates
+            .iter()
+            .filter_map(|at| clusters.get(*at).map(|cluster| (*at, cluster)))
+            .filter(|(_, cluster)| cluster.label == *label && matches(cluster, name))
+            .max_by_key(|(_, cluster)| cluster.latest)
+            .map(|(at, _)| at);
+        let at = found.unwrap_or_else(|| {
+            clusters.push(Cluster {
+                label: *label,
+                names: Vec::new(),
+                latest: at_mention,
+            });
+            clusters.len() - 1
+        });
         if let Some(cluster) = clusters.get_mut(at) {
-            cluster.names.push(name);
-            cluster.latest = index;
+            // A name the cluster has already adds nothing to match against.
+            if !cluster.names.iter().any(|n| n.words == name.words) {
+                cluster.names.push(name.clone());
+                index.add(name, at);
+            }
+            cluster.latest = at_mention;
         }
         assigned.push(ClusterId::must(at));
     }
