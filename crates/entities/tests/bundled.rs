@@ -56,7 +56,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn any_text_gets_entities_that_slice_to_words(text in "[A-Za-z .,'’\n-]{0,200}") {
+    fn any_text_gets_entities_that_slice_to_words(
+        text in prop_oneof!["[A-Za-z .,'’\n-]{0,200}", "\\PC{0,120}", "([A-ZÉ][a-zé]{0,6}[ ,.\n]{1,2}){0,40}"]
+    ) {
         let doc = analysed(&text);
         for entity in doc.entities() {
             let mention = doc.span_text(entity.span);
