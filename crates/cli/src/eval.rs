@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use anyhow::Context;
-use attest_corpus::Corpus;
+use attest_corpus::{Corpus, CorpusArticle};
 use std::time::Instant;
 
 use attest_corpus::score::{evaluate_attributions, evaluate_segmentation};
@@ -18,6 +18,7 @@ pub(crate) fn run(command: &EvalCommand) -> anyhow::Result<()> {
     match command {
         EvalCommand::Tokens(args) => tokens(args),
         EvalCommand::Attributions(args) => attributions(args),
+        EvalCommand::Entities(args) => crate::entities::evaluate(args),
         EvalCommand::Quantities(args) => test_set(args, TestSet::Quantities),
         EvalCommand::Times(args) => test_set(args, TestSet::Times),
         EvalCommand::Sources(args) => sources(args),
@@ -125,14 +126,7 @@ fn attributions(args: &EvalArgs) -> anyhow::Result<()> {
     let mut bytes = 0;
     let report = evaluate_attributions(&corpus, |article| {
         bytes += article.text.len();
-        let doc = pipeline.analyze(article.to_article());
-        for diagnostic in doc.diagnostics() {
-            messages::input_failed(format_args!(
-                "{}: {}: {}",
-                article.name, diagnostic.origin, diagnostic.message
-            ));
-        }
-        doc.attributions().to_vec()
+        analyze(&pipeline, article).attributions().to_vec()
     })
     .with_context(|| format!("reading {}", args.dir.display()))?;
     let seconds = started.elapsed().as_secs_f64();
@@ -157,6 +151,19 @@ fn attributions(args: &EvalArgs) -> anyhow::Result<()> {
         check_floors(&mut out, floors, "attributions", &report.headline())?;
     }
     Ok(())
+}
+
+/// Analyses a corpus article; what a stage noticed counts as a failure of
+/// that article, reported on standard error.
+pub(crate) fn analyze(pipeline: &Pipeline, article: &CorpusArticle) -> Doc {
+    let doc = pipeline.analyze(article.to_article());
+    for diagnostic in doc.diagnostics() {
+        messages::input_failed(format_args!(
+            "{}: {}: {}",
+            article.name, diagnostic.origin, diagnostic.message
+        ));
+    }
+    doc
 }
 
 fn tokens(args: &EvalArgs) -> anyhow::Result<()> {
@@ -203,7 +210,7 @@ const FLOOR_TOLERANCE: f64 = 0.01;
 
 /// Compares headline scores with the figures recorded under `section` of a floors
 /// file, reporting every score that fell too far.
-fn check_floors(
+pub(crate) fn check_floors(
     out: &mut dyn Write,
     path: &Path,
     section: &str,

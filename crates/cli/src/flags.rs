@@ -56,7 +56,7 @@ pub(crate) struct TrainArgs {
     #[arg(long, default_value = "../shared/data/polnear", value_name = "DIR")]
     pub(crate) data: PathBuf,
 
-    /// Where to write pos.model and attrib.model.
+    /// Where to write pos.model, attrib.model and entities.model.
     #[arg(long, default_value = "models", value_name = "DIR")]
     pub(crate) out: PathBuf,
 
@@ -161,6 +161,9 @@ pub(crate) enum EvalCommand {
     /// Attributions against the gold of a PolNeAR-format split (DIR holds text/
     /// and attributions/), under the span and attribution protocols.
     Attributions(EvalArgs),
+    /// Entity mentions against the silver CoreNLP mentions of a PolNeAR-format
+    /// split (DIR holds text/ and silver/), by type, on exact spans.
+    Entities(EvalArgs),
     /// The quantity tagger against a test set (default: the one attest ships).
     Quantities(TestSetArgs),
     /// The time tagger against a test set (default: the one attest ships).

@@ -3,6 +3,7 @@
 //! reported and remembered for the exit status while the batch goes on.
 
 mod analyze;
+mod entities;
 mod eval;
 mod flags;
 mod messages;

@@ -1,9 +1,10 @@
 //! `attest train`: rebuilds every model attest ships from a PolNeAR directory.
 //!
 //! The POS tagger is trained first on the silver tags of the train split; the
-//! attribution model is then trained on train documents tagged by that new
-//! tagger, so that its features are those it will see at run time. Dev is never
-//! read. The same data and seed give the same model files, byte for byte.
+//! attribution and entity models are then trained on train documents tagged by
+//! that new tagger, so that their features are those they will see at run time.
+//! Dev is never read. The same data and seed give the same model files, byte
+//! for byte.
 
 use std::fs;
 use std::io::Write;
@@ -11,7 +12,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Context;
-use attest_corpus::{Corpus, pos_sentences};
+use attest_corpus::{Corpus, CorpusArticle, pos_sentences};
 use attest_doc::{Article, Doc, Limits, Stage};
 
 use crate::flags::TrainArgs;
@@ -50,6 +51,16 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
         examples.len(),
         started.elapsed().as_secs_f64()
     )?;
+
+    let started = Instant::now();
+    let (entity_bytes, articles) = crate::entities::train(&corpus, &tagger, args.seed)?;
+    write_model(&args.out.join("entities.model"), &entity_bytes)?;
+    writeln!(
+        out,
+        "entities.model: {} bytes, {articles} articles, {:.1} s",
+        entity_bytes.len(),
+        started.elapsed().as_secs_f64()
+    )?;
     Ok(())
 }
 
@@ -77,12 +88,7 @@ fn attribution_examples(
     let mut examples = Vec::with_capacity(corpus.len());
     for article in corpus.articles() {
         let article = article.context("reading the gold attributions")?;
-        let mut doc = Doc::new(Article::new(article.name.as_str(), article.text.as_str()));
-        doc.set_segmentation(attest_text::segment(&article.text, &Limits::DEFAULT))
-            .with_context(|| format!("segmenting {}", article.name))?;
-        tagger
-            .run(&mut doc)
-            .with_context(|| format!("tagging {}", article.name))?;
+        let doc = tagged_doc(&article, tagger)?;
         let gold = article
             .gold
             .iter()
@@ -91,6 +97,21 @@ fn attribution_examples(
         examples.push(attest_attrib::TrainingExample { doc, gold });
     }
     Ok(examples)
+}
+
+/// An article segmented and tagged as the pipeline does before the learned
+/// stages that follow the tagger.
+pub(crate) fn tagged_doc(
+    article: &CorpusArticle,
+    tagger: &attest_tag::Tagger,
+) -> anyhow::Result<Doc> {
+    let mut doc = Doc::new(Article::new(article.name.as_str(), article.text.as_str()));
+    doc.set_segmentation(attest_text::segment(&article.text, &Limits::DEFAULT))
+        .with_context(|| format!("segmenting {}", article.name))?;
+    tagger
+        .run(&mut doc)
+        .with_context(|| format!("tagging {}", article.name))?;
+    Ok(doc)
 }
 
 /// Writes a model through a temporary file, so that an interrupted run never

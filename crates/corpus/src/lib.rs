@@ -8,7 +8,8 @@
 //! annotators' files, the one `metadata.tsv` lists first is read.
 //!
 //! [`score`] compares attest's output with the gold: segmentation against the
-//! silver tokens, and attributions under the span and attribution protocols.
+//! silver tokens, entity mentions against the silver ones, and attributions
+//! under the span and attribution protocols.
 //!
 //! ```
 //! use attest_corpus::parse_ann;
@@ -27,6 +28,7 @@
 
 mod brat;
 mod corpus;
+mod entities;
 mod error;
 mod pos;
 pub mod score;
@@ -34,6 +36,7 @@ mod silver;
 
 pub use brat::{Annotations, GoldAttribution, Label, TextBound, parse_ann};
 pub use corpus::{AnnotatorChoice, ArticleMetadata, Corpus, CorpusArticle};
+pub use entities::{SilverMention, entity_label_of_class, silver_mentions};
 pub use error::{CorpusError, LineError};
 pub use pos::{PosSentence, article_pos_sentences, pos_sentences};
 pub use silver::{SilverToken, parse_silver};

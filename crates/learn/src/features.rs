@@ -33,6 +33,24 @@ pub fn fnv1a64_parts(parts: &[&str]) -> u64 {
         .fold(FNV_OFFSET, |hash, part| fnv_extend(hash, part.as_bytes()))
 }
 
+/// The last `n` characters of a word (the whole word when it is shorter), for
+/// suffix features.
+pub fn last_chars(word: &str, n: usize) -> &str {
+    let start = word
+        .char_indices()
+        .rev()
+        .nth(n.saturating_sub(1))
+        .map_or(0, |(at, _)| at);
+    word.get(start..).unwrap_or(word)
+}
+
+/// The first `n` characters of a word (the whole word when it is shorter), for
+/// prefix features.
+pub fn first_chars(word: &str, n: usize) -> &str {
+    let end = word.char_indices().nth(n).map_or(word.len(), |(at, _)| at);
+    word.get(..end).unwrap_or(word)
+}
+
 /// A hasher for keys that are already hashes (such as [`fnv1a64`] values):
 /// it passes a `u64` through, so maps keyed by hashes skip hashing twice.
 #[derive(Default, Clone, Copy, Debug)]
@@ -283,6 +301,15 @@ mod tests {
         writer.add_parts(&mut table, &["w=", "told"]);
         assert_eq!(writer.ids(), [1, 0, 2]);
         assert_eq!(table.get("w=told"), Some(2));
+    }
+
+    #[test]
+    fn affixes_count_characters_not_bytes() {
+        assert_eq!(last_chars("café", 2), "fé");
+        assert_eq!(last_chars("a", 3), "a");
+        assert_eq!(first_chars("Élan", 1), "É");
+        assert_eq!(first_chars("Élan", 9), "Élan");
+        assert_eq!(first_chars("", 2), "");
     }
 
     #[test]

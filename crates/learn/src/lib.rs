@@ -55,7 +55,8 @@ mod scorer;
 mod sequence;
 
 pub use features::{
-    FeatureTable, FeatureWriter, Frozen, IdentityHasher, Lookup, Prehashed, fnv1a64, fnv1a64_parts,
+    FeatureTable, FeatureWriter, Frozen, IdentityHasher, Lookup, Prehashed, first_chars, fnv1a64,
+    fnv1a64_parts, last_chars,
 };
 pub use model::{FORMAT_VERSION, Model, ModelError};
 pub use perceptron::{Trainer, Weights};

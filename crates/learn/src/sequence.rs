@@ -246,24 +246,24 @@ fn viterbi(
     if n == 0 || len == 0 {
         return Vec::new();
     }
-    let allowed = |from: Option<usize>, to: usize| {
-        mask.is_none_or(|m| m.allows(from.map(|f| f as u16), to as u16))
-    };
-    let transition = |from: Option<usize>, to: usize| {
-        transitions
-            .get(from.unwrap_or(n) * n + to)
-            .copied()
-            .unwrap_or(0.0)
-    };
+    // The transition weights with the mask applied once: a forbidden step
+    // weighs minus infinity, so no path through it can win.
+    let mut step = vec![f32::NEG_INFINITY; (n + 1) * n];
+    for (index, weight) in step.iter_mut().enumerate() {
+        let (from, to) = (index / n, index % n);
+        let from_label = (from < n).then_some(from as u16);
+        if mask.is_none_or(|m| m.allows(from_label, to as u16)) {
+            *weight = transitions.get(index).copied().unwrap_or(0.0);
+        }
+    }
+    let start = step.get(n * n..).unwrap_or_default();
     let mut emission = vec![0.0f32; n];
     let mut score = vec![f32::NEG_INFINITY; n];
     let mut next = vec![f32::NEG_INFINITY; n];
     let mut back = vec![0u16; len * n];
     emit(0, &mut emission);
-    for to in 0..n {
-        if allowed(None, to) {
-            score[to] = emission[to] + transition(None, to);
-        }
+    for ((score, emission), start) in score.iter_mut().zip(&emission).zip(start) {
+        *score = emission + start;
     }
     for t in 1..len {
         emission.iter_mut().for_each(|e| *e = 0.0);
@@ -272,10 +272,7 @@ fn viterbi(
             let mut best = f32::NEG_INFINITY;
             let mut best_from = 0;
             for (from, previous) in score.iter().enumerate() {
-                if *previous == f32::NEG_INFINITY || !allowed(Some(from), to) {
-                    continue;
-                }
-                let candidate = previous + transition(Some(from), to);
+                let candidate = previous + step[from * n + to];
                 if candidate > best {
                     best = candidate;
                     best_from = from;

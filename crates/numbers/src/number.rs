@@ -24,7 +24,7 @@ pub(crate) enum Form {
     },
     /// Spelled out ("four", "a dozen").
     Words,
-    /// A plural of a scale: a range, not a value ("hundreds").
+    /// A plural of a scale: a lower bound, not a value ("hundreds").
     Vague,
     /// A part of a whole ("two-thirds", "a quarter of").
     Fraction,
@@ -230,7 +230,7 @@ fn scaled(value: f64, scale: f64, end: usize) -> Number {
 }
 
 /// "hundreds", "tens of thousands", "hundreds of millions": at least twice the
-/// scale, below ten times it ("hundreds" is 200 to 999).
+/// scale, with no upper bound (`high` is infinite): "hundreds" is at least 200.
 fn vague(view: &View<'_>, i: usize, end: usize) -> Option<Number> {
     let mut product = plural_scale(view.l(i))?;
     let mut next = i + 1;
@@ -245,7 +245,7 @@ fn vague(view: &View<'_>, i: usize, end: usize) -> Option<Number> {
     }
     Some(Number {
         low: 2.0 * product,
-        high: 10.0 * product - 1.0,
+        high: f64::INFINITY,
         end: next,
         form: Form::Vague,
         scale: 1.0,
@@ -347,8 +347,11 @@ mod tests {
 
     #[test]
     fn reads_vague_amounts_and_fractions() {
-        assert_eq!(read("hundreds of workers"), Some((200.0, 999.0, 1)));
-        assert_eq!(read("tens of thousands of"), Some((20_000.0, 99_999.0, 3)));
+        assert_eq!(read("hundreds of workers"), Some((200.0, f64::INFINITY, 1)));
+        assert_eq!(
+            read("tens of thousands of"),
+            Some((20_000.0, f64::INFINITY, 3))
+        );
         assert_eq!(read("two-thirds"), Some((2.0 / 3.0, 2.0 / 3.0, 1)));
         assert_eq!(read("a quarter of"), Some((0.25, 0.25, 2)));
     }

@@ -14,11 +14,11 @@
 //! "approximately", "some", "an estimated", "close to" keep the exact value (the
 //! record has no field for approximation). Ranges ("between 200 and 300", "200 to
 //! 300", "200-300", "two or three") give both ends; a scale written only on the
-//! second end applies to both ("5 to 7 million"). Plurals of scales are ranges
-//! from twice the scale to just below ten times it: "dozens" 24–119, "scores"
-//! 40–199, "hundreds"
-//! 200–999, "thousands" 2,000–9,999, "tens of thousands" 20,000–99,999,
-//! "hundreds of millions" 2×10⁸–10⁹−1.
+//! second end applies to both ("5 to 7 million"). Plurals of scales are lower
+//! bounds at twice the scale, with no upper bound (news writes "hundreds" of
+//! what may well be a thousand or two): "dozens" ≥ 24, "scores" ≥ 40,
+//! "hundreds" ≥ 200, "thousands" ≥ 2,000, "tens of thousands" ≥ 20,000,
+//! "hundreds of millions" ≥ 2×10⁸.
 //!
 //! **Unit.**
 //! - money: the ISO 4217 code. "$" alone is "USD"; "US$", "C$" "CAD", "A$" "AUD",
@@ -29,7 +29,8 @@
 //!   "pounds"); "cents" is "USD" in hundredths. "5m", "300k", "7.2bn" after a
 //!   currency sign are millions, thousands, billions.
 //! - "percent" for "%", "percent", "per cent", "pct"; "percentage points".
-//! - ages: "years of age" ("37-year-old", "37 years old", "aged 37", "Smith, 37,");
+//! - ages: "years of age" ("37-year-old", "37 years old", "aged 37", "Smith, 37,",
+//!   "turned 40");
 //!   "months of age" and so on for younger ages ("6-month-old").
 //! - durations: "seconds", "minutes", "hours", "days", "weeks", "months",
 //!   "years" ("four years", "30-minute"); decades count as ten years. A duration
@@ -45,8 +46,8 @@
 //! ("7 p.m."), ordinals ("21st", "third term"), decades ("1990s"), scores ("3-2"),
 //! numbers that name rather than count ("No. 2", "#1", "Route 66", "Section 8",
 //! "Boeing 737", "page 12": after "No.", "#", a capitalized name or an
-//! identifying noun) unless they carry a percent or currency unit, and "one"/"a"
-//! with nothing counted ("one of the").
+//! identifying noun) unless they carry a percent or currency unit, house numbers
+//! ("10 Downing Street"), and "one"/"a" with nothing counted ("one of the").
 
 use attest_doc::{Doc, Layer, LayerError, Quantity, Span, Stage, TokenKind};
 
@@ -238,6 +239,12 @@ fn candidate(
     }
     let low = num.low;
     let high = high_num.map_or(num.high, |n| n.high);
+    // "Hundreds of workers" says how many at least, and nothing of how many at most.
+    let bound = if num.form == Form::Vague && bound == Bound::Exact {
+        Bound::Lower
+    } else {
+        bound
+    };
     let first_number = k;
     let unit = unit_after(view, &num, currency, last, end);
     let (unit, value_factor, last_token) = match unit {
@@ -261,7 +268,7 @@ fn candidate(
         ));
     }
     if unit.is_empty()
-        && let Some(found) = appositive_age(view, first_number, &num, bound, sentence_start)
+        && let Some(found) = bare_age(view, first_number, &num, bound, sentence_start)
     {
         return Some(found);
     }
@@ -975,6 +982,13 @@ fn names_rather_than_counts(
     if view::meridiem(next).is_some() || matches!(next, "o'clock" | "o’clock") {
         return true;
     }
+    // "10 Downing Street", "1600 Pennsylvania Avenue": an address.
+    if unit.is_empty()
+        && view.is_capitalized(last)
+        && (last..last + 4).any(|k| is_street_word(view.l(k)))
+    {
+        return true;
+    }
     if num.form == (Form::Digits { scaled: false }) {
         let written = view.l(first);
         let year_like = written.len() == 4
@@ -985,6 +999,26 @@ fn names_rather_than_counts(
         }
     }
     false
+}
+
+/// The last word of a street's name.
+fn is_street_word(lower: &str) -> bool {
+    matches!(
+        lower,
+        "street"
+            | "st."
+            | "avenue"
+            | "ave."
+            | "road"
+            | "rd."
+            | "boulevard"
+            | "blvd."
+            | "lane"
+            | "drive"
+            | "place"
+            | "square"
+            | "way"
+    )
 }
 
 /// "aged 37", "age 37".
@@ -1004,29 +1038,36 @@ fn aged(view: &View<'_>, i: usize, end: usize) -> Option<(Quantity, usize)> {
     ))
 }
 
-/// "Smith, 37, said", "the suspect, 28,": a whole number from 1 to 120 set off
-/// by commas after a name or noun.
-fn appositive_age(
+/// A whole number from 1 to 120 that is an age by its place: set off by
+/// commas after a name or noun ("Smith, 37, said", "the suspect, 28,"), or
+/// reached ("turned 40").
+fn bare_age(
     view: &View<'_>,
     at: usize,
     num: &Number,
     bound: Bound,
     sentence_start: usize,
 ) -> Option<(Quantity, usize)> {
-    if bound != Bound::Exact || num.form != (Form::Digits { scaled: false }) || num.end != at + 1 {
+    let value = num.low;
+    if bound != Bound::Exact
+        || num.end != at + 1
+        || value.fract() != 0.0
+        || !(1.0..=120.0).contains(&value)
+    {
         return None;
     }
-    let comma = at.checked_sub(1).filter(|c| *c > sentence_start)?;
-    let name = comma - 1;
-    let value = num.low;
-    let fits = view.l(comma) == ","
-        && view.kind(name) == Some(TokenKind::Word)
-        && !is_stop(view.l(name))
+    let previous = at.checked_sub(1).filter(|p| *p >= sentence_start)?;
+    let digits = num.form == (Form::Digits { scaled: false });
+    let reached = matches!(view.l(previous), "turned" | "turns" | "turning" | "turn")
+        && (digits || num.form == Form::Words);
+    let appositive = digits
+        && previous > sentence_start
+        && view.l(previous) == ","
+        && view.kind(previous - 1) == Some(TokenKind::Word)
+        && !is_stop(view.l(previous - 1))
         && matches!(view.l(at + 1), "," | "." | ";")
-        && value.fract() == 0.0
-        && (1.0..=120.0).contains(&value)
         && !view.l(at).contains(['.', ',']);
-    fits.then(|| {
+    (reached || appositive).then(|| {
         emit(
             view,
             at,
@@ -1202,7 +1243,7 @@ mod tests {
             (
                 "hundreds of workers".into(),
                 Some(200.0),
-                Some(999.0),
+                None,
                 "workers".into()
             )
         );

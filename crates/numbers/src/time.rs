@@ -27,9 +27,16 @@
 //!   word in "-ed") or "since" picks the last on or before it. With no marker a
 //!   weekday is the most recent on or before publication; a month-day is the
 //!   next one when it lies within 90 days, else the last one; a month is the
-//!   next one within three months, else the last one. "Last Monday" is the most recent Monday before the publication
-//!   date, "next Monday" the first after it; "last May" is the most recent May
-//!   before the publication month.
+//!   next one within three months, else the last one. "Last Monday" is the
+//!   most recent Monday before the publication date, "next Monday" the first
+//!   after it, "this Monday" the Monday of the publication's week (weeks run
+//!   Monday to Sunday); "last May" is the most recent May before the
+//!   publication month.
+//! - **Weekends** are intervals of two days, Saturday to Sunday
+//!   (`2026-02-28/2026-03-01`, granularity day): "last weekend" is the previous
+//!   week's, "next weekend" the following week's, "this weekend" and "(over)
+//!   the weekend" this week's, or in the past tense the last one begun on or
+//!   before the publication date.
 //! - **Parts of day** are intervals: morning 06:00–12:00, afternoon 12:00–18:00,
 //!   evening 18:00–24:00 (written as the next day's 00:00), night and overnight
 //!   20:00 to 06:00 the next day; "last night" is the night before the
@@ -40,8 +47,10 @@
 //!   kept in the span; the value stays local time.
 //! - **Relative expressions**: "yesterday", "today", "tomorrow", "earlier in the
 //!   day", "last/this/next week|month|year", "earlier/later this week|month|year"
-//!   and "N days/weeks/months/years ago" resolve by calendar arithmetic;
-//!   "N hours/minutes ago" need the publication instant and give minutes.
+//!   "N days/weeks/months/years ago" and, in a clause that looks ahead ("will",
+//!   "expected"), "in N days/weeks/months/years" resolve by calendar
+//!   arithmetic; "N hours/minutes ago" and "in N hours" need the publication
+//!   instant and give minutes. "In N weeks" in any other clause is a duration.
 //!   "N days later/earlier" count from an event of the story and stay
 //!   unresolved.
 //!   "early"/"late" before an expression are kept in the span, not in the value.
@@ -200,11 +209,20 @@ enum When {
         day: Weekday,
         rel: Rel,
     },
+    /// "this Friday": the day of the publication's week.
+    WeekdayOfThisWeek(Weekday),
+    /// "last weekend", "this weekend", "over the weekend".
+    Weekend(Rel),
     Days(i32),
     Weeks(i32),
     Months(i32),
     Years(i32),
     Ago {
+        count: f64,
+        unit: &'static str,
+    },
+    /// "in two weeks" where the clause looks ahead.
+    Ahead {
         count: f64,
         unit: &'static str,
     },
@@ -244,7 +262,7 @@ impl Expr {
     fn is_day(&self) -> bool {
         matches!(
             self.when,
-            When::Date { .. } | When::Weekday { .. } | When::Days(_)
+            When::Date { .. } | When::Weekday { .. } | When::WeekdayOfThisWeek(_) | When::Days(_)
         )
     }
 }
@@ -275,6 +293,7 @@ fn may_start(view: &View<'_>, i: usize) -> bool {
             | "this"
             | "next"
             | "past"
+            | "the"
             | "a"
             | "an"
     ) || weekday(lower).is_some()
@@ -289,7 +308,10 @@ fn expression(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Exp
     let lower = view.l(i);
     if matches!(lower, "early" | "late" | "mid" | "earlier" | "later")
         && let Some(mut expr) = unmodified(view, i + 1, start, end).filter(|e| e.first == i + 1)
-        && !matches!(expr.when, When::Duration { .. } | When::Ago { .. })
+        && !matches!(
+            expr.when,
+            When::Duration { .. } | When::Ago { .. } | When::Ahead { .. }
+        )
     {
         expr.first = i;
         return Some(expr);
@@ -620,6 +642,13 @@ fn base(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
             };
             return Some(Expr::new(when, i, i + 3));
         }
+        "the"
+            if at(i + 1) == "weekend"
+                && i > start
+                && matches!(view.l(i - 1), "over" | "during" | "on" | "at" | "through") =>
+        {
+            return Some(Expr::new(When::Weekend(Rel::This), i, i + 1));
+        }
         "earlier" | "later" if matches!(at(i + 1), "today" | "this") => {
             let inner = base(view, i + 1, start, end)?;
             return Some(Expr { first: i, ..inner });
@@ -637,6 +666,7 @@ fn base(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
             };
             let word = at(i + 1);
             let when = match word {
+                "weekend" => When::Weekend(rel),
                 "week" => When::Weeks(offset),
                 "month" => When::Months(offset),
                 "year" => When::Years(offset),
@@ -654,7 +684,11 @@ fn base(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
                 }
                 _ => {
                     if let Some(day) = weekday(word).filter(|_| view.is_capitalized(i + 1)) {
-                        When::Weekday { day, rel }
+                        if rel == Rel::This {
+                            When::WeekdayOfThisWeek(day)
+                        } else {
+                            When::Weekday { day, rel }
+                        }
                     } else if let Some(month) = view::month_at(view, i + 1) {
                         When::Month {
                             year: None,
@@ -830,7 +864,7 @@ fn is_year(view: &View<'_>, i: usize, start: usize, end: usize) -> bool {
 }
 
 /// A number with a time unit: a duration, or a point in time with "ago".
-fn amount(view: &View<'_>, i: usize, _start: usize, end: usize) -> Option<Expr> {
+fn amount(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
     let lower = view.l(i);
     if let Some((head, unit)) = lower.split_once('-') {
         // "four-year term", "30-minute", but not "37-year-old".
@@ -870,6 +904,12 @@ fn amount(view: &View<'_>, i: usize, _start: usize, end: usize) -> Option<Expr> 
             Some(Expr::new(When::After { unit }, i, unit_at + 1))
         }
         "old" => None,
+        _ if i > start
+            && view.l(i - 1) == "in"
+            && tense(view, i - 1, unit_at, start, end) == Tense::Future =>
+        {
+            Some(Expr::new(When::Ahead { count, unit }, i - 1, unit_at))
+        }
         _ => Some(Expr::new(When::Duration { count, unit }, i, unit_at)),
     }
 }
@@ -1012,7 +1052,12 @@ fn resolve(expr: &Expr, anchor: Option<Anchor>, tense: Tense) -> Resolved {
                 Granularity::Year,
             ));
         }
-        When::Ago { count, unit } => return ago(count, unit, need(granularity_of(unit))?),
+        When::Ago { count, unit } => {
+            return shifted(-count, unit, need(granularity_of(unit))?);
+        }
+        When::Ahead { count, unit } => {
+            return shifted(count, unit, need(granularity_of(unit))?);
+        }
         When::After { unit } => return Err((granularity_of(unit), RELATIVE_TO_EVENT)),
         When::Date {
             year: Some(year),
@@ -1030,6 +1075,19 @@ fn resolve(expr: &Expr, anchor: Option<Anchor>, tense: Tense) -> Resolved {
         When::Weekday { day, rel } => {
             let a = need(day_granularity)?;
             pick_weekday(a.date, day, rel, tense).ok_or((day_granularity, NO_SUCH_DATE))?
+        }
+        When::WeekdayOfThisWeek(day) => {
+            let a = need(day_granularity)?;
+            let offset = i64::from(day.to_monday_zero_offset())
+                - i64::from(a.date.weekday().to_monday_zero_offset());
+            shift_days(a.date, offset).ok_or((day_granularity, NO_SUCH_DATE))?
+        }
+        When::Weekend(rel) => {
+            let a = need(Granularity::Day)?;
+            let saturday =
+                pick_weekend(a.date, rel, tense).ok_or((Granularity::Day, NO_SUCH_DATE))?;
+            let sunday = shift_days(saturday, 1).ok_or((Granularity::Day, NO_SUCH_DATE))?;
+            return Ok((format!("{saturday}/{sunday}"), Granularity::Day));
         }
         When::Days(n) => {
             let a = need(day_granularity)?;
@@ -1085,9 +1143,11 @@ fn duration(count: f64, unit: &str) -> (String, Granularity) {
     (value, granularity_of(unit))
 }
 
-fn ago(count: f64, unit: &str, anchor: Anchor) -> Resolved {
+/// The publication time moved by `count` units, back when negative ("four
+/// years ago") and ahead when positive ("in two weeks").
+fn shifted(count: f64, unit: &str, anchor: Anchor) -> Resolved {
     let granularity = granularity_of(unit);
-    if count.fract() != 0.0 || !(0.0..=100_000.0).contains(&count) {
+    if count.fract() != 0.0 || !(-100_000.0..=100_000.0).contains(&count) {
         return Err((granularity, NO_SUCH_DATE));
     }
     let n = count as i64;
@@ -1102,26 +1162,26 @@ fn ago(count: f64, unit: &str, anchor: Anchor) -> Resolved {
             }
             .map_err(|_| (granularity, NO_SUCH_DATE))?;
             let then = datetime
-                .checked_sub(span)
+                .checked_add(span)
                 .map_err(|_| (granularity, NO_SUCH_DATE))?;
             Ok((then.strftime("%Y-%m-%dT%H:%M").to_string(), granularity))
         }
         "days" => Ok((
-            shift_days(date, -n)
+            shift_days(date, n)
                 .ok_or((granularity, NO_SUCH_DATE))?
                 .to_string(),
             granularity,
         )),
         "weeks" => Ok((
-            iso_week(shift_days(date, -7 * n).ok_or((granularity, NO_SUCH_DATE))?),
+            iso_week(shift_days(date, 7 * n).ok_or((granularity, NO_SUCH_DATE))?),
             granularity,
         )),
         "months" => {
             let months = i32::try_from(n).map_err(|_| (granularity, NO_SUCH_DATE))?;
-            let (y, m) = add_months(date.year(), date.month(), -months);
+            let (y, m) = add_months(date.year(), date.month(), months);
             Ok((format!("{y:04}-{m:02}"), granularity))
         }
-        _ => Ok((format!("{:04}", i64::from(date.year()) - n), granularity)),
+        _ => Ok((format!("{:04}", i64::from(date.year()) + n), granularity)),
     }
 }
 
@@ -1192,6 +1252,21 @@ fn pick_date(pub_date: Date, month: i8, day: i8, tense: Tense) -> Option<Date> {
     }
 }
 
+/// The Saturday of a weekend: "last weekend" is the previous week's (weeks run
+/// Monday to Sunday), "next weekend" the following week's; "this weekend" and
+/// "the weekend" are this week's, or in the past tense the last one begun on
+/// or before the publication date.
+fn pick_weekend(pub_date: Date, rel: Rel, tense: Tense) -> Option<Date> {
+    let this_saturday = 5 - i64::from(pub_date.weekday().to_monday_zero_offset());
+    let offset = match (rel, tense) {
+        (Rel::Last, _) => this_saturday - 7,
+        (Rel::Next, _) => this_saturday + 7,
+        (Rel::This, Tense::Past) if this_saturday > 0 => this_saturday - 7,
+        (Rel::This, _) => this_saturday,
+    };
+    shift_days(pub_date, offset)
+}
+
 fn pick_weekday(pub_date: Date, day: Weekday, rel: Rel, tense: Tense) -> Option<Date> {
     let back = i64::from(day.until(pub_date.weekday()));
     let forward = i64::from(pub_date.weekday().until(day));
@@ -1229,6 +1304,41 @@ mod tests {
     }
 
     const WEDNESDAY: Option<&str> = Some("2026-03-04T18:30:00-05:00");
+
+    #[test]
+    fn weekends_this_weekday_and_days_ahead() {
+        let value = |text: &str, published: &str| {
+            tag(text, Some(published))
+                .into_iter()
+                .map(|(span, value, _)| format!("{span} = {}", value.unwrap_or_default()))
+                .collect::<Vec<_>>()
+        };
+        let wednesday = "2026-03-04T18:30:00-05:00";
+        assert_eq!(
+            value("They met last weekend.", wednesday),
+            ["last weekend = 2026-02-28/2026-03-01"]
+        );
+        assert_eq!(
+            value("It rained over the weekend.", "2026-03-08"),
+            ["the weekend = 2026-03-07/2026-03-08"]
+        );
+        assert_eq!(
+            value("The team meets this Friday.", wednesday),
+            ["this Friday = 2026-03-06"]
+        );
+        assert_eq!(
+            value("The ruling will come in 10 days.", wednesday),
+            ["in 10 days = 2026-03-14"]
+        );
+        assert_eq!(
+            value("Prices fell in 10 days.", wednesday),
+            ["10 days = P10D"]
+        );
+        assert_eq!(
+            tag("They meet this weekend.", None)[0].2.as_deref(),
+            Some(NO_PUBLICATION_TIME)
+        );
+    }
 
     #[test]
     fn weekdays_follow_the_tense() {

@@ -42,6 +42,8 @@ pub enum AnyStage {
     Sources(attest_sources::SourceResolver),
     /// Unattributed hedges.
     Hedges(attest_sources::HedgeFinder),
+    /// Named entities, clustered per article.
+    Entities(Box<attest_entities::EntityTagger>),
     /// Quantities: values and units.
     Quantities(attest_numbers::QuantityTagger),
     /// Time expressions resolved against the publication time.
@@ -74,6 +76,10 @@ macro_rules! with_stage {
             }
             AnyStage::Hedges($stage) => {
                 type $ty = attest_sources::HedgeFinder;
+                $body
+            }
+            AnyStage::Entities($stage) => {
+                type $ty = attest_entities::EntityTagger;
                 $body
             }
             AnyStage::Quantities($stage) => {
@@ -167,6 +173,11 @@ impl Pipeline {
         })?;
         let attributor =
             attest_attrib::Attributor::bundled().map_err(PipelineError::AttributionModel)?;
+        let entities =
+            attest_entities::EntityTagger::bundled().map_err(|source| PipelineError::Model {
+                stage: <attest_entities::EntityTagger as Stage>::NAME,
+                source,
+            })?;
         Pipeline::new(vec![
             AnyStage::Segment(attest_text::Segmenter::new(*limits)),
             AnyStage::Pos(Box::new(tagger)),
@@ -174,6 +185,7 @@ impl Pipeline {
             AnyStage::Stances(attest_sources::StanceClassifier),
             AnyStage::Sources(attest_sources::SourceResolver),
             AnyStage::Hedges(attest_sources::HedgeFinder),
+            AnyStage::Entities(Box::new(entities)),
             AnyStage::Quantities(attest_numbers::QuantityTagger::new()),
             AnyStage::Times(attest_numbers::TimeTagger::new()),
         ])

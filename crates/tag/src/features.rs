@@ -4,7 +4,9 @@
 //! Training and tagging share this code, so a model always sees the features it
 //! was trained on; names are formatted into one reused buffer.
 
-use attest_learn::{FeatureTable, FeatureWriter, Scorer};
+use attest_learn::{
+    FeatureTable, FeatureWriter, Scorer, first_chars as prefix, last_chars as suffix,
+};
 
 /// The tag name used before the first token.
 pub(crate) const START: &str = "-START-";
@@ -94,22 +96,6 @@ impl Context {
 
     fn shape(&self, i: isize) -> &str {
         Context::piece(&self.shape, &self.shape_ends, i)
-    }
-}
-
-/// The last `n` characters of a word.
-fn suffix(word: &str, n: usize) -> &str {
-    match word.char_indices().rev().nth(n.saturating_sub(1)) {
-        Some((at, _)) => word.get(at..).unwrap_or(word),
-        None => word,
-    }
-}
-
-/// The first `n` characters of a word.
-fn prefix(word: &str, n: usize) -> &str {
-    match word.char_indices().nth(n) {
-        Some((at, _)) => word.get(..at).unwrap_or(word),
-        None => word,
     }
 }
 
@@ -232,14 +218,6 @@ pub(crate) fn extract_context<S: Sink>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn affixes_count_characters_not_bytes() {
-        assert_eq!(suffix("café", 2), "fé");
-        assert_eq!(suffix("a", 3), "a");
-        assert_eq!(prefix("Élan", 1), "É");
-        assert_eq!(prefix("", 2), "");
-    }
 
     #[test]
     fn shapes_collapse_runs() {

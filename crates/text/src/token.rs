@@ -389,13 +389,16 @@ fn is_number_abbreviation(word: &str) -> bool {
 /// Whether a word followed by "." keeps the period as part of itself.
 ///
 /// Hyphenated words never do ("R-Fla" + "."), as in PTB; the sentence splitter
-/// still reads that period as an abbreviation's.
+/// still reads that period as an abbreviation's. Numbers never do either: the
+/// period after "$7.2bn" ends a sentence, where the one after "U.S" is part of
+/// the initialism.
 pub(crate) fn takes_period(word: &str) -> bool {
     if word.contains(is_hyphen) {
         return false;
     }
     if word.contains('.') {
-        return word.chars().last().is_some_and(char::is_alphabetic);
+        return !word.contains(|c: char| c.is_ascii_digit())
+            && word.chars().last().is_some_and(char::is_alphabetic);
     }
     let mut chars = word.chars();
     let single_capital =
@@ -524,6 +527,7 @@ mod tests {
             "$1.2 billion, 7.2bn, 1,200 workers, 12% at 7:30 p.m. on 9/11, the 21st",
             "$ | 1.2 | billion | , | 7.2bn | , | 1,200 | workers | , | 12 | % | at | 7:30 | p.m. | on | 9/11 | , | the | 21st",
         );
+        check("It paid $7.2bn. Then", "It | paid | $ | 7.2bn | . | Then");
     }
 
     #[test]

@@ -4,19 +4,22 @@
 //! (CoreNLP) tokens; [`AttributionScorer`] compares attributions with the gold
 //! under the span protocol (per role, exact and begin match, as published results
 //! use) and the stricter attribution protocol (whole attributions matched by
-//! content overlap). Both sum counts over the articles added to them, so their
-//! reports are micro-averaged over a split.
+//! content overlap); [`EntityScorer`] compares entity mentions with the silver
+//! mentions. All sum counts over the articles added to them, so their reports
+//! are micro-averaged over a split.
 
 mod attribution;
+mod entities;
 mod segmentation;
 
 pub use attribution::{
     AttributionProtocol, AttributionReport, AttributionScorer, RoleScores, Roles, SpanProtocol,
     content_jaccard, paragraph_pieces, score_tokens,
 };
+pub use entities::{EntityReport, EntityScorer, LabelScores};
 pub use segmentation::{SegmentationReport, SegmentationScorer};
 
-use attest_doc::{Attribution, Segmentation};
+use attest_doc::{Attribution, Entity, Segmentation};
 use serde::{Serialize, Serializer, ser::SerializeStruct};
 
 use crate::{Corpus, CorpusArticle, CorpusError};
@@ -51,6 +54,25 @@ pub fn evaluate_attributions(
         scorer.add(&article.text, &article.gold, &predicted);
     }
     Ok(scorer.report())
+}
+
+/// Scores an entity tagger over a split: every article with silver tokens gets
+/// its mentions from `predict`, compared with the silver mentions; `top`
+/// disagreements are kept.
+pub fn evaluate_entities(
+    corpus: &Corpus,
+    top: usize,
+    mut predict: impl FnMut(&CorpusArticle) -> Vec<Entity>,
+) -> Result<EntityReport, CorpusError> {
+    let mut scorer = EntityScorer::new();
+    for article in corpus.articles() {
+        let article = article?;
+        if let Some(silver) = &article.silver {
+            let predicted = predict(&article);
+            scorer.add(&article.text, &crate::silver_mentions(silver), &predicted);
+        }
+    }
+    Ok(scorer.report(top))
 }
 
 /// Counts of a comparison, from which precision, recall and F1 follow.
@@ -134,6 +156,34 @@ impl Serialize for Prf {
         out.serialize_field("false_neg", &self.false_neg)?;
         out.end()
     }
+}
+
+/// Writes a table of scores against the silver: a header, then a row of
+/// precision, recall, F1 and counts per named comparison, names `width` wide.
+fn write_prf_table<'a>(
+    f: &mut std::fmt::Formatter<'_>,
+    width: usize,
+    rows: impl IntoIterator<Item = (&'a str, &'a Prf)>,
+) -> std::fmt::Result {
+    writeln!(
+        f,
+        "{:<width$} {:>7} {:>7} {:>7}   {:>8} {:>8} {:>8}",
+        "", "P", "R", "F1", "silver", "ours", "matched"
+    )?;
+    for (name, prf) in rows {
+        writeln!(
+            f,
+            "{:<width$} {:>7.4} {:>7.4} {:>7.4}   {:>8} {:>8} {:>8}",
+            name,
+            prf.precision(),
+            prf.recall(),
+            prf.f1(),
+            prf.gold(),
+            prf.predicted(),
+            prf.true_pos
+        )?;
+    }
+    Ok(())
 }
 
 /// The `top` most frequent entries of a tally, most frequent first, ties by key.

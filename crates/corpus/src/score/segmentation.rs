@@ -17,7 +17,7 @@ use std::fmt;
 use attest_doc::{Segmentation, Span};
 use serde::Serialize;
 
-use super::{Prf, top_entries};
+use super::{Prf, top_entries, write_prf_table};
 use crate::SilverToken;
 
 /// How our segmentation compares with the silver over the articles added.
@@ -153,31 +153,18 @@ fn end_before_quotes(text: &str, spans: impl DoubleEndedIterator<Item = Span>) -
 impl fmt::Display for SegmentationReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{} articles against the silver tokens", self.articles)?;
-        writeln!(
+        write_prf_table(
             f,
-            "{:<32} {:>7} {:>7} {:>7}   {:>8} {:>8} {:>8}",
-            "", "P", "R", "F1", "silver", "ours", "matched"
+            32,
+            [
+                ("tokens", &self.tokens),
+                ("sentences", &self.sentences),
+                (
+                    "sentences before quotation marks",
+                    &self.sentences_before_quotes,
+                ),
+            ],
         )?;
-        for (name, prf) in [
-            ("tokens", &self.tokens),
-            ("sentences", &self.sentences),
-            (
-                "sentences before quotation marks",
-                &self.sentences_before_quotes,
-            ),
-        ] {
-            writeln!(
-                f,
-                "{:<32} {:>7.4} {:>7.4} {:>7.4}   {:>8} {:>8} {:>8}",
-                name,
-                prf.precision(),
-                prf.recall(),
-                prf.f1(),
-                prf.gold(),
-                prf.predicted(),
-                prf.true_pos
-            )?;
-        }
         for (title, errors) in [
             ("most frequent token disagreements", &self.top_token_errors),
             (
