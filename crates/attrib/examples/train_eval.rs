@@ -158,6 +158,37 @@ fn diagnose(examples: &[TrainingExample], model: &Attributor, show: usize) {
     );
 }
 
+/// Writes gold and predicted spans as TSV lines for analysis outside:
+/// `doc  gold|pred  index  role  byte_start  byte_end`.
+fn dump(path: &Path, model: &Attributor, examples: &[TrainingExample]) {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for example in examples {
+        let id = &example.doc.article().id;
+        let predicted = model.attributions(&example.doc);
+        for (side, list) in [("gold", &example.gold), ("pred", &predicted)] {
+            for (index, a) in list.iter().enumerate() {
+                for (role, spans) in [
+                    ("source", &a.source),
+                    ("cue", &a.cue),
+                    ("content", &a.content),
+                ] {
+                    for s in spans.iter() {
+                        let _ = writeln!(
+                            out,
+                            "{id}\t{side}\t{index}\t{role}\t{}\t{}\t{:?}",
+                            s.byte_start(),
+                            s.byte_end(),
+                            a.kind
+                        );
+                    }
+                }
+            }
+        }
+    }
+    std::fs::write(path, out).expect("write dump");
+}
+
 fn evaluate(name: &str, model: &Attributor, examples: &[TrainingExample]) {
     let start = Instant::now();
     let mut scorer = AttributionScorer::new();
@@ -237,6 +268,9 @@ fn main() {
         model = model.with_cue_bias(bias.parse().expect("bias"));
     }
     evaluate("dev", &model, &dev_set);
+    if let Some(path) = flag("--dump") {
+        dump(Path::new(&path), &model, &dev_set);
+    }
     diagnose(
         &dev_set,
         &model,

@@ -76,6 +76,13 @@ impl Table {
         }
     }
 
+    /// The tag in the slot where a key's probe starts.
+    fn home_tag(&self, key: u64) -> u32 {
+        self.slots
+            .get(key as usize & self.mask())
+            .map_or(0, |s| s.tag)
+    }
+
     fn get(&self, key: u64) -> Option<&[f32; MAX_LABELS]> {
         let wanted = tag(key);
         let mask = self.mask();
@@ -269,6 +276,14 @@ impl Perceptron {
     /// Appends the emission scores (one per label) of a position with these keys.
     pub(crate) fn score(&self, keys: &[u64], out: &mut Vec<f32>) {
         let mut sum = [0.0f32; MAX_LABELS];
+        // Lookups are bound by cache misses: touching every key's home slot
+        // first lets the processor wait on all those misses at once, and the
+        // probes that follow find their lines in cache.
+        let mut warm = 0u32;
+        for key in keys {
+            warm ^= self.table.home_tag(*key);
+        }
+        std::hint::black_box(warm);
         for key in keys {
             if let Some(weights) = self.table.get(*key) {
                 for (s, w) in sum.iter_mut().zip(weights) {
@@ -479,14 +494,15 @@ impl Trainer {
         }
     }
 
-    /// The labels the averaged weights give a sequence, with `bias` added to
-    /// label `biased` at every position.
-    pub(crate) fn predict(
+    /// The labels the averaged weights give a sequence under per-position
+    /// masks, with `bias` added to label `biased` at every position.
+    pub(crate) fn predict_masked(
         &self,
         sequence: &Sequence,
         constraints: &Constraints,
         biased: usize,
         bias: f32,
+        masks: &[u16],
     ) -> Vec<usize> {
         let average = |w: f32, s: f64| (f64::from(w) - s / self.step) as f32;
         let mut emissions = vec![0.0; sequence.len() * self.labels];
@@ -511,7 +527,7 @@ impl Trainer {
             .zip(&self.transition_sums)
             .map(|(w, s)| average(*w, *s))
             .collect();
-        viterbi(self.labels, &emissions, &transitions, constraints, &[])
+        viterbi(self.labels, &emissions, &transitions, constraints, masks)
     }
 
     /// One perceptron step on one sequence; returns whether it was mislabelled.

@@ -14,7 +14,7 @@ use crate::model::Attributor;
 use crate::perceptron::{Sequence, Trainer};
 use crate::tagging::{
     CON_B, CON_I, CUE_B, CUE_I, CUE_LABELS, CUE_O, ROLE_LABELS, ROLE_O, SRC_B, SRC_I,
-    cue_constraints, role_constraints, role_masks, role_sequence_keys, window,
+    cue_constraints, never_cue, role_constraints, role_masks, role_sequence_keys, window,
 };
 
 /// How to train. There is no default: the CLI and tests say what they want.
@@ -113,6 +113,10 @@ struct CueSentence {
     first_token: usize,
     sequence: Sequence,
     gold: Vec<usize>,
+    /// What training allows each token.
+    masks: Vec<u16>,
+    /// What the run-time stage allows each token.
+    run_masks: Vec<u16>,
 }
 
 /// Trains `trainer` for `epochs` on the sentences `include` accepts.
@@ -131,7 +135,12 @@ fn train_cues(
         shuffle(&mut order, state);
         for index in &order {
             if let Some(sentence) = sentences.get(*index) {
-                trainer.learn(&sentence.sequence, &sentence.gold, &constraints, &[]);
+                trainer.learn(
+                    &sentence.sequence,
+                    &sentence.gold,
+                    &constraints,
+                    &sentence.masks,
+                );
             }
         }
     }
@@ -222,16 +231,33 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
         let (labels, cues) = cue_labels(&example.doc, &example.gold);
         for &sentence in &view.sentences {
             keys.clear();
-            for token in sentence.0..sentence.1 {
+            let gold = labels.get(sentence.0..sentence.1).unwrap_or(&[]).to_vec();
+            let mut masks = Vec::with_capacity(gold.len());
+            let mut run_masks = Vec::with_capacity(gold.len());
+            for (token, label) in (sentence.0..sentence.1).zip(&gold) {
+                run_masks.push(if never_cue(view, token) {
+                    1 << CUE_O
+                } else {
+                    u16::MAX
+                });
                 let mut position = Vec::with_capacity(40);
-                view.cue_keys(token, sentence, &mut position);
+                // As at run time, except where the gold says otherwise (a word
+                // of this fold's cues that the other folds never saw in one).
+                if never_cue(view, token) && *label == CUE_O {
+                    masks.push(1 << CUE_O);
+                } else {
+                    masks.push(u16::MAX);
+                    view.cue_keys(token, sentence, &mut position);
+                }
                 keys.push(position);
             }
             sentences.push(CueSentence {
                 example: index,
                 first_token: sentence.0,
                 sequence: cue_trainer.intern(&keys),
-                gold: labels.get(sentence.0..sentence.1).unwrap_or(&[]).to_vec(),
+                gold,
+                masks,
+                run_masks,
             });
         }
         gold_cues.push(cues);
@@ -255,11 +281,12 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
             .iter()
             .filter(|s| s.example % LEXICON_FOLDS == fold)
         {
-            let labels = part.predict(
+            let labels = part.predict_masked(
                 &sentence.sequence,
                 &constraints,
                 CUE_B,
                 crate::model::DEFAULT_CUE_BIAS,
+                &sentence.run_masks,
             );
             if let Some(flags) = predicted.get_mut(sentence.example) {
                 for (offset, label) in labels.iter().enumerate() {
