@@ -467,6 +467,42 @@ impl View {
             .tokens
             .get(index + 1)
             .is_some_and(|next| next.last_in_sentence && next.punct);
+        if t.sentence != cue_sentence {
+            // Outside the cue's sentence a token is content of a running quote
+            // or nothing: these few features tell which, at a third of the cost.
+            out.extend([
+                key1(100, d),
+                key2(101, d, bucket),
+                key2(102, d, sentence_delta),
+                key2(103, d, t.lower),
+                key2(104, d, t.pos),
+                key3(
+                    113,
+                    d,
+                    quote,
+                    u64::from(t.quote.opens) | (u64::from(t.quote.closes) << 1),
+                ),
+                key3(114, d, quote, sentence_delta),
+                key2(116, d, between),
+                key2(118, d, u64::from(context.in_other_cue(index))),
+                key3(
+                    120,
+                    d,
+                    u64::from(t.first_in_sentence),
+                    u64::from(t.last_in_sentence),
+                ),
+                key3(122, d, quote, t.pos),
+                key3(125, d, cue_lemma, quote),
+                key3(127, d, context.cue_quote, quote),
+                key3(
+                    130,
+                    d,
+                    u64::from(last_before_end),
+                    u64::from(t.last_in_sentence),
+                ),
+            ]);
+            return;
+        }
         out.extend([
             key3(128, d, between, t.pos),
             key3(129, d, between, t.lower),
@@ -685,10 +721,14 @@ mod tests {
         counts.insert(1, (9, 10));
         counts.insert(2, (1, 10));
         counts.insert(3, (40, 400));
+        counts.insert(4, (0, NEVER_CUE_MIN));
+        counts.insert(5, (0, NEVER_CUE_MIN - 1));
         let lexicon = Lexicon::from_counts(&counts);
         assert_eq!(lexicon.get(1), (9 << 4) | 4);
         assert_eq!(lexicon.get(2), 0);
         assert_eq!(lexicon.get(3), (1 << 4) | 6);
+        assert_eq!(lexicon.get(4), NEVER_CUE, "often seen, never in a cue");
+        assert_eq!(lexicon.get(5), 0, "too rarely seen to be sure");
     }
 }
 
@@ -731,6 +771,18 @@ mod quote_tests {
             .iter()
             .position(|t| doc.span_text(t.span) == "said");
         assert_eq!(said.map(|i| view.tokens[i].quote.region), Some(None));
+    }
+
+    #[test]
+    fn doubled_apostrophes_open_and_close_quotes() {
+        let (doc, view) = analyse("He said ''we will win,'' and left. ''Soon,'' she said.");
+        assert_eq!(
+            region_texts(&doc, &view),
+            [
+                ("''we will win,''".to_owned(), true),
+                ("''Soon,''".to_owned(), true)
+            ]
+        );
     }
 
     #[test]

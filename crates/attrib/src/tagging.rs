@@ -361,6 +361,22 @@ mod tests {
     }
 
     #[test]
+    fn spans_are_cut_at_line_breaks() {
+        use attest_doc::{Article, Limits};
+        let text = "She said the plan\nwould work and\n\nit did.";
+        let mut doc = Doc::new(Article::new("t", text));
+        doc.set_segmentation(attest_text::segment(text, &Limits::DEFAULT))
+            .unwrap();
+        let all = (0, doc.tokens().len());
+        let pieces: Vec<&str> = token_spans(&doc, all)
+            .into_iter()
+            .map(|s| doc.span_text(s))
+            .collect();
+        assert_eq!(pieces, ["She said the plan", "would work and", "it did."]);
+        assert!(token_spans(&doc, (2, 2)).is_empty());
+    }
+
+    #[test]
     fn squash_stays_in_range() {
         assert!(squash(0.0, 1.0).abs() < 1e-6);
         assert!((squash(1.0, 1.0) - 0.462).abs() < 1e-3);
