@@ -81,6 +81,8 @@ pub(crate) struct TokenFacts {
     lemma_lex: u8,
     /// The word is [`NEVER_CUE`].
     pub(crate) never_cue: bool,
+    /// The word is one of those [`crate::verbs`] lists.
+    listed: bool,
     pub(crate) quote: QuoteState,
     pub(crate) sentence: usize,
     pub(crate) paragraph: usize,
@@ -126,7 +128,7 @@ fn is_double_quote(text: &str) -> bool {
 /// A rough lemma: the lowercase word without a common inflection, so that
 /// "says", "said" and "saying" share evidence with "say" only through the
 /// lexicon, while "claims", "claimed", "claiming" collapse to "claim".
-fn lemma(lower: &str) -> &str {
+pub(crate) fn lemma(lower: &str) -> &str {
     for suffix in ["ing", "ied", "ies", "ed", "es", "s"] {
         if let Some(stem) = lower.strip_suffix(suffix)
             && stem.chars().count() >= 3
@@ -235,6 +237,7 @@ impl View {
                 lex: lexicon.get(lower_hash),
                 lemma_lex: lexicon.get(lemma_hash),
                 never_cue: lexicon.get(lower_hash) == NEVER_CUE,
+                listed: crate::verbs::attributes(lemma_hash),
                 quote: QuoteState::default(),
                 sentence,
                 paragraph: paragraph_of_sentence.get(sentence).copied().unwrap_or(0),
@@ -413,6 +416,9 @@ impl View {
             key2(37, t.lemma, lemma(1)),
             key3(38, from_start, from_end, t.pos),
             key3(39, t.lower, lower(1), lower(2)),
+            // The hand-written list speaks only for words the learned
+            // lexicon does not know.
+            key2(45, u64::from(t.listed && t.lex == 0), t.pos),
         ]);
         out.push(key3(
             30,

@@ -47,6 +47,7 @@ mod model;
 mod perceptron;
 mod tagging;
 mod train;
+mod verbs;
 mod wire;
 
 pub use error::ModelError;
