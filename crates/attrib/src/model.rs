@@ -2,7 +2,9 @@
 //! stage that runs it.
 //!
 //! File format (little-endian): the magic `ATTRIBM1`, a format version (u32),
-//! the lexicon (count, then `(word hash u64, byte)` sorted by hash), then the cue
+//! the lexicon (count, then `(word hash u64, byte)` sorted by hash; the byte is
+//! a word's cue share and count, or `0xF0` for a word never seen in a cue, see
+//! `features::Lexicon`), then the cue
 //! tagger and the role tagger, each as label count, transition weights and
 //! `(feature key u64, one f32 per label)` rows sorted by key. Sorting makes the
 //! bytes a function of the weights alone, so the same data and seed give the
