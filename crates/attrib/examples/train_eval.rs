@@ -1,6 +1,6 @@
 //! Trains on the PolNeAR train split, scores on dev (and train), prints timings.
 //!
-//! `cargo run --release -p attest-attrib --example train_eval [-- --epochs N --prune W --out PATH]`
+//! `cargo run --release -p attest-attrib --example train_eval [-- --epochs N --prune W --role-prune W --out PATH]`
 //! (`--model PATH` scores a saved model instead of training; `--train-score 1` scores train too)
 
 use std::path::{Path, PathBuf};
@@ -213,6 +213,7 @@ fn main() {
     };
     let epochs = flag("--epochs").map_or(8, |e| e.parse().expect("epochs"));
     let prune = flag("--prune").map_or(0.0, |e| e.parse().expect("prune"));
+    let role_prune = flag("--role-prune").map_or(prune, |e| e.parse().expect("role prune"));
     let out = flag("--out").map(PathBuf::from);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/polnear");
     if !root.exists() {
@@ -236,7 +237,8 @@ fn main() {
             let config = TrainConfig {
                 seed: 7,
                 epochs,
-                prune,
+                cue_prune: prune,
+                role_prune,
             };
             let bytes = train(&train_set, &config);
             println!(

@@ -298,7 +298,8 @@ mod tests {
             &TrainConfig {
                 seed: 3,
                 epochs: 20,
-                prune: 0.0,
+                cue_prune: 0.0,
+                role_prune: 0.0,
             },
         )
     }
