@@ -1,6 +1,6 @@
 //! Trains on the PolNeAR train split, scores on dev (and train), prints timings.
 //!
-//! `cargo run --release -p attest-attrib --example train_eval [-- --epochs N --prune W --out PATH]`
+//! `cargo run --release -p attest-attrib --example train_eval [-- --epochs N --prune W --role-prune W --out PATH]`
 //! (`--model PATH` scores a saved model instead of training; `--train-score 1` scores train too)
 
 use std::path::{Path, PathBuf};
@@ -158,6 +158,37 @@ fn diagnose(examples: &[TrainingExample], model: &Attributor, show: usize) {
     );
 }
 
+/// Writes gold and predicted spans as TSV lines for analysis outside:
+/// `doc  gold|pred  index  role  byte_start  byte_end`.
+fn dump(path: &Path, model: &Attributor, examples: &[TrainingExample]) {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for example in examples {
+        let id = &example.doc.article().id;
+        let predicted = model.attributions(&example.doc);
+        for (side, list) in [("gold", &example.gold), ("pred", &predicted)] {
+            for (index, a) in list.iter().enumerate() {
+                for (role, spans) in [
+                    ("source", &a.source),
+                    ("cue", &a.cue),
+                    ("content", &a.content),
+                ] {
+                    for s in spans.iter() {
+                        let _ = writeln!(
+                            out,
+                            "{id}\t{side}\t{index}\t{role}\t{}\t{}\t{:?}",
+                            s.byte_start(),
+                            s.byte_end(),
+                            a.kind
+                        );
+                    }
+                }
+            }
+        }
+    }
+    std::fs::write(path, out).expect("write dump");
+}
+
 fn evaluate(name: &str, model: &Attributor, examples: &[TrainingExample]) {
     let start = Instant::now();
     let mut scorer = AttributionScorer::new();
@@ -182,6 +213,7 @@ fn main() {
     };
     let epochs = flag("--epochs").map_or(8, |e| e.parse().expect("epochs"));
     let prune = flag("--prune").map_or(0.0, |e| e.parse().expect("prune"));
+    let role_prune = flag("--role-prune").map_or(prune, |e| e.parse().expect("role prune"));
     let out = flag("--out").map(PathBuf::from);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/polnear");
     if !root.exists() {
@@ -205,7 +237,8 @@ fn main() {
             let config = TrainConfig {
                 seed: 7,
                 epochs,
-                prune,
+                cue_prune: prune,
+                role_prune,
             };
             let bytes = train(&train_set, &config);
             println!(
@@ -237,6 +270,9 @@ fn main() {
         model = model.with_cue_bias(bias.parse().expect("bias"));
     }
     evaluate("dev", &model, &dev_set);
+    if let Some(path) = flag("--dump") {
+        dump(Path::new(&path), &model, &dev_set);
+    }
     diagnose(
         &dev_set,
         &model,

@@ -2,7 +2,9 @@
 //! stage that runs it.
 //!
 //! File format (little-endian): the magic `ATTRIBM1`, a format version (u32),
-//! the lexicon (count, then `(word hash u64, byte)` sorted by hash), then the cue
+//! the lexicon (count, then `(word hash u64, byte)` sorted by hash; the byte is
+//! a word's cue share and count, or `0xF0` for a word never seen in a cue, see
+//! `features::Lexicon`), then the cue
 //! tagger and the role tagger, each as label count, transition weights and
 //! `(feature key u64, one f32 per label)` rows sorted by key. Sorting makes the
 //! bytes a function of the weights alone, so the same data and seed give the
@@ -21,7 +23,7 @@ use crate::tagging::{
 use crate::wire::{Reader, Writer};
 
 const MAGIC: &[u8; 8] = b"ATTRIBM1";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// The model bundled into this build, if one was trained before it was built.
 const BUNDLED: &[u8] = include_bytes!(concat!(
@@ -190,9 +192,17 @@ impl Attributor {
         let mut out = Vec::new();
         let mut keys = Vec::with_capacity(64);
         let mut emissions = Vec::new();
+        let mut masks = Vec::new();
         for &sentence in &view.sentences {
             emissions.clear();
+            masks.clear();
             for index in sentence.0..sentence.1 {
+                if tagging::never_cue(view, index) {
+                    emissions.extend([0.0; CUE_LABELS]);
+                    masks.push(1 << CUE_O);
+                    continue;
+                }
+                masks.push(u16::MAX);
                 view.cue_keys(index, sentence, &mut keys);
                 self.cue.score(&keys, &mut emissions);
                 if let Some(begin) = emissions.len().checked_sub(CUE_LABELS - CUE_B)
@@ -201,16 +211,18 @@ impl Attributor {
                     *score += self.cue_bias;
                 }
             }
-            let labels = self.cue.decode(&emissions, &constraints, &[]);
+            let labels = self.cue.decode(&emissions, &constraints, &masks);
             let best = self.cue.path_score(&emissions, &labels);
             for (start, end) in runs(&labels, CUE_B, CUE_I) {
                 // How much the best labelling beats the best one without this cue.
-                let masks: Vec<u16> = (0..labels.len())
-                    .map(|p| {
+                let masks: Vec<u16> = masks
+                    .iter()
+                    .enumerate()
+                    .map(|(p, mask)| {
                         if p >= start && p < end {
                             1 << CUE_O
                         } else {
-                            u16::MAX
+                            *mask
                         }
                     })
                     .collect();
@@ -286,7 +298,8 @@ mod tests {
             &TrainConfig {
                 seed: 3,
                 epochs: 20,
-                prune: 0.0,
+                cue_prune: 0.0,
+                role_prune: 0.0,
             },
         )
     }

@@ -49,6 +49,11 @@ pub(crate) fn role_constraints() -> Constraints {
     })
 }
 
+/// Whether the cue tagger labels token `index` O without scoring it.
+pub(crate) fn never_cue(view: &View, index: usize) -> bool {
+    view.tokens.get(index).is_some_and(|t| t.never_cue)
+}
+
 /// Maximal runs of a BIO labelling: (first, end) position pairs of runs that
 /// start with `begin` and continue with `inside`.
 pub(crate) fn runs(labels: &[usize], begin: usize, inside: usize) -> Vec<(usize, usize)> {
@@ -285,11 +290,28 @@ pub(crate) fn kind(
     }
 }
 
-/// The byte span of tokens `first..end`.
-pub(crate) fn token_span(doc: &Doc, range: (usize, usize)) -> Option<Span> {
-    let first = doc.tokens().get(range.0)?;
-    let last = doc.tokens().get(range.1.checked_sub(1)?)?;
-    Span::try_new_in(doc.text(), first.span.byte_start(), last.span.byte_end()).ok()
+/// The byte spans of tokens `first..end`, one per line: a span is cut where a
+/// line break lies between two of its tokens, as PolNeAR cuts its fragments
+/// (brat shows a fragment on one line).
+pub(crate) fn token_spans(doc: &Doc, range: (usize, usize)) -> Vec<Span> {
+    let tokens = doc.tokens().get(range.0..range.1).unwrap_or_default();
+    let text = doc.text();
+    let mut out = Vec::new();
+    let Some(first) = tokens.first() else {
+        return out;
+    };
+    let mut start = first.span.byte_start();
+    let mut end = first.span.byte_end();
+    for token in tokens.iter().skip(1) {
+        let gap = text.get(end..token.span.byte_start()).unwrap_or("");
+        if gap.contains(['\n', '\r']) {
+            out.extend(Span::try_new_in(text, start, end).ok());
+            start = token.span.byte_start();
+        }
+        end = token.span.byte_end();
+    }
+    out.extend(Span::try_new_in(text, start, end).ok());
+    out
 }
 
 /// Assembles one attribution from token ranges.
@@ -301,13 +323,14 @@ pub(crate) fn attribution(
     content: &[(usize, usize)],
     confidence: f32,
 ) -> Option<Attribution> {
+    let cue_spans = token_spans(doc, cue);
+    if cue_spans.is_empty() {
+        return None;
+    }
     Some(Attribution {
-        source: source
-            .and_then(|s| token_span(doc, s))
-            .into_iter()
-            .collect(),
-        cue: vec![token_span(doc, cue)?],
-        content: content.iter().filter_map(|c| token_span(doc, *c)).collect(),
+        source: source.map(|s| token_spans(doc, s)).unwrap_or_default(),
+        cue: cue_spans,
+        content: content.iter().flat_map(|c| token_spans(doc, *c)).collect(),
         kind: kind(view, doc, cue, content),
         confidence,
     })
@@ -335,6 +358,22 @@ mod tests {
         assert_eq!(runs(&labels, 1, 2), [(1, 4), (5, 6), (6, 8)]);
         assert_eq!(runs(&[1, 2], 1, 2), [(0, 2)]);
         assert!(runs(&[0, 0], 1, 2).is_empty());
+    }
+
+    #[test]
+    fn spans_are_cut_at_line_breaks() {
+        use attest_doc::{Article, Limits};
+        let text = "She said the plan\nwould work and\n\nit did.";
+        let mut doc = Doc::new(Article::new("t", text));
+        doc.set_segmentation(attest_text::segment(text, &Limits::DEFAULT))
+            .unwrap();
+        let all = (0, doc.tokens().len());
+        let pieces: Vec<&str> = token_spans(&doc, all)
+            .into_iter()
+            .map(|s| doc.span_text(s))
+            .collect();
+        assert_eq!(pieces, ["She said the plan", "would work and", "it did."]);
+        assert!(token_spans(&doc, (2, 2)).is_empty());
     }
 
     #[test]

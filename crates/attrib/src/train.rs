@@ -14,7 +14,7 @@ use crate::model::Attributor;
 use crate::perceptron::{Sequence, Trainer};
 use crate::tagging::{
     CON_B, CON_I, CUE_B, CUE_I, CUE_LABELS, CUE_O, ROLE_LABELS, ROLE_O, SRC_B, SRC_I,
-    cue_constraints, role_constraints, role_masks, role_sequence_keys, window,
+    cue_constraints, never_cue, role_constraints, role_masks, role_sequence_keys, window,
 };
 
 /// How to train. There is no default: the CLI and tests say what they want.
@@ -24,11 +24,15 @@ pub struct TrainConfig {
     pub seed: u64,
     /// Passes over the training data.
     pub epochs: usize,
-    /// Averaged weights smaller than this in magnitude (for every label) are
-    /// dropped from the model file; 0.0 keeps everything. 3.5 (12 epochs) is what
-    /// the bundled model uses: a third of the size of 0.0 and faster, for
-    /// about 0.5 F1 point.
-    pub prune: f32,
+    /// Averaged cue-tagger weights smaller than this in magnitude (for every
+    /// label) are dropped from the model file; 0.0 keeps everything. 3.5 (12
+    /// epochs) is what the bundled model uses: a third of the size of 0.0 and
+    /// faster, for about 0.5 F1 point; 5 costs a cue point.
+    pub cue_prune: f32,
+    /// The same for the role (source and content) tagger, which bears much
+    /// more: the bundled model uses 10, which keeps a fifth of its rows with
+    /// no loss on dev; 20 costs a source point.
+    pub role_prune: f32,
 }
 
 /// One training article: a segmented, POS-tagged document and its gold.
@@ -113,6 +117,10 @@ struct CueSentence {
     first_token: usize,
     sequence: Sequence,
     gold: Vec<usize>,
+    /// What training allows each token.
+    masks: Vec<u16>,
+    /// What the run-time stage allows each token.
+    run_masks: Vec<u16>,
 }
 
 /// Trains `trainer` for `epochs` on the sentences `include` accepts.
@@ -131,7 +139,12 @@ fn train_cues(
         shuffle(&mut order, state);
         for index in &order {
             if let Some(sentence) = sentences.get(*index) {
-                trainer.learn(&sentence.sequence, &sentence.gold, &constraints, &[]);
+                trainer.learn(
+                    &sentence.sequence,
+                    &sentence.gold,
+                    &constraints,
+                    &sentence.masks,
+                );
             }
         }
     }
@@ -222,16 +235,33 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
         let (labels, cues) = cue_labels(&example.doc, &example.gold);
         for &sentence in &view.sentences {
             keys.clear();
-            for token in sentence.0..sentence.1 {
+            let gold = labels.get(sentence.0..sentence.1).unwrap_or(&[]).to_vec();
+            let mut masks = Vec::with_capacity(gold.len());
+            let mut run_masks = Vec::with_capacity(gold.len());
+            for (token, label) in (sentence.0..sentence.1).zip(&gold) {
+                run_masks.push(if never_cue(view, token) {
+                    1 << CUE_O
+                } else {
+                    u16::MAX
+                });
                 let mut position = Vec::with_capacity(40);
-                view.cue_keys(token, sentence, &mut position);
+                // As at run time, except where the gold says otherwise (a word
+                // of this fold's cues that the other folds never saw in one).
+                if never_cue(view, token) && *label == CUE_O {
+                    masks.push(1 << CUE_O);
+                } else {
+                    masks.push(u16::MAX);
+                    view.cue_keys(token, sentence, &mut position);
+                }
                 keys.push(position);
             }
             sentences.push(CueSentence {
                 example: index,
                 first_token: sentence.0,
                 sequence: cue_trainer.intern(&keys),
-                gold: labels.get(sentence.0..sentence.1).unwrap_or(&[]).to_vec(),
+                gold,
+                masks,
+                run_masks,
             });
         }
         gold_cues.push(cues);
@@ -255,11 +285,12 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
             .iter()
             .filter(|s| s.example % LEXICON_FOLDS == fold)
         {
-            let labels = part.predict(
+            let labels = part.predict_masked(
                 &sentence.sequence,
                 &constraints,
                 CUE_B,
                 crate::model::DEFAULT_CUE_BIAS,
+                &sentence.run_masks,
             );
             if let Some(flags) = predicted.get_mut(sentence.example) {
                 for (offset, label) in labels.iter().enumerate() {
@@ -308,8 +339,8 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
     }
     Attributor {
         lexicon: lexicon(&folds, None),
-        cue: cue_trainer.finish(config.prune),
-        role: role_trainer.finish(config.prune),
+        cue: cue_trainer.finish(config.cue_prune),
+        role: role_trainer.finish(config.role_prune),
         cue_bias: crate::model::DEFAULT_CUE_BIAS,
     }
 }

@@ -40,7 +40,8 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
     let config = attest_attrib::TrainConfig {
         seed: args.seed,
         epochs: 12,
-        prune: 3.5,
+        cue_prune: 3.5,
+        role_prune: 10.0,
     };
     let attrib_bytes = attest_attrib::train(&examples, &config);
     write_model(&args.out.join("attrib.model"), &attrib_bytes)?;

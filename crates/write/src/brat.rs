@@ -20,7 +20,9 @@
 //! is labelled `Attribution-no-source` when the attribution has no source; the
 //! event line then reads `Attribution-no-source:T<a>` and has no `Source:`
 //! argument. A discontinuous role has its fragments as `start end;start end` and
-//! its text field is the fragments' texts joined by one space. A role with no
+//! its text field is the fragments' texts joined by one space. As in PolNeAR, a
+//! fragment never crosses a line: one that does is cut at each line break and
+//! the pieces trimmed of the whitespace around it. A role with no
 //! non-empty fragment gets no `T` line and no argument; an attribution without a
 //! cue has its trigger on the content (or, lacking that too, the source), and one
 //! with no non-empty fragment at all is left out.
@@ -234,12 +236,15 @@ impl Ann<'_> {
         self.out.push('\n');
     }
 
-    /// A `T` line over the non-empty fragments, in text order; `None` when there
-    /// is none, since brat cannot show an empty span.
+    /// A `T` line over the non-empty fragments, in text order, each cut at
+    /// line breaks; `None` when there is none, since brat cannot show an empty
+    /// span.
     fn text_bound(&mut self, label: &str, spans: &[Span]) -> Option<usize> {
+        let text = self.geometry.text();
         let mut placed: Vec<_> = spans
             .iter()
-            .map(|span| self.geometry.place(*span))
+            .flat_map(|span| line_pieces(text, *span))
+            .map(|span| self.geometry.place(span))
             .filter(|placed| !placed.text.is_empty())
             .collect();
         if placed.is_empty() {
@@ -353,6 +358,43 @@ impl Ann<'_> {
             }
         }
     }
+}
+
+/// The pieces of a span between its line breaks, each trimmed of the
+/// whitespace around the break: PolNeAR's fragments never cross a line, and
+/// an annotation that does is cut where the line ends. A span within one line
+/// is left as it is.
+fn line_pieces(text: &str, span: Span) -> Vec<Span> {
+    let Some(covered) = span.get(text) else {
+        return vec![span];
+    };
+    if !covered.contains(is_line_end) {
+        return vec![span];
+    }
+    let base = span.byte_start();
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    for (at, c) in covered.char_indices() {
+        if is_line_end(c) {
+            pieces.push((start, at));
+            start = at + c.len_utf8();
+        }
+    }
+    pieces.push((start, covered.len()));
+    pieces
+        .into_iter()
+        .filter_map(|(start, end)| Span::try_new(base + start, base + end).ok())
+        .map(|piece| piece.trim(text))
+        .filter(|piece| !piece.is_empty())
+        .collect()
+}
+
+/// Whether `c` ends a line of text.
+fn is_line_end(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
 }
 
 /// Whether brat (or Python's `str.splitlines`) would break a line at `c`.
@@ -499,7 +541,12 @@ mod tests {
         .unwrap();
         let ann = brat_ann(&doc);
         assert_round_trips(text, &ann);
-        assert!(ann.contains("\t😀.    “Zwei Zeilen” «é»\n"), "{ann}");
+        // Fragments are cut at line breaks, as in PolNeAR.
+        assert!(
+            ann.contains("\tContent 9 11;15 20;21 28;41 44\t😀. “Zwei Zeilen” «é»\n"),
+            "{ann}"
+        );
+        assert!(ann.contains("\tCue 30 35\tsagte\n"), "{ann}");
         assert!(ann.contains("\tOtherEntity 42 43\té\n"), "{ann}");
     }
 
@@ -584,7 +631,7 @@ mod tests {
                 confidence: 0.5,
             }]).unwrap();
             let ann = brat_ann(&doc);
-            if spans.iter().any(|s| !s.is_empty()) {
+            if spans.iter().flat_map(|s| line_pieces(&text, *s)).any(|p| !p.is_empty()) {
                 assert_round_trips(&text, &ann);
             } else {
                 prop_assert!(ann.is_empty());
