@@ -36,6 +36,12 @@ pub enum AnyStage {
     Pos(Box<attest_tag::Tagger>),
     /// Attributions: source, cue and content.
     Attributions(Box<attest_attrib::Attributor>),
+    /// The stance of each attribution.
+    Stances(attest_sources::StanceClassifier),
+    /// Canonical sources of the attributions.
+    Sources(attest_sources::SourceResolver),
+    /// Unattributed hedges.
+    Hedges(attest_sources::HedgeFinder),
     /// Quantities: values and units.
     Quantities(attest_numbers::QuantityTagger),
     /// Time expressions resolved against the publication time.
@@ -56,6 +62,18 @@ macro_rules! with_stage {
             }
             AnyStage::Attributions($stage) => {
                 type $ty = attest_attrib::Attributor;
+                $body
+            }
+            AnyStage::Stances($stage) => {
+                type $ty = attest_sources::StanceClassifier;
+                $body
+            }
+            AnyStage::Sources($stage) => {
+                type $ty = attest_sources::SourceResolver;
+                $body
+            }
+            AnyStage::Hedges($stage) => {
+                type $ty = attest_sources::HedgeFinder;
                 $body
             }
             AnyStage::Quantities($stage) => {
@@ -153,6 +171,9 @@ impl Pipeline {
             AnyStage::Segment(attest_text::Segmenter::new(*limits)),
             AnyStage::Pos(Box::new(tagger)),
             AnyStage::Attributions(Box::new(attributor)),
+            AnyStage::Stances(attest_sources::StanceClassifier),
+            AnyStage::Sources(attest_sources::SourceResolver),
+            AnyStage::Hedges(attest_sources::HedgeFinder),
             AnyStage::Quantities(attest_numbers::QuantityTagger::new()),
             AnyStage::Times(attest_numbers::TimeTagger::new()),
         ])
