@@ -180,10 +180,12 @@ fn parse_line(
         return Err(ReadErrorKind::MissingText);
     };
     check_body(text, limits)?;
-    let id = match object.get("id") {
-        None | Some(Value::Null) => format!("{path}:{line}"),
-        Some(Value::String(id)) => id.clone(),
-        Some(Value::Number(number)) if number.is_i64() || number.is_u64() => number.to_string(),
+    let (id, id_given) = match object.get("id") {
+        None | Some(Value::Null) => (format!("{path}:{line}"), false),
+        Some(Value::String(id)) => (id.clone(), true),
+        Some(Value::Number(number)) if number.is_i64() || number.is_u64() => {
+            (number.to_string(), true)
+        }
         Some(_) => return Err(ReadErrorKind::FieldType { field: "id" }),
     };
     let published = match optional_string(&object, "published")? {
@@ -208,7 +210,11 @@ fn parse_line(
         published,
         language: optional_string(&object, "language")?,
     };
-    Ok(ReadItem { article, warnings })
+    Ok(ReadItem {
+        article,
+        warnings,
+        id_given,
+    })
 }
 
 fn optional_string(
