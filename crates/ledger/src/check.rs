@@ -102,6 +102,12 @@ pub(crate) fn check(conn: &Connection, writable: bool) -> rusqlite::Result<Check
             "{wrong_sources} sources whose counts are not their appearances"
         ));
     }
+    let cells = crate::cells::mismatches(conn)?;
+    if cells > 0 {
+        count_mismatches.push(format!(
+            "{cells} statistics cells that are not their articles' sums"
+        ));
+    }
     Ok(CheckReport {
         integrity,
         foreign_key_violations,

@@ -88,6 +88,7 @@
 
 #![deny(missing_docs)]
 
+mod cells;
 mod check;
 mod error;
 mod export;

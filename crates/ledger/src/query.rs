@@ -10,8 +10,8 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, Row, params_from_iter};
 
 use crate::rows::{SearchHit, SourceRow, Statement, StatsRow};
-use crate::store::{STANCES, serde_name};
-use crate::{LedgerError, identity};
+use crate::store::serde_name;
+use crate::{LedgerError, cells, identity};
 
 /// Which articles a query looks at. The default looks at all of them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -92,8 +92,7 @@ pub(crate) fn top_sources(
     let mut conditions = Conditions::new(filter, "p.outlet", "p.published_date");
     let kind = filter.kind.map(|kind| Value::Text(serde_name(&kind)));
     let sql = if conditions.is_empty() {
-        // No article filter: the counts kept on each source answer directly,
-        // walking the ranking index.
+        // No article filter: the counts kept on each source answer directly.
         if let Some(kind) = kind {
             conditions.push("kind = ?".to_string(), kind);
         }
@@ -106,10 +105,13 @@ pub(crate) fn top_sources(
         if let Some(kind) = kind {
             conditions.push("p.kind = ?".to_string(), kind);
         }
+        // Rank within the covering index first; only the kept rows meet `sources`.
         format!(
-            "SELECT s.id, s.name, s.kind, s.key IS NOT NULL, SUM(p.n_statements) AS n, \
-             COUNT(DISTINCT p.article) FROM appearances p JOIN sources s ON s.id = p.source {} \
-             GROUP BY s.id ORDER BY n DESC, s.id LIMIT ?",
+            "SELECT s.id, s.name, s.kind, s.key IS NOT NULL, t.n, t.a FROM \
+             (SELECT p.source AS source, SUM(p.n_statements) AS n, \
+             COUNT(DISTINCT p.article) AS a FROM appearances p {} GROUP BY p.source \
+             ORDER BY n DESC, p.source LIMIT ?) t \
+             JOIN sources s ON s.id = t.source ORDER BY t.n DESC, s.id",
             conditions.where_clause()
         )
     };
@@ -248,21 +250,14 @@ pub(crate) fn search(
         why: err.to_string(),
     };
     let mut hits = Vec::new();
-    for (found_in, fts, content, table, extra) in [
+    for (found_in, fts, content, table) in [
         (
             "attribution",
             "attributions_fts",
             "content_text",
             "attributions",
-            None,
         ),
-        (
-            "quote",
-            "quotes_fts",
-            "text",
-            "quotes",
-            Some("x.attribution IS NULL"),
-        ),
+        ("quote", "quotes_fts", "text", "quotes"),
     ] {
         let conditions = Conditions::new(filter, "a.outlet", "a.published_date");
         let (speaker, stance, speaker_join) = if table == "attributions" {
@@ -278,16 +273,14 @@ pub(crate) fn search(
         // cheap, highlighting every match of a common word is not. The limit is
         // written into the SQL so that the bare `?` of the filter number on
         // from ?2 in text order.
-        let top = if conditions.is_empty() && extra.is_none() {
+        let top = if conditions.is_empty() {
             format!("SELECT rowid FROM {fts} WHERE {fts} MATCH ?1 ORDER BY rank LIMIT {limit}")
         } else {
-            let mut wheres = vec![format!("{fts} MATCH ?1")];
-            wheres.extend(extra.iter().map(|e| e.to_string()));
-            wheres.extend(conditions.sql.iter().cloned());
             format!(
                 "SELECT f.rowid FROM {fts} f JOIN {table} x ON x.id = f.rowid \
-                 JOIN articles a ON a.id = x.article WHERE {} ORDER BY f.rank LIMIT {limit}",
-                wheres.join(" AND ")
+                 JOIN articles a ON a.id = x.article WHERE {fts} MATCH ?1 AND {} \
+                 ORDER BY f.rank LIMIT {limit}",
+                conditions.sql.join(" AND ")
             )
         };
         let sql = format!(
@@ -369,12 +362,13 @@ pub(crate) fn stats(
         GroupBy::All => "NULL",
     };
     let conditions = Conditions::new(filter, "outlet", "published_date");
-    let stance_sums: String = STANCES.iter().map(|s| format!(", SUM(n_{s})")).collect();
+    let sums: Vec<String> = cells::COLUMNS
+        .iter()
+        .map(|(column, _)| format!("SUM({column})"))
+        .collect();
     let sql = format!(
-        "SELECT {group}, COUNT(*), SUM(words), SUM(n_sources), SUM(n_unnamed), \
-         SUM(n_attributions), SUM(n_direct), SUM(n_mixed), SUM(n_stanced){stance_sums}, \
-         SUM(n_hedges), SUM(CASE WHEN n_hedges IS NOT NULL THEN words END) \
-         FROM articles {} GROUP BY 1 ORDER BY 1",
+        "SELECT {group}, {} FROM stats_cells {} GROUP BY 1 ORDER BY 1",
+        sums.join(", "),
         conditions.where_clause()
     );
     let mut statement = conn.prepare_cached(&sql)?;

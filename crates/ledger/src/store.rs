@@ -12,7 +12,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::schema::{OpenOptions, classify};
-use crate::{LedgerError, identity, quotes};
+use crate::{LedgerError, cells, identity, quotes};
 
 /// What makes two articles the same article for the ledger.
 ///
@@ -99,7 +99,17 @@ pub enum Stored {
     Replaced,
 }
 
-/// Stores a batch in one transaction, each article in a savepoint of its own.
+/// Stores a batch in one transaction, each article whole or not at all.
+///
+/// The batch is first written straight through: savepoints cost a copy of
+/// every page an article touches and make FTS5 flush its index once per
+/// article, which together more than double the cost of storing. Only when an
+/// article fails is the transaction rolled back and the batch written again
+/// with a savepoint per article, so that the failure stays its own.
+///
+/// For the same reason the full-text indexes are not kept by triggers: FTS5
+/// flushes its pending terms at every statement savepoint, so the texts to
+/// index are gathered in [`Pending`] and indexed by one statement per batch.
 pub(crate) fn store_batch(
     conn: &mut Connection,
     path: &Path,
@@ -108,29 +118,70 @@ pub(crate) fn store_batch(
     on_conflict: OnConflict,
 ) -> Result<Vec<Result<Stored, LedgerError>>, LedgerError> {
     let fail = |source| classify(path, options, source);
+    let fatal = |err: &LedgerError| {
+        matches!(
+            err,
+            LedgerError::Locked { .. } | LedgerError::ReadOnly { .. }
+        )
+    };
+    {
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(fail)?;
+        let mut outcomes = Vec::with_capacity(batch.len());
+        let mut failed = false;
+        let mut pending = Pending::default();
+        for entry in batch {
+            match store_one(&tx, entry, on_conflict, &mut pending) {
+                Ok(stored) => outcomes.push(Ok(stored)),
+                Err(err) => {
+                    let err = fail(err);
+                    if fatal(&err) {
+                        return Err(err);
+                    }
+                    failed = true;
+                    break;
+                }
+            }
+        }
+        if !failed {
+            match pending.index(&tx) {
+                Ok(()) => {
+                    tx.commit().map_err(fail)?;
+                    return Ok(outcomes);
+                }
+                Err(err) => {
+                    let err = fail(err);
+                    if fatal(&err) {
+                        return Err(err);
+                    }
+                }
+            }
+        }
+    }
     let mut tx = conn
         .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
         .map_err(fail)?;
     let mut outcomes = Vec::with_capacity(batch.len());
     for entry in batch {
         let savepoint = tx.savepoint().map_err(fail)?;
-        match store_one(&savepoint, entry, on_conflict) {
+        let mut pending = Pending::default();
+        let stored = store_one(&savepoint, entry, on_conflict, &mut pending)
+            .and_then(|stored| pending.index(&savepoint).map(|()| stored));
+        match stored {
             Ok(stored) => {
                 savepoint.commit().map_err(fail)?;
                 outcomes.push(Ok(stored));
             }
             Err(err) => {
                 drop(savepoint);
-                let classified = fail(err);
-                if matches!(
-                    classified,
-                    LedgerError::Locked { .. } | LedgerError::ReadOnly { .. }
-                ) {
-                    return Err(classified);
+                let err = fail(err);
+                if fatal(&err) {
+                    return Err(err);
                 }
                 outcomes.push(Err(LedgerError::Article {
                     id: entry.doc.article().id.clone(),
-                    why: classified.to_string(),
+                    why: err.to_string(),
                 }));
             }
         }
@@ -150,20 +201,56 @@ fn article_row(conn: &Connection, key: &ArticleKey) -> rusqlite::Result<Option<i
         .optional()
 }
 
+/// Texts stored in this transaction and not yet in the full-text indexes.
+#[derive(Default)]
+struct Pending {
+    /// `(attributions.id, content_text)`.
+    attributions: Vec<(i64, String)>,
+    /// `(quotes.id, text)`.
+    quotes: Vec<(i64, String)>,
+}
+
+impl Pending {
+    /// Indexes the pending texts, one statement per index.
+    fn index(&mut self, tx: &Connection) -> rusqlite::Result<()> {
+        for (rows, fts, column) in [
+            (&mut self.attributions, "attributions_fts", "content_text"),
+            (&mut self.quotes, "quotes_fts", "text"),
+        ] {
+            if rows.is_empty() {
+                continue;
+            }
+            let json = serde_json::to_string(&*rows)
+                .map_err(|err| rusqlite::Error::ToSqlConversionFailure(Box::new(err)))?;
+            tx.prepare_cached(&format!(
+                "INSERT INTO {fts}(rowid, {column}) \
+                 SELECT value ->> 0, value ->> 1 FROM json_each(?1)"
+            ))?
+            .execute([json])?;
+            rows.clear();
+        }
+        Ok(())
+    }
+}
+
 fn store_one(
     tx: &Connection,
     entry: &Entry<'_>,
     on_conflict: OnConflict,
+    pending: &mut Pending,
 ) -> rusqlite::Result<Stored> {
     let stored = match (article_row(tx, entry.key)?, on_conflict) {
         (None, _) => Stored::Added,
         (Some(_), OnConflict::Skip) => return Ok(Stored::Skipped),
         (Some(id), OnConflict::Replace) => {
+            // The article may have been stored earlier in this batch: index
+            // what is pending first, so that its removal finds it indexed.
+            pending.index(tx)?;
             remove(tx, id)?;
             Stored::Replaced
         }
     };
-    insert(tx, entry)?;
+    insert(tx, entry, pending)?;
     Ok(stored)
 }
 
@@ -182,6 +269,18 @@ fn remove(tx: &Connection, article: i64) -> rusqlite::Result<()> {
         )?
         .execute(params![source, statements])?;
     }
+    // External-content FTS5 tables are told what to forget with the old text.
+    tx.prepare_cached(
+        "INSERT INTO attributions_fts(attributions_fts, rowid, content_text) \
+         SELECT 'delete', id, content_text FROM attributions WHERE article = ?1",
+    )?
+    .execute([article])?;
+    tx.prepare_cached(
+        "INSERT INTO quotes_fts(quotes_fts, rowid, text) \
+         SELECT 'delete', id, text FROM quotes WHERE article = ?1 AND attribution IS NULL",
+    )?
+    .execute([article])?;
+    cells::count(tx, article, -1)?;
     tx.prepare_cached("DELETE FROM articles WHERE id = ?1")?
         .execute([article])?;
     for (source, _) in &touched {
@@ -191,7 +290,7 @@ fn remove(tx: &Connection, article: i64) -> rusqlite::Result<()> {
     Ok(())
 }
 
-fn insert(tx: &Connection, entry: &Entry<'_>) -> rusqlite::Result<()> {
+fn insert(tx: &Connection, entry: &Entry<'_>, pending: &mut Pending) -> rusqlite::Result<()> {
     let doc = entry.doc;
     let article = doc.article();
     let text = doc.text();
@@ -245,12 +344,13 @@ fn insert(tx: &Connection, entry: &Entry<'_>) -> rusqlite::Result<()> {
         counts.times,
     ])?;
     let article_row = tx.last_insert_rowid();
+    cells::count(tx, article_row, 1)?;
     tx.prepare_cached("INSERT INTO article_texts (article, text) VALUES (?1, ?2)")?
         .execute(params![article_row, text])?;
 
     let appearance_of = insert_sources(tx, doc, article_row, published_date.as_deref())?;
-    let attribution_rows = insert_attributions(tx, doc, article_row, &appearance_of)?;
-    insert_quotes(tx, doc, article_row, &attribution_rows)?;
+    let attribution_rows = insert_attributions(tx, doc, article_row, &appearance_of, pending)?;
+    insert_quotes(tx, doc, article_row, &attribution_rows, pending)?;
 
     let mut hedge = tx.prepare_cached(
         "INSERT INTO hedges (article, idx, cue_start, cue_end, cue_text, scope_start, scope_end, \
@@ -439,6 +539,7 @@ fn insert_attributions(
     doc: &Doc,
     article_row: i64,
     appearance_of: &[Option<i64>],
+    pending: &mut Pending,
 ) -> rusqlite::Result<Vec<i64>> {
     let mut stance_of = vec![None; doc.attributions().len()];
     for stance in doc.stances() {
@@ -455,6 +556,7 @@ fn insert_attributions(
     for (idx, attribution) in doc.attributions().iter().enumerate() {
         let stance = stance_of[idx];
         let confidence = f64::from(attribution.confidence);
+        let content = joined(doc, &attribution.content);
         statement.execute(params![
             article_row,
             idx as i64,
@@ -468,9 +570,11 @@ fn insert_attributions(
             spans_json(&attribution.content),
             joined(doc, &attribution.source),
             joined(doc, &attribution.cue),
-            joined(doc, &attribution.content),
+            content,
         ])?;
-        rows.push(tx.last_insert_rowid());
+        let row = tx.last_insert_rowid();
+        rows.push(row);
+        pending.attributions.push((row, content));
     }
     Ok(rows)
 }
@@ -480,6 +584,7 @@ fn insert_quotes(
     doc: &Doc,
     article_row: i64,
     attribution_rows: &[i64],
+    pending: &mut Pending,
 ) -> rusqlite::Result<()> {
     if !(doc.has(Layer::Tokens) && doc.has(Layer::Paragraphs)) {
         return Ok(());
@@ -502,6 +607,11 @@ fn insert_quotes(
             doc.span_text(quote),
             attribution,
         ])?;
+        if attribution.is_none() {
+            pending
+                .quotes
+                .push((tx.last_insert_rowid(), doc.span_text(quote).to_string()));
+        }
     }
     Ok(())
 }
@@ -523,7 +633,7 @@ struct ArticleCounts {
 }
 
 /// Stance labels in the order of the `n_asserts` ... `n_intends` columns.
-pub(crate) const STANCES: [&str; 8] = [
+const STANCES: [&str; 8] = [
     "asserts", "confirms", "denies", "declines", "claims", "reports", "believes", "intends",
 ];
 

@@ -568,3 +568,57 @@ fn a_missing_ledger_is_not_created_by_a_query() {
     assert!(matches!(err, LedgerError::Missing { .. }), "{err}");
     assert!(!path.exists());
 }
+
+#[test]
+fn an_article_replaced_within_its_own_batch_leaves_a_sound_index() {
+    let path = temp_ledger("same-batch");
+    let docs = corpus();
+    let revised = story(
+        "a1",
+        "Coast Herald",
+        "2026-03-02",
+        "Officials said the ferry would resume.",
+        &[said(
+            "Officials",
+            "officials",
+            SourceKind::Unnamed,
+            "said",
+            "the ferry would resume",
+            false,
+            StanceLabel::Asserts,
+        )],
+        &[],
+    );
+    let key = ArticleKey::by_id("a1");
+    let mut ledger = Ledger::open(&path).unwrap();
+    let outcomes = ledger
+        .store(
+            &[
+                Entry {
+                    doc: &docs[0],
+                    key: &key,
+                },
+                Entry {
+                    doc: &revised,
+                    key: &key,
+                },
+            ],
+            OnConflict::Replace,
+        )
+        .unwrap();
+    let outcomes: Vec<Stored> = outcomes.into_iter().map(Result::unwrap).collect();
+    assert_eq!(outcomes, [Stored::Added, Stored::Replaced]);
+    assert!(
+        ledger
+            .search("bargaining", &Filter::default(), 5)
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        ledger.search("ferry", &Filter::default(), 5).unwrap().len(),
+        1
+    );
+    assert!(ledger.check().unwrap().is_ok());
+    drop(ledger);
+    remove_ledger(&path);
+}
