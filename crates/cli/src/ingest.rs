@@ -153,8 +153,11 @@ pub(crate) fn run(args: &IngestArgs) -> anyhow::Result<()> {
     };
     let fed = feeder.feed(attest_read::read_inputs(inputs, config), &sender);
     // Closing the channel lets the writer commit what it holds and stop, also
-    // when reading failed: what was analysed is not thrown away.
+    // when reading failed: what was analysed is not thrown away. The lookup
+    // connection closes first, so that the writer's closing checkpoint can
+    // empty the write-ahead log.
     drop(sender);
+    drop(lookup);
     let written = writer
         .join()
         .map_err(|_| anyhow::anyhow!("the ledger writer panicked"))?;
@@ -284,7 +287,7 @@ fn write_all(
             batch.clear();
         }
         if done {
-            return Ok(());
+            return Ok(ledger.close()?);
         }
     }
 }

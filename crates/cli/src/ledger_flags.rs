@@ -46,7 +46,7 @@ pub(crate) struct IngestArgs {
 
     /// Articles per transaction: a process killed mid-run loses at most the
     /// batch it was writing, which the next run stores again.
-    #[arg(long, default_value_t = 256, value_name = "ARTICLES")]
+    #[arg(long, default_value_t = 1024, value_name = "ARTICLES")]
     pub(crate) batch_size: usize,
 
     #[command(flatten)]

@@ -163,6 +163,21 @@ impl Ledger {
         schema::classify(&self.path, &self.options, source)
     }
 
+    /// Closes the ledger. After writing, the write-ahead log is copied into the
+    /// database file and emptied first, so that the `.db` file alone holds
+    /// everything (a copy of it without its `-wal` file would otherwise miss
+    /// the latest articles).
+    pub fn close(self) -> Result<(), LedgerError> {
+        if self.access == Access::ReadWrite {
+            self.conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+                .map_err(|err| self.sqlite(err))?;
+        }
+        self.conn
+            .close()
+            .map_err(|(_, err)| schema::classify(&self.path, &self.options, err))
+    }
+
     /// Whether an article with this key is stored.
     pub fn contains(&self, key: &ArticleKey) -> Result<bool, LedgerError> {
         store::contains(&self.conn, key).map_err(|err| self.sqlite(err))
