@@ -2,7 +2,9 @@
 # The ledger benchmark of docs/benchmarks.md: generates N articles (default
 # 100,000), times `attest analyze --format jsonl` alone and `attest ingest` on
 # them, then times each ledger query (median of 5 runs of the command, process
-# start and opening the ledger included). Prints Markdown tables.
+# start and opening the ledger included), then alternates analyze and ingest
+# on the first 20,000 articles for three rounds, since on a shared machine one
+# pair of runs can meet very different loads. Prints Markdown tables.
 #
 #   benchmarks/ledger.sh [N] [WORKDIR]
 set -euo pipefail
@@ -76,3 +78,19 @@ query "attest search bargain" search bargain --limit 20
 query "attest search '\"cranes stand still\"'" search '"cranes stand still"' --limit 20
 query "attest stats --by outlet" stats --by outlet
 query "attest stats --by month" stats --by month
+
+echo
+echo "| round (20,000 articles) | analyze wall s | analyze CPU s | ingest wall s | ingest CPU s | wall overhead | CPU overhead |"
+echo "|---|---|---|---|---|---|---|"
+head -n 20000 "$corpus" > "$work/corpus-20k.jsonl"
+for round in 1 2 3; do
+  timed "$work/a.time" "$attest" analyze --format jsonl "$work/corpus-20k.jsonl" > /dev/null
+  rm -f "$work/alt.db" "$work/alt.db-wal" "$work/alt.db-shm"
+  timed "$work/i.time" "$attest" ingest "$work/corpus-20k.jsonl" --db "$work/alt.db" 2> /dev/null
+  paste "$work/a.time" "$work/i.time" | awk -v r="$round" '{
+    ac = $2 + $3; ic = $5 + $6
+    printf "| %d | %.1f | %.1f | %.1f | %.1f | %+.0f%% | %+.0f%% |\n", r, $1, ac, $4, ic, ($4 - $1) * 100 / $1, (ic - ac) * 100 / ac
+  }'
+done
+echo
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -21,7 +21,7 @@ use attest_doc::Doc;
 use attest_ledger::{ArticleKey, Entry, Ledger, OnConflict, Stored};
 use attest_pipeline::Pipeline;
 use attest_read::{Input, ReadConfig, ReadError, ReadItem};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::ledger_flags::IngestArgs;
@@ -71,9 +71,15 @@ impl Progress {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
         bar.set_style(
             ProgressStyle::with_template(
-                "{spinner} {pos}/{len} articles  {per_sec}  ETA {eta}  {wide_bar} {msg}",
+                "{spinner} {pos}/{len} articles  {rate}  ETA {eta}  {wide_bar}",
             )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .with_key(
+                "rate",
+                |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                    let _ = write!(out, "{:.0} articles/s", state.per_sec());
+                },
+            ),
         );
         bar.enable_steady_tick(Duration::from_millis(200));
         Progress(Some(bar))
