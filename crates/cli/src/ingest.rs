@@ -145,9 +145,11 @@ pub(crate) fn run(args: &IngestArgs) -> anyhow::Result<()> {
         let tally = Arc::clone(&tally);
         let progress = progress.clone();
         let batch_size = args.batch_size.max(1);
-        thread::spawn(move || {
-            write_all(ledger, receiver, on_conflict, batch_size, &tally, &progress)
-        })
+        // Named, so that profilers and debuggers tell the writer apart.
+        thread::Builder::new()
+            .name("ledger-writer".to_string())
+            .spawn(move || write_all(ledger, receiver, on_conflict, batch_size, &tally, &progress))
+            .context("starting the ledger writer")?
     };
 
     let feeder = Feeder {
