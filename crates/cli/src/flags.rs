@@ -26,6 +26,19 @@ pub(crate) enum Command {
     Eval(EvalCommand),
     /// Rebuild the models attest ships from the PolNeAR corpus (train split only).
     Train(TrainArgs),
+    /// Analyse articles and store them in a ledger (SQLite), skipping those
+    /// already stored.
+    Ingest(crate::ledger_flags::IngestArgs),
+    /// The most-quoted sources of a ledger.
+    Sources(crate::ledger_flags::SourcesArgs),
+    /// Everything a source said, with stance, date and article.
+    Said(crate::ledger_flags::SaidArgs),
+    /// Full-text search over attributed content and quotations.
+    Search(crate::ledger_flags::SearchArgs),
+    /// Sourcing statistics per outlet or month.
+    Stats(crate::ledger_flags::StatsArgs),
+    /// Write a ledger table or query as JSON Lines, CSV or Parquet.
+    Export(crate::ledger_flags::ExportArgs),
     /// Serve the HTTP API and the web page (stop with Ctrl-C or SIGTERM).
     Serve(ServeArgs),
 }

@@ -5,10 +5,17 @@
 mod analyze;
 mod entities;
 mod eval;
+mod export;
 mod flags;
+mod ingest;
+mod ledger_flags;
 mod messages;
+#[cfg(feature = "parquet")]
+mod parquet_sink;
+mod query;
 mod sample;
 mod serve;
+mod table;
 mod train;
 
 use std::process::ExitCode;
@@ -35,6 +42,12 @@ fn main() -> ExitCode {
         flags::Command::Eval(command) => eval::run(&command),
         flags::Command::Train(args) => train::run(&args),
         flags::Command::Serve(args) => serve::run(&args),
+        flags::Command::Ingest(args) => ingest::run(&args),
+        flags::Command::Sources(args) => query::sources(&args),
+        flags::Command::Said(args) => query::said(&args),
+        flags::Command::Search(args) => query::search(&args),
+        flags::Command::Stats(args) => query::stats(&args),
+        flags::Command::Export(args) => export::run(&args),
     };
     match outcome {
         Ok(()) if messages::any_failed() => ExitCode::from(1),

@@ -122,7 +122,11 @@ pub(crate) fn html_to_item(
         published,
         language: meta.language,
     };
-    Ok(ReadItem { article, warnings })
+    Ok(ReadItem {
+        article,
+        warnings,
+        id_given: false,
+    })
 }
 
 /// The metadata a page states about itself, read before `dom_smoothie` changes the tree.

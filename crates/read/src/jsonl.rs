@@ -178,10 +178,12 @@ pub(crate) fn parse_record(
         return Err(ReadErrorKind::MissingText);
     };
     check_body(text, limits)?;
-    let id = match object.get("id") {
-        None | Some(Value::Null) => place.to_string(),
-        Some(Value::String(id)) => id.clone(),
-        Some(Value::Number(number)) if number.is_i64() || number.is_u64() => number.to_string(),
+    let (id, id_given) = match object.get("id") {
+        None | Some(Value::Null) => (place.to_string(), false),
+        Some(Value::String(id)) => (id.clone(), true),
+        Some(Value::Number(number)) if number.is_i64() || number.is_u64() => {
+            (number.to_string(), true)
+        }
         Some(_) => return Err(ReadErrorKind::FieldType { field: "id" }),
     };
     let published = match optional_string(&object, "published")? {
@@ -206,7 +208,11 @@ pub(crate) fn parse_record(
         published,
         language: optional_string(&object, "language")?,
     };
-    Ok(ReadItem { article, warnings })
+    Ok(ReadItem {
+        article,
+        warnings,
+        id_given,
+    })
 }
 
 fn optional_string(

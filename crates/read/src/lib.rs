@@ -82,6 +82,11 @@ pub struct ReadItem {
     /// publication time passed over); each message names the place, and the origin
     /// is `"attest-read"`, ready for [`attest_doc::Doc::push_diagnostic`].
     pub warnings: Vec<Diagnostic>,
+    /// Whether the input named the article's id (a JSON Lines `id`); otherwise
+    /// the reader made the id up from where the article was read (a path, a
+    /// line or record number), which says where it came from but not which
+    /// article it is.
+    pub id_given: bool,
 }
 
 /// Streams every article of every input, in input order; each item is one article

@@ -87,6 +87,7 @@ pub(crate) fn text_article(
     Ok(ReadItem {
         article: Article::new(id, text),
         warnings,
+        id_given: false,
     })
 }
 

@@ -1,0 +1,348 @@
+//! `attest ingest`: read, analyse in parallel, and store in a ledger through
+//! one writer thread.
+//!
+//! The main thread reads articles in chunks, drops those the ledger already
+//! holds (unless `--update`), and analyses the rest with rayon; a writer thread
+//! owns the ledger connection and commits batches of `--batch-size` articles,
+//! each article in a savepoint of its own. Analysis of the next chunk overlaps
+//! the writing of the last. A process killed at any moment leaves every
+//! committed batch whole and the open one absent, and running the same command
+//! again stores what is missing.
+
+use std::io::{self, IsTerminal};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use attest_doc::Doc;
+use attest_ledger::{ArticleKey, Entry, Ledger, OnConflict, Stored};
+use attest_pipeline::Pipeline;
+use attest_read::{Input, ReadConfig, ReadError, ReadItem};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::ledger_flags::IngestArgs;
+use crate::messages;
+
+/// How many articles are read ahead and analysed at once (see `analyze.rs`).
+const CHUNK: usize = 64;
+
+/// How many analysed chunks may wait for the writer: enough to ride out a slow
+/// commit, few enough to bound memory.
+const QUEUED_CHUNKS: usize = 4;
+
+/// The longest a batch stays open before it is committed even if not full, so
+/// that a slow input still reaches the disk steadily.
+const MAX_BATCH_AGE: Duration = Duration::from_secs(2);
+
+/// What happened to the articles, shared by the reading and writing threads.
+#[derive(Default)]
+struct Tally {
+    read: AtomicU64,
+    added: AtomicU64,
+    replaced: AtomicU64,
+    skipped: AtomicU64,
+    failed: AtomicU64,
+    bytes: AtomicU64,
+}
+
+impl Tally {
+    fn bump(counter: &AtomicU64, by: u64) {
+        counter.fetch_add(by, Ordering::Relaxed);
+    }
+
+    fn get(counter: &AtomicU64) -> u64 {
+        counter.load(Ordering::Relaxed)
+    }
+}
+
+/// The progress display: a bar on a terminal, nothing otherwise.
+#[derive(Clone)]
+struct Progress(Option<ProgressBar>);
+
+impl Progress {
+    fn new() -> Progress {
+        if !io::stderr().is_terminal() {
+            return Progress(None);
+        }
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} {pos}/{len} articles  {rate}  ETA {eta}  {wide_bar}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .with_key(
+                "rate",
+                |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                    let _ = write!(out, "{:.0} articles/s", state.per_sec());
+                },
+            ),
+        );
+        bar.enable_steady_tick(Duration::from_millis(200));
+        Progress(Some(bar))
+    }
+
+    /// Prints a message above the bar.
+    fn report(&self, print: impl FnOnce()) {
+        match &self.0 {
+            Some(bar) => bar.suspend(print),
+            None => print(),
+        }
+    }
+
+    fn advance(&self, by: u64) {
+        if let Some(bar) = &self.0 {
+            bar.inc(by);
+        }
+    }
+
+    fn set_total(&self, total: u64) {
+        if let Some(bar) = &self.0 {
+            bar.set_length(total);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// One analysed article on its way to the writer.
+struct Analysed {
+    doc: Doc,
+    key: ArticleKey,
+}
+
+pub(crate) fn run(args: &IngestArgs) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let limits = args.limits.limits();
+    let pipeline = Pipeline::standard(&limits).context("building the pipeline")?;
+    let options = args.db.options();
+    let ledger = Ledger::open_with(&args.db.db, &options)?;
+    // A second connection, for the main thread to see what is already stored
+    // while the writer writes.
+    let lookup = Ledger::open_read_only(&args.db.db, &options)?;
+    let on_conflict = if args.update {
+        OnConflict::Replace
+    } else {
+        OnConflict::Skip
+    };
+    let tally = Arc::new(Tally::default());
+    let progress = Progress::new();
+    let inputs: Vec<Input> = args.inputs.iter().map(Input::from_arg).collect();
+    let config = ReadConfig { limits };
+    if progress.0.is_some() && !inputs.contains(&Input::Stdin) {
+        count_in_background(inputs.clone(), config, progress.clone());
+    }
+
+    let (sender, receiver) = mpsc::sync_channel::<Vec<Analysed>>(QUEUED_CHUNKS);
+    let writer = {
+        let tally = Arc::clone(&tally);
+        let progress = progress.clone();
+        let batch_size = args.batch_size.max(1);
+        // Named, so that profilers and debuggers tell the writer apart.
+        thread::Builder::new()
+            .name("ledger-writer".to_string())
+            .spawn(move || write_all(ledger, receiver, on_conflict, batch_size, &tally, &progress))
+            .context("starting the ledger writer")?
+    };
+
+    let feeder = Feeder {
+        pipeline: &pipeline,
+        lookup: &lookup,
+        on_conflict,
+        tally: &tally,
+        progress: &progress,
+    };
+    let fed = feeder.feed(attest_read::read_inputs(inputs, config), &sender);
+    // Closing the channel lets the writer commit what it holds and stop, also
+    // when reading failed: what was analysed is not thrown away. The lookup
+    // connection closes first, so that the writer's closing checkpoint can
+    // empty the write-ahead log.
+    drop(sender);
+    drop(lookup);
+    let written = writer
+        .join()
+        .map_err(|_| anyhow::anyhow!("the ledger writer panicked"))?;
+    progress.finish();
+    written?;
+    fed?;
+    summary(&tally, started, &args.db.db);
+    Ok(())
+}
+
+/// The reading and analysing side of an ingest.
+struct Feeder<'a> {
+    pipeline: &'a Pipeline,
+    lookup: &'a Ledger,
+    on_conflict: OnConflict,
+    tally: &'a Tally,
+    progress: &'a Progress,
+}
+
+impl Feeder<'_> {
+    /// Reads, skips what is stored, analyses, and sends chunks to the writer
+    /// until the input ends or the writer stops.
+    fn feed(
+        &self,
+        mut items: attest_read::Articles,
+        sender: &mpsc::SyncSender<Vec<Analysed>>,
+    ) -> anyhow::Result<()> {
+        let (tally, progress) = (self.tally, self.progress);
+        loop {
+            let chunk: Vec<Result<ReadItem, ReadError>> = items.by_ref().take(CHUNK).collect();
+            if chunk.is_empty() {
+                return Ok(());
+            }
+            let mut todo = Vec::with_capacity(chunk.len());
+            for item in chunk {
+                Tally::bump(&tally.read, 1);
+                match item {
+                    Err(err) => {
+                        Tally::bump(&tally.failed, 1);
+                        progress.advance(1);
+                        progress.report(|| messages::input_failed(err));
+                    }
+                    Ok(item) => {
+                        let key = if item.id_given {
+                            ArticleKey::by_id(&item.article.id)
+                        } else {
+                            ArticleKey::by_content(&item.article)
+                        };
+                        if self.on_conflict == OnConflict::Skip && self.lookup.contains(&key)? {
+                            Tally::bump(&tally.skipped, 1);
+                            progress.advance(1);
+                        } else {
+                            todo.push((item, key));
+                        }
+                    }
+                }
+            }
+            let analysed: Vec<Analysed> = todo
+                .into_par_iter()
+                .map(|(item, key)| Analysed {
+                    doc: self.pipeline.analyze_noted(item.article, item.warnings),
+                    key,
+                })
+                .collect();
+            for one in &analysed {
+                Tally::bump(&tally.bytes, one.doc.text().len() as u64);
+                for diagnostic in one.doc.diagnostics() {
+                    progress.report(|| {
+                        messages::warning(format_args!(
+                            "{}: {}: {}",
+                            one.doc.article().id,
+                            diagnostic.origin,
+                            diagnostic.message
+                        ));
+                    });
+                }
+            }
+            if sender.send(analysed).is_err() {
+                // The writer stopped on an error, which the caller reports.
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// Counts the articles of the inputs on a thread of its own, so that the bar
+/// gets a total (and an ETA) without delaying the start.
+fn count_in_background(inputs: Vec<Input>, config: ReadConfig, progress: Progress) {
+    thread::spawn(move || {
+        let total = attest_read::read_inputs(inputs, config).count();
+        progress.set_total(total as u64);
+    });
+}
+
+/// The writer thread: batches, stores, and counts.
+fn write_all(
+    mut ledger: Ledger,
+    receiver: mpsc::Receiver<Vec<Analysed>>,
+    on_conflict: OnConflict,
+    batch_size: usize,
+    tally: &Tally,
+    progress: &Progress,
+) -> anyhow::Result<()> {
+    let mut batch: Vec<Analysed> = Vec::with_capacity(batch_size);
+    let mut opened = Instant::now();
+    loop {
+        let next = receiver.recv_timeout(MAX_BATCH_AGE);
+        let done = match next {
+            Ok(chunk) => {
+                if batch.is_empty() {
+                    opened = Instant::now();
+                }
+                batch.extend(chunk);
+                false
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => false,
+            Err(mpsc::RecvTimeoutError::Disconnected) => true,
+        };
+        while batch.len() >= batch_size {
+            let rest = batch.split_off(batch_size);
+            store(&mut ledger, &batch, on_conflict, tally, progress)?;
+            batch = rest;
+            opened = Instant::now();
+        }
+        if !batch.is_empty() && (done || opened.elapsed() >= MAX_BATCH_AGE) {
+            store(&mut ledger, &batch, on_conflict, tally, progress)?;
+            batch.clear();
+        }
+        if done {
+            return Ok(ledger.close()?);
+        }
+    }
+}
+
+fn store(
+    ledger: &mut Ledger,
+    batch: &[Analysed],
+    on_conflict: OnConflict,
+    tally: &Tally,
+    progress: &Progress,
+) -> anyhow::Result<()> {
+    let entries: Vec<Entry<'_>> = batch
+        .iter()
+        .map(|one| Entry {
+            doc: &one.doc,
+            key: &one.key,
+        })
+        .collect();
+    let outcomes = ledger.store(&entries, on_conflict)?;
+    for outcome in outcomes {
+        match outcome {
+            Ok(Stored::Added) => Tally::bump(&tally.added, 1),
+            Ok(Stored::Replaced) => Tally::bump(&tally.replaced, 1),
+            Ok(Stored::Skipped) => Tally::bump(&tally.skipped, 1),
+            Err(err) => {
+                Tally::bump(&tally.failed, 1);
+                progress.report(|| messages::input_failed(err));
+            }
+        }
+    }
+    progress.advance(batch.len() as u64);
+    Ok(())
+}
+
+fn summary(tally: &Tally, started: Instant, db: &std::path::Path) {
+    let seconds = started.elapsed().as_secs_f64().max(1e-9);
+    let read = Tally::get(&tally.read);
+    let megabytes = Tally::get(&tally.bytes) as f64 / 1e6;
+    eprintln!(
+        "attest: {read} articles: {} added, {} replaced, {} already stored, {} failed; \
+         {seconds:.1} s, {:.1} articles/s, {:.2} MB/s analysed; ledger {}",
+        Tally::get(&tally.added),
+        Tally::get(&tally.replaced),
+        Tally::get(&tally.skipped),
+        Tally::get(&tally.failed),
+        read as f64 / seconds,
+        megabytes / seconds,
+        db.display()
+    );
+}

@@ -1,0 +1,245 @@
+//! The command line of the ledger commands: ingest, the queries and export.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use attest_doc::SourceKind;
+use clap::{Args, ValueEnum};
+
+use crate::flags::LimitArgs;
+
+/// Which ledger, and how long to wait for it.
+#[derive(Debug, Args)]
+pub(crate) struct DbArgs {
+    /// The ledger file (SQLite).
+    #[arg(long, default_value = "attest.db", value_name = "PATH")]
+    pub(crate) db: PathBuf,
+
+    /// How long to wait for another process that holds the ledger's lock, in
+    /// milliseconds, before failing.
+    #[arg(long, default_value_t = 5000, value_name = "MS")]
+    pub(crate) busy_timeout: u64,
+}
+
+impl DbArgs {
+    pub(crate) fn options(&self) -> attest_ledger::OpenOptions {
+        attest_ledger::OpenOptions {
+            busy_timeout: Duration::from_millis(self.busy_timeout),
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct IngestArgs {
+    /// Files or directories to read, as `attest analyze` reads them; `-` reads
+    /// plain text from standard input.
+    #[arg(value_name = "INPUT", required = true)]
+    pub(crate) inputs: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+
+    /// Replace articles already stored (same id, or same content when the input
+    /// gives no id) instead of skipping them.
+    #[arg(long)]
+    pub(crate) update: bool,
+
+    /// Articles per transaction: a process killed mid-run loses at most the
+    /// batch it was writing, which the next run stores again.
+    #[arg(long, default_value_t = 1024, value_name = "ARTICLES")]
+    pub(crate) batch_size: usize,
+
+    #[command(flatten)]
+    pub(crate) limits: LimitArgs,
+}
+
+/// Which articles a query looks at.
+#[derive(Debug, Args)]
+pub(crate) struct FilterArgs {
+    /// Only articles of this outlet, exactly as stored.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) outlet: Option<String>,
+
+    /// Only articles published on or after this date (YYYY-MM-DD).
+    #[arg(long, value_name = "DATE")]
+    pub(crate) since: Option<jiff::civil::Date>,
+
+    /// Only articles published on or before this date (YYYY-MM-DD).
+    #[arg(long, value_name = "DATE")]
+    pub(crate) until: Option<jiff::civil::Date>,
+}
+
+impl FilterArgs {
+    pub(crate) fn filter(&self) -> attest_ledger::Filter {
+        attest_ledger::Filter {
+            outlet: self.outlet.clone(),
+            since: self.since,
+            until: self.until,
+            kind: None,
+        }
+    }
+}
+
+/// How query results are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum QueryFormat {
+    /// A table for people.
+    Table,
+    /// A JSON array of objects.
+    Json,
+    /// CSV with a header line.
+    Csv,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct OutputArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = QueryFormat::Table)]
+    pub(crate) format: QueryFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum SourceType {
+    Person,
+    Organization,
+    Unnamed,
+    Document,
+    MediaOutlet,
+    SocialMedia,
+}
+
+impl SourceType {
+    pub(crate) fn kind(self) -> SourceKind {
+        match self {
+            SourceType::Person => SourceKind::Person,
+            SourceType::Organization => SourceKind::Organization,
+            SourceType::Unnamed => SourceKind::Unnamed,
+            SourceType::Document => SourceKind::Document,
+            SourceType::MediaOutlet => SourceKind::MediaOutlet,
+            SourceType::SocialMedia => SourceKind::SocialMedia,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SourcesArgs {
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+
+    #[command(flatten)]
+    pub(crate) filter: FilterArgs,
+
+    /// Only sources of this kind.
+    #[arg(long = "type", value_enum, value_name = "TYPE")]
+    pub(crate) source_type: Option<SourceType>,
+
+    /// How many sources to list.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub(crate) limit: usize,
+
+    #[command(flatten)]
+    pub(crate) output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SaidArgs {
+    /// The source's name ("Chris Smalls", "the Teamsters"); titles and case do
+    /// not matter. A bare surname finds only sources the articles name that way.
+    #[arg(value_name = "NAME", required_unless_present = "id")]
+    pub(crate) name: Option<String>,
+
+    /// A source id from `attest sources`, instead of a name.
+    #[arg(long, value_name = "ID", conflicts_with = "name")]
+    pub(crate) id: Option<i64>,
+
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+
+    #[command(flatten)]
+    pub(crate) filter: FilterArgs,
+
+    /// At most this many statements, oldest first.
+    #[arg(long, default_value_t = 200, value_name = "N")]
+    pub(crate) limit: usize,
+
+    #[command(flatten)]
+    pub(crate) output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct SearchArgs {
+    /// Words to find (stemmed: "bargain" finds "bargaining"), "quoted phrases",
+    /// and prefix* terms; every term must occur.
+    #[arg(value_name = "QUERY")]
+    pub(crate) query: String,
+
+    /// Read QUERY in SQLite FTS5 syntax (AND, OR, NOT, NEAR, ...).
+    #[arg(long)]
+    pub(crate) fts: bool,
+
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+
+    #[command(flatten)]
+    pub(crate) filter: FilterArgs,
+
+    /// How many matches to show, best first.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub(crate) limit: usize,
+
+    #[command(flatten)]
+    pub(crate) output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum StatsBy {
+    Outlet,
+    Month,
+    All,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct StatsArgs {
+    /// How to group articles.
+    #[arg(long, value_enum, default_value_t = StatsBy::Outlet)]
+    pub(crate) by: StatsBy,
+
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+
+    #[command(flatten)]
+    pub(crate) filter: FilterArgs,
+
+    #[command(flatten)]
+    pub(crate) output: OutputArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ExportFormat {
+    /// One JSON object per row per line.
+    Jsonl,
+    /// CSV with a header line.
+    Csv,
+    /// Apache Parquet, Snappy-compressed.
+    Parquet,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ExportArgs {
+    /// A table (articles, sources, appearances, attributions, quotes, hedges,
+    /// entities, quantities, times) or a read-only SQL query (SELECT ... or
+    /// WITH ...); docs/ledger.md describes the columns.
+    #[arg(value_name = "TABLE|QUERY")]
+    pub(crate) what: String,
+
+    /// Output format.
+    #[arg(long, value_enum)]
+    pub(crate) format: ExportFormat,
+
+    /// The file to write; `-` writes JSON Lines or CSV to standard output.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) out: PathBuf,
+
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+}

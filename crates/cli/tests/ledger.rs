@@ -1,0 +1,648 @@
+//! The ledger commands run as a user runs them: `attest ingest` into a file,
+//! the queries and exports read from it, a second ingest killed mid-run and
+//! resumed, and ledgers that must be refused.
+//!
+//! Expected values come from `attest analyze --format jsonl` on the same
+//! generated corpus, so the tests check the ledger against the analysis
+//! whatever the stages find.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use attest_doc::SourceKind;
+use attest_ledger::{Ledger, OpenOptions};
+use serde_json::Value;
+
+fn attest(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_attest"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the attest binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn succeeds(args: &[&str]) -> String {
+    let output = attest(args);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "attest {args:?}\nstderr: {}",
+        stderr(&output)
+    );
+    stdout(&output)
+}
+
+/// Runs attest and expects exit status `code` and `needle` on standard error.
+fn expect(args: &[&str], code: i32, needle: &str) {
+    let output = attest(args);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(code), "attest {args:?}: {err}");
+    assert!(err.contains(needle), "attest {args:?}: {err}");
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&succeeds(args)).expect("the output is JSON")
+}
+
+/// A fresh directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("attest-ledger-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the temporary directory is made");
+    dir
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().expect("temporary paths are UTF-8")
+}
+
+/// `n` generated articles in `dir/corpus.jsonl`.
+fn corpus(dir: &Path, n: usize) -> PathBuf {
+    let path = dir.join("corpus.jsonl");
+    let mut out = Vec::new();
+    attest_gencorpus::generate(n, 11, &mut out).expect("the corpus is generated");
+    std::fs::write(&path, out).expect("the corpus is written");
+    path
+}
+
+/// The analysis of a corpus, one JSON document per article.
+fn analysis(corpus: &Path) -> Vec<Value> {
+    succeeds(&["analyze", "--format", "jsonl", path_str(corpus)])
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
+
+fn array<'a>(value: &'a Value, key: &str) -> &'a [Value] {
+    value[key].as_array().map_or(&[], Vec::as_slice)
+}
+
+fn source_kind(name: &str) -> SourceKind {
+    match name {
+        "person" => SourceKind::Person,
+        "organization" => SourceKind::Organization,
+        "media_outlet" => SourceKind::MediaOutlet,
+        "document" => SourceKind::Document,
+        "social_media" => SourceKind::SocialMedia,
+        _ => SourceKind::Unnamed,
+    }
+}
+
+/// The texts of a role's fragments joined as the ledger joins them.
+fn joined(spans: &[Value]) -> String {
+    spans
+        .iter()
+        .map(|span| span["text"].as_str().unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join(" … ")
+}
+
+#[test]
+fn ingest_then_queries_and_exports_agree_with_the_analysis() {
+    let dir = temp_dir("agree");
+    let corpus = corpus(&dir, 40);
+    let db = dir.join("ledger.db");
+    let docs = analysis(&corpus);
+    assert_eq!(docs.len(), 40);
+
+    expect(
+        &["ingest", path_str(&corpus), "--db", path_str(&db)],
+        0,
+        "40 articles: 40 added, 0 replaced, 0 already stored, 0 failed",
+    );
+    let db = path_str(&db);
+
+    // Statistics over everything are sums over the analysis.
+    let attributions: Vec<&Value> = docs.iter().flat_map(|d| array(d, "attributions")).collect();
+    let sources: usize = docs.iter().map(|d| array(d, "sources").len()).sum();
+    let hedges: usize = docs.iter().map(|d| array(d, "hedges").len()).sum();
+    let direct = attributions
+        .iter()
+        .filter(|a| a["kind"] == "direct")
+        .count();
+    assert!(
+        attributions.len() > 100 && sources > 50 && hedges > 0,
+        "a corpus worth testing"
+    );
+    let all = json(&["stats", "--by", "all", "--db", db, "--format", "json"]);
+    assert_eq!(all[0]["articles"], 40);
+    assert_eq!(all[0]["attributions"], attributions.len());
+    assert_eq!(all[0]["sources"], sources);
+    assert_eq!(all[0]["hedges"], hedges);
+    let share = ((direct as f64 / attributions.len() as f64) * 10_000.0).round() / 10_000.0;
+    assert_eq!(all[0]["direct_share"], share);
+    let outlets = json(&["stats", "--db", db, "--format", "json"]);
+    let per_outlet: u64 = outlets.as_array().map_or(0, |rows| {
+        rows.iter().filter_map(|r| r["articles"].as_u64()).sum()
+    });
+    assert_eq!(per_outlet, 40);
+
+    // The most-quoted sources are the identities the analysis' sources merge into.
+    let mut merged: BTreeMap<String, (usize, usize, usize, String)> = BTreeMap::new();
+    for (order, source) in docs.iter().flat_map(|d| array(d, "sources")).enumerate() {
+        let name = source["name"].as_str().unwrap_or_default();
+        let kind = source_kind(source["kind"].as_str().unwrap_or_default());
+        let key = attest_ledger::identity::identity_key(name, kind)
+            .unwrap_or_else(|| format!("alone:{order}"));
+        let entry = merged.entry(key).or_insert((0, 0, order, name.to_string()));
+        entry.0 += array(source, "attributions").len();
+        entry.1 += 1;
+    }
+    let mut expected: Vec<&(usize, usize, usize, String)> = merged.values().collect();
+    expected.sort_by_key(|(statements, _, first, _)| (std::cmp::Reverse(*statements), *first));
+    let top = json(&["sources", "--db", db, "--limit", "5", "--format", "json"]);
+    let got: Vec<(String, u64)> = top
+        .as_array()
+        .map(|rows| {
+            rows.iter()
+                .map(|r| {
+                    (
+                        r["name"].as_str().unwrap_or_default().to_string(),
+                        r["statements"].as_u64().unwrap_or(0),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let want: Vec<(String, u64)> = expected
+        .iter()
+        .take(5)
+        .map(|(statements, _, _, name)| (name.clone(), *statements as u64))
+        .collect();
+    assert_eq!(got, want);
+
+    // What the first person quoted said, article by article.
+    let people = json(&[
+        "sources", "--type", "person", "--limit", "1", "--db", db, "--format", "json",
+    ]);
+    let person = &people[0];
+    assert_eq!(person["kind"], "person");
+    let name = person["name"].as_str().unwrap_or_default();
+    let key = attest_ledger::identity::identity_key(name, SourceKind::Person);
+    let mut said_expected = Vec::new();
+    let mut dated: Vec<&Value> = docs.iter().collect();
+    dated.sort_by_key(|d| d["published"].as_str().unwrap_or_default().to_string());
+    for doc in dated {
+        let doc_attributions = array(doc, "attributions");
+        let mut indices: Vec<u64> = array(doc, "sources")
+            .iter()
+            .filter(|s| {
+                attest_ledger::identity::identity_key(
+                    s["name"].as_str().unwrap_or_default(),
+                    SourceKind::Person,
+                ) == key
+                    && s["kind"] == "person"
+            })
+            .flat_map(|s| array(s, "attributions").iter().filter_map(Value::as_u64))
+            .collect();
+        indices.sort_unstable();
+        for index in indices {
+            let content = joined(array(&doc_attributions[index as usize], "content"));
+            said_expected.push((doc["id"].as_str().unwrap_or_default().to_string(), content));
+        }
+    }
+    let said = json(&["said", name, "--db", db, "--format", "json"]);
+    let said_got: Vec<(String, String)> = said
+        .as_array()
+        .map(|rows| {
+            rows.iter()
+                .map(|r| {
+                    (
+                        r["article"].as_str().unwrap_or_default().to_string(),
+                        r["content"].as_str().unwrap_or_default().to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(said_got, said_expected);
+
+    // Search finds every attribution whose content holds the word, and says where.
+    let with_word = attributions
+        .iter()
+        .filter(|a| {
+            joined(array(a, "content"))
+                .to_lowercase()
+                .contains("bargain")
+        })
+        .count();
+    assert!(with_word > 0);
+    let hits = json(&[
+        "search", "bargain", "--db", db, "--limit", "10000", "--format", "json",
+    ]);
+    let hits = hits.as_array().map_or(&[][..], Vec::as_slice);
+    let attributed = hits
+        .iter()
+        .filter(|h| h["found_in"] == "attribution")
+        .count();
+    assert_eq!(attributed, with_word);
+    for hit in hits {
+        let text = hit["text"].as_str().unwrap_or_default();
+        for range in array(hit, "matches") {
+            let (start, end) = (
+                range[0].as_u64().unwrap_or(0) as usize,
+                range[1].as_u64().unwrap_or(0) as usize,
+            );
+            assert!(
+                text[start..end].to_lowercase().starts_with("bargain"),
+                "{hit}"
+            );
+        }
+    }
+    let table = succeeds(&["search", "bargain", "--db", db, "--limit", "1"]);
+    assert!(
+        table.contains("[bargain"),
+        "matches are marked off a terminal: {table}"
+    );
+
+    // Exports: every attribution once, with spans that slice the stored text.
+    let out = dir.join("attributions.jsonl");
+    succeeds(&[
+        "export",
+        "attributions",
+        "--format",
+        "jsonl",
+        "--out",
+        path_str(&out),
+        "--db",
+        db,
+    ]);
+    let rows: Vec<Value> = std::fs::read_to_string(&out)
+        .expect("the export is written")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    assert_eq!(rows.len(), attributions.len());
+    let contents: Vec<String> = attributions
+        .iter()
+        .map(|a| joined(array(a, "content")))
+        .collect();
+    let exported: Vec<String> = rows
+        .iter()
+        .map(|r| r["content_text"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(
+        exported, contents,
+        "in article order, then attribution order"
+    );
+
+    let articles = dir.join("articles.csv");
+    succeeds(&[
+        "export",
+        "articles",
+        "--format",
+        "csv",
+        "--out",
+        path_str(&articles),
+        "--db",
+        db,
+    ]);
+    let csv = std::fs::read_to_string(&articles).expect("the CSV is written");
+    assert!(
+        csv.starts_with("id,key,article_id,content_hash,title,outlet,"),
+        "{}",
+        &csv[..80]
+    );
+    assert!(!dir.join("articles.csv.partial").exists());
+
+    let parquet = dir.join("sources.parquet");
+    succeeds(&[
+        "export",
+        "SELECT kind, count(*) AS n, avg(n_statements) AS mean FROM sources GROUP BY kind ORDER BY kind",
+        "--format",
+        "parquet",
+        "--out",
+        path_str(&parquet),
+        "--db",
+        db,
+    ]);
+    let bytes = std::fs::read(&parquet).expect("the Parquet file is written");
+    assert!(bytes.starts_with(b"PAR1") && bytes.ends_with(b"PAR1"));
+    let reader = parquet::file::reader::SerializedFileReader::new(
+        std::fs::File::open(&parquet).expect("it opens"),
+    )
+    .expect("a Parquet file");
+    use parquet::file::reader::FileReader;
+    let distinct = succeeds(&[
+        "export",
+        "SELECT count(DISTINCT kind) AS n FROM sources",
+        "--format",
+        "csv",
+        "--out",
+        "-",
+        "--db",
+        db,
+    ]);
+    assert_eq!(distinct.lines().next(), Some("n"));
+    let distinct: i64 = distinct
+        .lines()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(-1);
+    assert_eq!(reader.metadata().file_metadata().num_rows(), distinct);
+    let schema = reader.metadata().file_metadata().schema_descr();
+    let names: Vec<&str> = schema.columns().iter().map(|c| c.name()).collect();
+    assert_eq!(names, ["kind", "n", "mean"]);
+
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every table exported as JSON Lines, for comparing two ledgers.
+fn dump(dir: &Path, db: &Path) -> String {
+    let mut all = String::new();
+    for table in attest_ledger::TABLES {
+        let out = dir.join(format!("{table}.jsonl"));
+        succeeds(&[
+            "export",
+            table,
+            "--format",
+            "jsonl",
+            "--out",
+            path_str(&out),
+            "--db",
+            path_str(db),
+        ]);
+        all.push_str(&std::fs::read_to_string(&out).expect("the export is written"));
+    }
+    all
+}
+
+fn open_check(db: &Path) -> attest_ledger::Counts {
+    let ledger = Ledger::open(db).expect("the ledger opens");
+    let report = ledger.check().expect("the check runs");
+    assert!(report.is_ok(), "{report:?}");
+    ledger.counts().expect("counts")
+}
+
+#[test]
+fn a_second_ingest_adds_nothing_and_update_replaces() {
+    let dir = temp_dir("again");
+    let corpus = corpus(&dir, 12);
+    let db = dir.join("ledger.db");
+    succeeds(&["ingest", path_str(&corpus), "--db", path_str(&db)]);
+    let first = dump(&dir, &db);
+    // The database file alone holds everything: the log was emptied on closing.
+    let copy_db = dir.join("copy.db");
+    std::fs::copy(&db, &copy_db).expect("the ledger is copied");
+    assert_eq!(open_check(&copy_db).articles, 12);
+    expect(
+        &["ingest", path_str(&corpus), "--db", path_str(&db)],
+        0,
+        "0 added, 0 replaced, 12 already stored",
+    );
+    assert_eq!(dump(&dir, &db), first, "nothing changed");
+
+    expect(
+        &[
+            "ingest",
+            path_str(&corpus),
+            "--db",
+            path_str(&db),
+            "--update",
+        ],
+        0,
+        "0 added, 12 replaced",
+    );
+    let counts = open_check(&db);
+    assert_eq!(counts.articles, 12);
+
+    // Plain text has no id of its own: it is known by its content.
+    let text = dir.join("note.txt");
+    std::fs::write(
+        &text,
+        "The ferry resumed service on Friday, officials said.",
+    )
+    .expect("written");
+    let copy = dir.join("copy.txt");
+    std::fs::copy(&text, &copy).expect("copied");
+    expect(
+        &[
+            "ingest",
+            path_str(&text),
+            path_str(&copy),
+            "--db",
+            path_str(&db),
+        ],
+        0,
+        "1 added, 0 replaced, 1 already stored",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_ingest_killed_mid_run_resumes_to_the_ledger_of_a_clean_run() {
+    let dir = temp_dir("killed");
+    let n = 400;
+    let corpus = corpus(&dir, n);
+    let clean = dir.join("clean.db");
+    succeeds(&[
+        "ingest",
+        path_str(&corpus),
+        "--db",
+        path_str(&clean),
+        "--batch-size",
+        "10",
+    ]);
+
+    let killed = dir.join("killed.db");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_attest"))
+        .args([
+            "ingest",
+            path_str(&corpus),
+            "--db",
+            path_str(&killed),
+            "--batch-size",
+            "10",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the ingest starts");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let stored_when_killed = loop {
+        let stored = Ledger::open_read_only(&killed, &OpenOptions::DEFAULT)
+            .and_then(|ledger| ledger.counts())
+            .map_or(0, |counts| counts.articles);
+        if stored > 0 {
+            // SIGKILL: no destructor, no rollback, no flush.
+            child.kill().expect("the ingest is killed");
+            break stored;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the ingest stored nothing in two minutes"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    child.wait().expect("the killed ingest is reaped");
+    assert!(
+        (stored_when_killed as usize) < n,
+        "the ingest finished before it was killed; the test needs a larger corpus"
+    );
+
+    let after_kill = open_check(&killed);
+    assert!(after_kill.articles >= stored_when_killed && (after_kill.articles as usize) < n);
+
+    let added = n as i64 - after_kill.articles;
+    expect(
+        &[
+            "ingest",
+            path_str(&corpus),
+            "--db",
+            path_str(&killed),
+            "--batch-size",
+            "10",
+        ],
+        0,
+        &format!(
+            "{added} added, 0 replaced, {} already stored",
+            after_kill.articles
+        ),
+    );
+    assert_eq!(open_check(&killed), open_check(&clean));
+    assert_eq!(
+        dump(&dir, &killed),
+        dump(&dir, &clean),
+        "the same rows, ids and all"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_input_is_reported_and_the_rest_is_stored() {
+    let dir = temp_dir("bad-input");
+    let db = dir.join("ledger.db");
+    let batch = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bad-batch.jsonl");
+    expect(
+        &["ingest", path_str(&batch), "--db", path_str(&db)],
+        1,
+        "bad-batch.jsonl:",
+    );
+    let counts = open_check(&db);
+    assert!(counts.articles > 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs attest and expects a fatal error mentioning `what`, with the file unchanged.
+fn refused(args: &[&str], file: &Path, what: &str) {
+    let before = std::fs::read(file).expect("the file exists");
+    expect(args, 2, what);
+    assert_eq!(
+        std::fs::read(file).expect("the file exists"),
+        before,
+        "attest {args:?} changed the file"
+    );
+}
+
+#[test]
+fn ledgers_that_cannot_be_used_are_refused_and_left_as_they_were() {
+    let dir = temp_dir("refused");
+    let corpus = corpus(&dir, 3);
+    let input = path_str(&corpus);
+
+    let text = dir.join("notes.db");
+    std::fs::write(&text, "these are notes, not a database\n").expect("written");
+    let db = path_str(&text);
+    refused(
+        &["ingest", input, "--db", db],
+        &text,
+        "not a SQLite database",
+    );
+    refused(&["sources", "--db", db], &text, "not a SQLite database");
+
+    let newer = dir.join("newer.db");
+    succeeds(&["ingest", input, "--db", path_str(&newer)]);
+    let conn = rusqlite::Connection::open(&newer).expect("it opens");
+    conn.pragma_update(None, "user_version", attest_ledger::SCHEMA_VERSION + 1)
+        .expect("set");
+    conn.pragma_update(None, "journal_mode", "DELETE")
+        .expect("set");
+    drop(conn);
+    let db = path_str(&newer);
+    refused(
+        &["ingest", input, "--db", db],
+        &newer,
+        "newer than this attest reads",
+    );
+    refused(
+        &["stats", "--db", db],
+        &newer,
+        "newer than this attest reads",
+    );
+
+    let foreign = dir.join("foreign.db");
+    rusqlite::Connection::open(&foreign)
+        .and_then(|c| c.execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);"))
+        .expect("a foreign database");
+    refused(
+        &["ingest", input, "--db", path_str(&foreign)],
+        &foreign,
+        "not an attest ledger",
+    );
+
+    let read_only = dir.join("read-only.db");
+    succeeds(&["ingest", input, "--db", path_str(&read_only)]);
+    let mut permissions = std::fs::metadata(&read_only).expect("exists").permissions();
+    permissions.set_readonly(true);
+    std::fs::set_permissions(&read_only, permissions).expect("made read-only");
+    let other = dir.join("other.jsonl");
+    let mut out = Vec::new();
+    attest_gencorpus::generate(2, 99, &mut out).expect("generated");
+    std::fs::write(&other, out).expect("written");
+    refused(
+        &["ingest", path_str(&other), "--db", path_str(&read_only)],
+        &read_only,
+        "read-only",
+    );
+    let listed = succeeds(&["sources", "--db", path_str(&read_only)]);
+    assert!(
+        listed.contains("statements"),
+        "queries still read it: {listed}"
+    );
+
+    let locked = dir.join("locked.db");
+    succeeds(&["ingest", input, "--db", path_str(&locked)]);
+    let holder = rusqlite::Connection::open(&locked).expect("it opens");
+    holder
+        .execute_batch("BEGIN EXCLUSIVE")
+        .expect("the lock is taken");
+    let before = Ledger::open_read_only(&locked, &OpenOptions::DEFAULT)
+        .and_then(|l| l.counts())
+        .expect("readable while locked");
+    expect(
+        &[
+            "ingest",
+            path_str(&other),
+            "--db",
+            path_str(&locked),
+            "--busy-timeout",
+            "100",
+        ],
+        2,
+        "locked by another process",
+    );
+    holder
+        .execute_batch("ROLLBACK")
+        .expect("the lock is released");
+    drop(holder);
+    assert_eq!(open_check(&locked), before);
+
+    let missing = dir.join("missing.db");
+    expect(
+        &["said", "Dana Whitcombe", "--db", path_str(&missing)],
+        2,
+        "no ledger here",
+    );
+    assert!(!missing.exists(), "a query creates no ledger");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,121 @@
+//! Statistics cells: the sums of `attest stats`, kept per outlet and day.
+//!
+//! Summing the counts of a hundred thousand articles for every `attest stats`
+//! takes longer than a query should; the same sums kept per (outlet, date) cell
+//! make a few thousand rows, which any grouping by outlet or month and any
+//! filter by outlet or day can sum at once. The writer adds each article to
+//! its cell and takes it out again when the article is replaced; the check
+//! compares the cells with the articles.
+
+use rusqlite::{Connection, params_from_iter};
+
+/// Each cell column and the expression over an `articles` row that it sums.
+/// Counts of layers that were not looked for are NULL and add nothing;
+/// `hedge_words` counts words only of articles whose hedges were looked for,
+/// so that hedges per 1,000 words divide like by like.
+pub(crate) const COLUMNS: [(&str, &str); 18] = [
+    ("articles", "1"),
+    ("words", "coalesce(words, 0)"),
+    ("sources", "coalesce(n_sources, 0)"),
+    ("unnamed", "coalesce(n_unnamed, 0)"),
+    ("attributions", "coalesce(n_attributions, 0)"),
+    ("direct", "coalesce(n_direct, 0)"),
+    ("mixed", "coalesce(n_mixed, 0)"),
+    ("stanced", "coalesce(n_stanced, 0)"),
+    ("asserts", "coalesce(n_asserts, 0)"),
+    ("confirms", "coalesce(n_confirms, 0)"),
+    ("denies", "coalesce(n_denies, 0)"),
+    ("declines", "coalesce(n_declines, 0)"),
+    ("claims", "coalesce(n_claims, 0)"),
+    ("reports", "coalesce(n_reports, 0)"),
+    ("believes", "coalesce(n_believes, 0)"),
+    ("intends", "coalesce(n_intends, 0)"),
+    ("hedges", "coalesce(n_hedges, 0)"),
+    (
+        "hedge_words",
+        "CASE WHEN n_hedges IS NOT NULL THEN coalesce(words, 0) ELSE 0 END",
+    ),
+];
+
+/// The cell values of one stored article.
+fn values(
+    tx: &Connection,
+    article: i64,
+) -> rusqlite::Result<(Option<String>, Option<String>, Vec<i64>)> {
+    let expressions: Vec<&str> = COLUMNS.iter().map(|(_, expression)| *expression).collect();
+    let sql = format!(
+        "SELECT outlet, published_date, {} FROM articles WHERE id = ?1",
+        expressions.join(", ")
+    );
+    tx.prepare_cached(&sql)?.query_row([article], |row| {
+        let mut values = Vec::with_capacity(COLUMNS.len());
+        for i in 0..COLUMNS.len() {
+            values.push(row.get(i + 2)?);
+        }
+        Ok((row.get(0)?, row.get(1)?, values))
+    })
+}
+
+/// Adds a stored article to its cell (`sign` 1) or takes it out (`sign` -1).
+pub(crate) fn count(tx: &Connection, article: i64, sign: i64) -> rusqlite::Result<()> {
+    let (outlet, date, values) = values(tx, article)?;
+    let sets: Vec<String> = COLUMNS
+        .iter()
+        .enumerate()
+        .map(|(i, (column, _))| format!("{column} = {column} + ?{}", i + 3))
+        .collect();
+    let mut params: Vec<rusqlite::types::Value> = vec![outlet.clone().into(), date.clone().into()];
+    params.extend(
+        values
+            .iter()
+            .map(|v| rusqlite::types::Value::Integer(v * sign)),
+    );
+    let updated = tx
+        .prepare_cached(&format!(
+            "UPDATE stats_cells SET {} WHERE outlet IS ?1 AND published_date IS ?2",
+            sets.join(", ")
+        ))?
+        .execute(params_from_iter(params.iter()))?;
+    if updated == 0 {
+        let columns: Vec<&str> = COLUMNS.iter().map(|(column, _)| *column).collect();
+        let placeholders: Vec<String> = (1..=COLUMNS.len() + 2).map(|i| format!("?{i}")).collect();
+        tx.prepare_cached(&format!(
+            "INSERT INTO stats_cells (outlet, published_date, {}) VALUES ({})",
+            columns.join(", "),
+            placeholders.join(", ")
+        ))?
+        .execute(params_from_iter(params.iter()))?;
+    }
+    if sign < 0 {
+        tx.prepare_cached(
+            "DELETE FROM stats_cells WHERE outlet IS ?1 AND published_date IS ?2 AND articles = 0",
+        )?
+        .execute(rusqlite::params![outlet, date])?;
+    }
+    Ok(())
+}
+
+/// How many cells disagree with the sums of their articles (for the check).
+pub(crate) fn mismatches(conn: &Connection) -> rusqlite::Result<i64> {
+    let columns: Vec<&str> = COLUMNS.iter().map(|(column, _)| *column).collect();
+    let sums: Vec<String> = COLUMNS
+        .iter()
+        .map(|(_, expression)| format!("SUM({expression})"))
+        .collect();
+    let from_articles = format!(
+        "SELECT outlet, published_date, {} FROM articles GROUP BY 1, 2",
+        sums.join(", ")
+    );
+    let from_cells = format!(
+        "SELECT outlet, published_date, {} FROM stats_cells",
+        columns.join(", ")
+    );
+    conn.query_row(
+        &format!(
+            "SELECT (SELECT count(*) FROM ({from_articles} EXCEPT {from_cells})) + \
+             (SELECT count(*) FROM ({from_cells} EXCEPT {from_articles}))"
+        ),
+        [],
+        |row| row.get(0),
+    )
+}

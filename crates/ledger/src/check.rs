@@ -1,0 +1,117 @@
+//! A full consistency check: SQLite's own checks, the full-text indexes, and the
+//! counts the ledger keeps beside its rows.
+//!
+//! A ledger written only by attest passes it whatever happened to the writing
+//! process, even a `kill -9` in the middle of a batch.
+
+use rusqlite::Connection;
+use serde::Serialize;
+
+/// What [`crate::Ledger::check`] found; [`CheckReport::is_ok`] when nothing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CheckReport {
+    /// The lines of `PRAGMA integrity_check`: `["ok"]` for a sound file.
+    pub integrity: Vec<String>,
+    /// Rows whose foreign key points nowhere.
+    pub foreign_key_violations: i64,
+    /// Problems of the full-text indexes, one line each (checked only on a
+    /// ledger opened for writing).
+    pub search_index: Vec<String>,
+    /// Counts kept beside the rows that disagree with the rows, one line each.
+    pub count_mismatches: Vec<String>,
+}
+
+impl CheckReport {
+    /// Whether the ledger is sound.
+    pub fn is_ok(&self) -> bool {
+        self.integrity == ["ok"]
+            && self.foreign_key_violations == 0
+            && self.search_index.is_empty()
+            && self.count_mismatches.is_empty()
+    }
+}
+
+/// Per-article counts and the tables whose rows they count.
+const ARTICLE_COUNTS: [(&str, &str); 6] = [
+    ("n_sources", "appearances"),
+    ("n_attributions", "attributions"),
+    ("n_hedges", "hedges"),
+    ("n_entities", "entities"),
+    ("n_quantities", "quantities"),
+    ("n_times", "times"),
+];
+
+pub(crate) fn check(conn: &Connection, writable: bool) -> rusqlite::Result<CheckReport> {
+    let integrity = conn
+        .prepare("PRAGMA integrity_check")?
+        .query_map([], |row| row.get(0))?
+        .collect::<rusqlite::Result<Vec<String>>>()?;
+    let foreign_key_violations = conn
+        .prepare("PRAGMA foreign_key_check")?
+        .query_map([], |_| Ok(()))?
+        .count() as i64;
+    let mut search_index = Vec::new();
+    // FTS5 runs its check as an INSERT command, which a read-only
+    // connection refuses; such a caller gets the other checks.
+    let indexes: &[&str] = if writable {
+        &["attributions_fts", "quotes_fts"]
+    } else {
+        &[]
+    };
+    for fts in indexes {
+        let sql = format!("INSERT INTO {fts}({fts}, rank) VALUES ('integrity-check', 1)");
+        if let Err(err) = conn.execute(&sql, []) {
+            search_index.push(format!("{fts}: {err}"));
+        }
+    }
+    let mut count_mismatches = Vec::new();
+    for (column, table) in ARTICLE_COUNTS {
+        let wrong: i64 = conn.query_row(
+            &format!(
+                "SELECT count(*) FROM articles a WHERE coalesce(a.{column}, 0) != \
+                 (SELECT count(*) FROM {table} x WHERE x.article = a.id)"
+            ),
+            [],
+            |row| row.get(0),
+        )?;
+        if wrong > 0 {
+            count_mismatches.push(format!(
+                "{wrong} articles whose {column} is not their {table} rows"
+            ));
+        }
+    }
+    let without_text: i64 = conn.query_row(
+        "SELECT count(*) FROM articles a WHERE NOT EXISTS \
+         (SELECT 1 FROM article_texts t WHERE t.article = a.id)",
+        [],
+        |row| row.get(0),
+    )?;
+    if without_text > 0 {
+        count_mismatches.push(format!("{without_text} articles without their text"));
+    }
+    let wrong_sources: i64 = conn.query_row(
+        "SELECT count(*) FROM sources s WHERE \
+         s.n_articles != (SELECT count(DISTINCT p.article) FROM appearances p WHERE p.source = s.id) \
+         OR s.n_statements != (SELECT coalesce(sum(p.n_statements), 0) FROM appearances p \
+         WHERE p.source = s.id) OR s.n_articles = 0",
+        [],
+        |row| row.get(0),
+    )?;
+    if wrong_sources > 0 {
+        count_mismatches.push(format!(
+            "{wrong_sources} sources whose counts are not their appearances"
+        ));
+    }
+    let cells = crate::cells::mismatches(conn)?;
+    if cells > 0 {
+        count_mismatches.push(format!(
+            "{cells} statistics cells that are not their articles' sums"
+        ));
+    }
+    Ok(CheckReport {
+        integrity,
+        foreign_key_violations,
+        search_index,
+        count_mismatches,
+    })
+}

@@ -1,0 +1,228 @@
+//! Source identity across articles: which sources of different articles are
+//! the same person or organization.
+//!
+//! The rule is deliberately conservative, because a wrong merge puts one
+//! person's words in another's mouth while a missed merge only splits a count:
+//!
+//! - A **person** is merged only by a full name: after honorifics and titles
+//!   ("Mr.", "Sen.", "President") are dropped, at least two words must remain and
+//!   the first must be more than an initial. "Chris Smalls" in two articles is one
+//!   source; "Mr. Smalls", "Smalls" or "C. Smalls" are never merged with anyone,
+//!   so two people who share a surname are never joined.
+//! - An **organization** or **media outlet** is merged by its whole name, without
+//!   a leading "the": "the Teamsters Union" and "Teamsters Union" are one source,
+//!   "Teamsters" is another.
+//! - **Unnamed** sources, **documents** and **social-media** posts are never
+//!   merged: "officials" in one article are not those of the next.
+//!
+//! Names are compared after Unicode compatibility normalization, lowercasing,
+//! straightening of curly apostrophes, removal of periods and commas, and
+//! collapsing of spaces, so "J.R. Ortiz-Lee" and "JR Ortiz-Lee" compare equal
+//! while "Ortiz Lee" does not.
+
+use attest_doc::SourceKind;
+use unicode_normalization::UnicodeNormalization;
+
+/// Words that may stand before a person's name without being part of it.
+/// They are compared after [`normalize`], so without periods and lowercased.
+const TITLES: &[&str] = &[
+    "acting",
+    "capt",
+    "captain",
+    "chief",
+    "col",
+    "commissioner",
+    "councilman",
+    "councilmember",
+    "councilwoman",
+    "dame",
+    "deputy",
+    "det",
+    "detective",
+    "director",
+    "dr",
+    "former",
+    "gen",
+    "general",
+    "gov",
+    "governor",
+    "judge",
+    "justice",
+    "lady",
+    "lord",
+    "lt",
+    "mayor",
+    "minister",
+    "miss",
+    "mr",
+    "mrs",
+    "ms",
+    "mx",
+    "officer",
+    "president",
+    "prime",
+    "prof",
+    "professor",
+    "rep",
+    "representative",
+    "rev",
+    "secretary",
+    "sen",
+    "senator",
+    "sgt",
+    "sheriff",
+    "sir",
+    "superintendent",
+    "vice",
+];
+
+/// A name in the form names are compared in (see the module docs).
+pub(crate) fn normalize(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for ch in name.nfkc().flat_map(char::to_lowercase) {
+        match ch {
+            '\u{2019}' | '\u{2018}' | '`' => out.push('\''),
+            '.' | ',' => {}
+            ch if ch.is_whitespace() => {
+                if !out.is_empty() && !out.ends_with(' ') {
+                    out.push(' ');
+                }
+            }
+            ch => out.push(ch),
+        }
+    }
+    let trimmed = out.trim_end();
+    trimmed.to_string()
+}
+
+/// The name a source is looked up by in `attest said`: normalized, and for a
+/// person without titles; for an organization without a leading "the".
+pub(crate) fn lookup_name(name: &str, kind: SourceKind) -> String {
+    let normalized = normalize(name);
+    match kind {
+        SourceKind::Person => person_words(&normalized).join(" "),
+        _ => without_article(&normalized).to_string(),
+    }
+}
+
+/// The name a query is looked up by: with titles and a leading "the" dropped,
+/// since the query does not say what kind of source it names.
+pub(crate) fn query_name(name: &str) -> String {
+    let normalized = normalize(name);
+    person_words(without_article(&normalized)).join(" ")
+}
+
+/// The identity key under which sources of different articles are merged, or
+/// `None` for a source that is never merged (see the module docs).
+pub fn identity_key(name: &str, kind: SourceKind) -> Option<String> {
+    let normalized = normalize(name);
+    match kind {
+        SourceKind::Person => {
+            let words = person_words(&normalized);
+            let first_is_a_name = words
+                .first()
+                .is_some_and(|word| word.chars().filter(|c| c.is_alphabetic()).count() >= 2);
+            (words.len() >= 2 && first_is_a_name).then(|| format!("person:{}", words.join(" ")))
+        }
+        SourceKind::Organization | SourceKind::MediaOutlet => {
+            let name = without_article(&normalized);
+            let class = if kind == SourceKind::Organization {
+                "organization"
+            } else {
+                "media_outlet"
+            };
+            (!name.is_empty()).then(|| format!("{class}:{name}"))
+        }
+        _ => None,
+    }
+}
+
+fn person_words(normalized: &str) -> Vec<&str> {
+    let words: Vec<&str> = normalized.split(' ').filter(|w| !w.is_empty()).collect();
+    let titles = words
+        .iter()
+        .take_while(|word| TITLES.binary_search(word).is_ok())
+        .count();
+    words[titles..].to_vec()
+}
+
+fn without_article(normalized: &str) -> &str {
+    normalized.strip_prefix("the ").unwrap_or(normalized)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn the_title_list_is_sorted_for_binary_search() {
+        assert!(TITLES.windows(2).all(|pair| pair[0] < pair[1]));
+    }
+
+    #[test]
+    fn people_merge_by_full_name_only() {
+        let key = |name| identity_key(name, SourceKind::Person);
+        assert_eq!(
+            key("Dana Whitcombe").as_deref(),
+            Some("person:dana whitcombe")
+        );
+        assert_eq!(key("Ms. Dana Whitcombe"), key("Dana Whitcombe"));
+        assert_eq!(key("Former Gov. Dana  Whitcombe"), key("dana whitcombe"));
+        assert_eq!(key("Mr. Whitcombe"), None, "a bare surname is never merged");
+        assert_eq!(key("Whitcombe"), None);
+        assert_eq!(key("D. Whitcombe"), None, "an initial is not a first name");
+        assert_ne!(key("Dana Whitcombe"), key("Lee Whitcombe"));
+        assert_ne!(key("Dana Whitcombe"), key("Dana Whitcombe Jr."));
+    }
+
+    #[test]
+    fn organizations_merge_by_whole_name_and_others_never() {
+        let key = |name, kind| identity_key(name, kind);
+        assert_eq!(
+            key("the Harbor Workers Union", SourceKind::Organization),
+            key("Harbor Workers Union", SourceKind::Organization)
+        );
+        assert_ne!(
+            key("Harbor Workers Union", SourceKind::Organization),
+            key("Harbor Workers", SourceKind::Organization)
+        );
+        assert_ne!(
+            key("Tribune", SourceKind::Organization),
+            key("Tribune", SourceKind::MediaOutlet)
+        );
+        assert_eq!(key("officials", SourceKind::Unnamed), None);
+        assert_eq!(key("the report", SourceKind::Document), None);
+    }
+
+    #[test]
+    fn normalization_ignores_case_periods_and_quote_styles() {
+        assert_eq!(normalize("J.R.  O’Neill-Baptiste"), "jr o'neill-baptiste");
+        assert_eq!(normalize("ＡＢＣ News"), "abc news", "compatibility forms");
+        assert_eq!(query_name("Mr. Whitcombe"), "whitcombe");
+        assert_eq!(
+            lookup_name("Mr. Whitcombe", SourceKind::Person),
+            "whitcombe"
+        );
+        assert_eq!(
+            query_name("the Harbor Workers Union"),
+            "harbor workers union"
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn a_person_key_always_holds_two_words_or_none(name in "[A-Za-z. ]{0,30}") {
+            if let Some(key) = identity_key(&name, SourceKind::Person) {
+                let words = key.trim_start_matches("person:").split(' ').count();
+                prop_assert!(words >= 2, "{key}");
+            }
+        }
+
+        #[test]
+        fn normalizing_twice_changes_nothing(name in "\\PC{0,30}") {
+            let once = normalize(&name);
+            prop_assert_eq!(normalize(&once), once.clone());
+        }
+    }
+}

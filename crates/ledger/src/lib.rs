@@ -1,0 +1,319 @@
+//! The attest corpus ledger: analysed articles stored in SQLite, and the
+//! questions a corpus answers.
+//!
+//! A [`Ledger`] is one SQLite file. [`Ledger::store`] writes a batch of analysed
+//! [`Doc`]s in one transaction, each article with all its layers or not at all,
+//! known by an [`ArticleKey`] so that storing it twice changes nothing
+//! ([`OnConflict::Skip`]) or replaces it ([`OnConflict::Replace`]). Sources are
+//! merged across articles by a conservative name rule ([`identity`]). Queries
+//! return typed rows that serialize with serde and print as tables
+//! ([`Tabular`]):
+//!
+//! - [`Ledger::top_sources`]: the most-quoted sources, by outlet, period and kind;
+//! - [`Ledger::find_sources`], [`Ledger::said`] and [`Ledger::statements`]:
+//!   everything a source said, with stance, date and article;
+//! - [`Ledger::search`]: full-text search (FTS5) over attributed content and
+//!   quotations, with the matches located;
+//! - [`Ledger::stats`]: per-outlet or per-month shares of unnamed sources and
+//!   direct quotes, stance mix and hedges per 1,000 words;
+//! - [`Ledger::export`]: whole tables or any read-only query, row by row.
+//!
+//! Layers that no stage assigned are stored as not looked for, apart from
+//! layers found empty: their counts are `NULL`, not 0, and statistics leave such
+//! articles out of the shares concerned. Tokens, sentences and part-of-speech
+//! tags are not stored row by row (the text is, and they follow from it); the
+//! `layers` column of each article lists every layer that was assigned.
+//!
+//! The file carries a schema version; a file from a newer attest, a file that
+//! is no ledger, a locked or read-only file each give a [`LedgerError`] that says
+//! so, and opening never changes a file it refuses. The file is in WAL mode, so
+//! queries read while an ingest writes and a killed writer loses only its open
+//! batch.
+//!
+//! ```
+//! use attest_doc::{Article, Attribution, AttributionKind, Doc, Source, SourceKind, Span};
+//! use attest_ledger::{ArticleKey, Entry, Filter, GroupBy, Ledger, OnConflict, Stored};
+//!
+//! let text = "Dana Whitcombe said the port talks would resume. Officials declined to comment.";
+//! let at = |s: &str| {
+//!     let i = text.find(s).unwrap();
+//!     Span::try_new_in(text, i, i + s.len()).unwrap()
+//! };
+//! let mut article = Article::new("harbor-1", text);
+//! article.outlet = Some("Coast Herald".into());
+//! let mut doc = Doc::new(article);
+//! doc.set_attributions(vec![Attribution {
+//!     source: vec![at("Dana Whitcombe")],
+//!     cue: vec![at("said")],
+//!     content: vec![at("the port talks would resume")],
+//!     kind: AttributionKind::Indirect,
+//!     confidence: 0.9,
+//! }]).unwrap();
+//! doc.set_sources(vec![Source {
+//!     name: "Dana Whitcombe".into(),
+//!     kind: SourceKind::Person,
+//!     mentions: vec![at("Dana Whitcombe")],
+//!     descriptors: vec![],
+//!     gender: None,
+//!     attributions: vec![attest_doc::AttributionId::must(0)],
+//! }]).unwrap();
+//!
+//! let path = std::env::temp_dir().join(format!("attest-ledger-doc-{}.db", std::process::id()));
+//! # let _ = std::fs::remove_file(&path);
+//! let mut ledger = Ledger::open(&path)?;
+//! let key = ArticleKey::by_id(&doc.article().id);
+//! let entry = Entry { doc: &doc, key: &key };
+//! let outcomes = ledger.store(&[entry], OnConflict::Skip)?;
+//! assert_eq!(outcomes[0].as_ref().ok(), Some(&Stored::Added));
+//! let again = ledger.store(&[entry], OnConflict::Skip)?;
+//! assert_eq!(again[0].as_ref().ok(), Some(&Stored::Skipped), "idempotent");
+//!
+//! let top = ledger.top_sources(&Filter::default(), 10)?;
+//! assert_eq!((top[0].name.as_str(), top[0].statements), ("Dana Whitcombe", 1));
+//! let said = ledger.said("Dana Whitcombe", &Filter::default(), 100)?;
+//! assert_eq!(said[0].content, "the port talks would resume");
+//! let hits = ledger.search("talk", &Filter::default(), 10)?;
+//! let [start, end] = hits[0].matches[0];
+//! assert_eq!(&hits[0].text[start..end], "talks", "stemmed, and located in bytes");
+//! let stats = ledger.stats(GroupBy::Outlet, &Filter::default())?;
+//! assert_eq!(stats[0].group.as_deref(), Some("Coast Herald"));
+//! assert_eq!(stats[0].unnamed_share, Some(0.0));
+//! assert_eq!(stats[0].hedges_per_1000_words, None, "hedges were not looked for");
+//! # drop(ledger);
+//! # for suffix in ["", "-wal", "-shm"] {
+//! #     let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+//! # }
+//! # Ok::<(), attest_ledger::LedgerError>(())
+//! ```
+
+#![deny(missing_docs)]
+
+mod cells;
+mod check;
+mod error;
+mod export;
+pub mod identity;
+mod query;
+mod quotes;
+mod rows;
+mod schema;
+mod store;
+#[cfg(test)]
+mod testing;
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+
+use attest_doc::Doc;
+use rusqlite::Connection;
+
+pub use check::CheckReport;
+pub use error::LedgerError;
+pub use export::{Column, ColumnType, RowSink, TABLES};
+pub use query::{Filter, GroupBy, plain_query};
+pub use rows::{Cell, Counts, SearchHit, SourceRow, Statement, StatsRow, Tabular};
+pub use schema::{OpenOptions, SCHEMA_VERSION};
+pub use store::{ArticleKey, Entry, OnConflict, Stored, content_hash};
+
+use schema::Access;
+
+/// An open ledger file.
+#[derive(Debug)]
+pub struct Ledger {
+    conn: Connection,
+    path: PathBuf,
+    options: OpenOptions,
+    access: Access,
+}
+
+impl Ledger {
+    /// Opens the ledger at `path` for reading and writing, creating it when
+    /// there is no file, upgrading an older schema, with the default options.
+    pub fn open(path: &Path) -> Result<Ledger, LedgerError> {
+        Ledger::open_with(path, &OpenOptions::DEFAULT)
+    }
+
+    /// [`Ledger::open`] with options.
+    pub fn open_with(path: &Path, options: &OpenOptions) -> Result<Ledger, LedgerError> {
+        Ledger::open_as(path, options, Access::ReadWrite)
+    }
+
+    /// Opens an existing ledger for queries only; the file is never written.
+    pub fn open_read_only(path: &Path, options: &OpenOptions) -> Result<Ledger, LedgerError> {
+        Ledger::open_as(path, options, Access::ReadOnly)
+    }
+
+    fn open_as(path: &Path, options: &OpenOptions, access: Access) -> Result<Ledger, LedgerError> {
+        let conn = schema::open(path, access, options)?;
+        Ok(Ledger {
+            conn,
+            path: path.to_path_buf(),
+            options: *options,
+            access,
+        })
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn sqlite(&self, source: rusqlite::Error) -> LedgerError {
+        schema::classify(&self.path, &self.options, source)
+    }
+
+    /// Closes the ledger. After writing, the write-ahead log is copied into the
+    /// database file and emptied first, so that the `.db` file alone holds
+    /// everything (a copy of it without its `-wal` file would otherwise miss
+    /// the latest articles).
+    pub fn close(self) -> Result<(), LedgerError> {
+        if self.access == Access::ReadWrite {
+            self.conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+                .map_err(|err| self.sqlite(err))?;
+        }
+        self.conn
+            .close()
+            .map_err(|(_, err)| schema::classify(&self.path, &self.options, err))
+    }
+
+    /// Whether an article with this key is stored.
+    pub fn contains(&self, key: &ArticleKey) -> Result<bool, LedgerError> {
+        store::contains(&self.conn, key).map_err(|err| self.sqlite(err))
+    }
+
+    /// Stores a batch of documents in one transaction and returns what happened
+    /// to each, in order.
+    ///
+    /// An article that cannot be stored is rolled back alone and reported in its
+    /// slot; the others are stored. The whole batch fails only when the file
+    /// cannot be written at all (locked, read-only, disk full), and then nothing
+    /// of it is stored.
+    pub fn store(
+        &mut self,
+        batch: &[Entry<'_>],
+        on_conflict: OnConflict,
+    ) -> Result<Vec<Result<Stored, LedgerError>>, LedgerError> {
+        store::store_batch(
+            &mut self.conn,
+            &self.path,
+            &self.options,
+            batch,
+            on_conflict,
+        )
+    }
+
+    /// Stores one document in a transaction of its own.
+    pub fn store_one(
+        &mut self,
+        doc: &Doc,
+        key: &ArticleKey,
+        on_conflict: OnConflict,
+    ) -> Result<Stored, LedgerError> {
+        let mut outcomes = self.store(&[Entry { doc, key }], on_conflict)?;
+        outcomes.pop().unwrap_or(Ok(Stored::Skipped))
+    }
+
+    /// The most-quoted sources (by attributions), most first, ties by id.
+    pub fn top_sources(
+        &self,
+        filter: &Filter,
+        limit: usize,
+    ) -> Result<Vec<SourceRow>, LedgerError> {
+        query::top_sources(&self.conn, filter, limit).map_err(|err| self.sqlite(err))
+    }
+
+    /// Every source stored under a name, compared as [`identity`] compares
+    /// names: one merged identity, or the unmerged sources of many articles.
+    pub fn find_sources(&self, name: &str) -> Result<Vec<SourceRow>, LedgerError> {
+        query::find_sources(&self.conn, name).map_err(|err| self.sqlite(err))
+    }
+
+    /// What the sources named `name` said (see [`Ledger::find_sources`]), oldest
+    /// first.
+    pub fn said(
+        &self,
+        name: &str,
+        filter: &Filter,
+        limit: usize,
+    ) -> Result<Vec<Statement>, LedgerError> {
+        query::statements(&self.conn, query::Speakers::Named(name), filter, limit)
+            .map_err(|err| self.sqlite(err))
+    }
+
+    /// What one source said, oldest first.
+    pub fn statements(
+        &self,
+        source_id: i64,
+        filter: &Filter,
+        limit: usize,
+    ) -> Result<Vec<Statement>, LedgerError> {
+        query::statements(&self.conn, query::Speakers::Id(source_id), filter, limit)
+            .map_err(|err| self.sqlite(err))
+    }
+
+    /// Full-text search over attributed content and quotations no attribution
+    /// covers, best matches first. `text` is read by [`plain_query`]: words,
+    /// "phrases" and prefix* terms.
+    pub fn search(
+        &self,
+        text: &str,
+        filter: &Filter,
+        limit: usize,
+    ) -> Result<Vec<SearchHit>, LedgerError> {
+        self.search_fts(&plain_query(text), filter, limit)
+    }
+
+    /// Full-text search with a query in FTS5's own syntax (`AND`, `OR`, `NOT`,
+    /// `NEAR`, column filters).
+    pub fn search_fts(
+        &self,
+        fts_query: &str,
+        filter: &Filter,
+        limit: usize,
+    ) -> Result<Vec<SearchHit>, LedgerError> {
+        if fts_query.trim().is_empty() {
+            return Ok(Vec::new());
+        }
+        query::search(&self.conn, fts_query, filter, limit)
+    }
+
+    /// Sourcing statistics per group of articles.
+    pub fn stats(&self, by: GroupBy, filter: &Filter) -> Result<Vec<StatsRow>, LedgerError> {
+        query::stats(&self.conn, by, filter).map_err(|err| self.sqlite(err))
+    }
+
+    /// How many rows each table holds.
+    pub fn counts(&self) -> Result<Counts, LedgerError> {
+        let count = |table: &str| -> Result<i64, LedgerError> {
+            self.conn
+                .query_row(&format!("SELECT count(*) FROM {table}"), [], |row| {
+                    row.get(0)
+                })
+                .map_err(|err| self.sqlite(err))
+        };
+        Ok(Counts {
+            articles: count("articles")?,
+            sources: count("sources")?,
+            appearances: count("appearances")?,
+            attributions: count("attributions")?,
+            quotes: count("quotes")?,
+            hedges: count("hedges")?,
+            entities: count("entities")?,
+            quantities: count("quantities")?,
+            times: count("times")?,
+        })
+    }
+
+    /// Checks the file and the ledger's own bookkeeping (see [`CheckReport`]).
+    pub fn check(&self) -> Result<CheckReport, LedgerError> {
+        check::check(&self.conn, self.access == Access::ReadWrite).map_err(|err| self.sqlite(err))
+    }
+
+    /// Streams a table of [`TABLES`], or the rows of a read-only SQL query, to
+    /// `sink`; returns the number of rows.
+    pub fn export(&self, what: &str, sink: &mut dyn RowSink) -> Result<usize, LedgerError> {
+        export::export(&self.conn, what, sink)
+    }
+}

@@ -1,0 +1,440 @@
+//! The questions people ask a ledger: who is quoted most, what did a source
+//! say, where are these words, how does each outlet source its stories.
+//!
+//! Every query reads counts kept at ingest time or walks an index, so each
+//! answers in milliseconds on a corpus of a hundred thousand articles (see
+//! docs/benchmarks.md).
+
+use attest_doc::SourceKind;
+use rusqlite::types::Value;
+use rusqlite::{Connection, Row, params_from_iter};
+
+use crate::rows::{SearchHit, SourceRow, Statement, StatsRow};
+use crate::store::serde_name;
+use crate::{LedgerError, cells, identity};
+
+/// Which articles a query looks at. The default looks at all of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// Only articles of this outlet (exactly as stored).
+    pub outlet: Option<String>,
+    /// Only articles published on or after this date.
+    pub since: Option<jiff::civil::Date>,
+    /// Only articles published on or before this date.
+    pub until: Option<jiff::civil::Date>,
+    /// Only sources of this kind (for [`crate::Ledger::top_sources`]).
+    pub kind: Option<SourceKind>,
+}
+
+/// How [`crate::Ledger::stats`] groups articles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupBy {
+    /// By outlet.
+    Outlet,
+    /// By month of publication (`YYYY-MM`).
+    Month,
+    /// Everything in one row.
+    All,
+}
+
+/// SQL conditions over an article table aliased `alias`, and their parameters.
+struct Conditions {
+    sql: Vec<String>,
+    params: Vec<Value>,
+}
+
+impl Conditions {
+    fn new(filter: &Filter, outlet: &str, date: &str) -> Conditions {
+        let mut conditions = Conditions {
+            sql: Vec::new(),
+            params: Vec::new(),
+        };
+        if let Some(name) = &filter.outlet {
+            conditions.push(format!("{outlet} = ?"), Value::Text(name.clone()));
+        }
+        if let Some(since) = filter.since {
+            conditions.push(format!("{date} >= ?"), Value::Text(since.to_string()));
+        }
+        if let Some(until) = filter.until {
+            conditions.push(format!("{date} <= ?"), Value::Text(until.to_string()));
+        }
+        conditions
+    }
+
+    fn push(&mut self, sql: String, param: Value) {
+        self.sql.push(sql);
+        self.params.push(param);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.sql.is_empty()
+    }
+
+    /// `WHERE a AND b`, or nothing.
+    fn where_clause(&self) -> String {
+        if self.sql.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", self.sql.join(" AND "))
+        }
+    }
+}
+
+fn limit_value(limit: usize) -> Value {
+    Value::Integer(i64::try_from(limit).unwrap_or(i64::MAX))
+}
+
+pub(crate) fn top_sources(
+    conn: &Connection,
+    filter: &Filter,
+    limit: usize,
+) -> rusqlite::Result<Vec<SourceRow>> {
+    let mut conditions = Conditions::new(filter, "p.outlet", "p.published_date");
+    let kind = filter.kind.map(|kind| Value::Text(serde_name(&kind)));
+    let sql = if conditions.is_empty() {
+        // No article filter: the counts kept on each source answer directly.
+        if let Some(kind) = kind {
+            conditions.push("kind = ?".to_string(), kind);
+        }
+        format!(
+            "SELECT id, name, kind, key IS NOT NULL, n_statements, n_articles FROM sources {} \
+             ORDER BY n_statements DESC, id LIMIT ?",
+            conditions.where_clause()
+        )
+    } else {
+        if let Some(kind) = kind {
+            conditions.push("p.kind = ?".to_string(), kind);
+        }
+        // Rank within the covering index first; only the kept rows meet `sources`.
+        format!(
+            "SELECT s.id, s.name, s.kind, s.key IS NOT NULL, t.n, t.a FROM \
+             (SELECT p.source AS source, SUM(p.n_statements) AS n, \
+             COUNT(DISTINCT p.article) AS a FROM appearances p {} GROUP BY p.source \
+             ORDER BY n DESC, p.source LIMIT ?) t \
+             JOIN sources s ON s.id = t.source ORDER BY t.n DESC, s.id",
+            conditions.where_clause()
+        )
+    };
+    conditions.params.push(limit_value(limit));
+    let mut statement = conn.prepare_cached(&sql)?;
+    statement
+        .query_map(params_from_iter(conditions.params), source_row)?
+        .collect()
+}
+
+fn source_row(row: &Row<'_>) -> rusqlite::Result<SourceRow> {
+    Ok(SourceRow {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        kind: row.get(2)?,
+        merged: row.get(3)?,
+        statements: row.get(4)?,
+        articles: row.get(5)?,
+    })
+}
+
+/// Every source whose name, compared as [`identity`] compares names, is `name`.
+pub(crate) fn find_sources(conn: &Connection, name: &str) -> rusqlite::Result<Vec<SourceRow>> {
+    let (plain, person) = query_names(name);
+    conn.prepare_cached(
+        "SELECT id, name, kind, key IS NOT NULL, n_statements, n_articles FROM sources \
+         WHERE name_norm IN (?1, ?2) ORDER BY n_statements DESC, id",
+    )?
+    .query_map([plain, person], source_row)?
+    .collect()
+}
+
+/// The two forms a queried name is looked up in: as an organization (without a
+/// leading "the") and as a person (without titles), since "General Motors"
+/// and "General Ada Moss" begin alike.
+fn query_names(name: &str) -> (String, String) {
+    let normalized = identity::normalize(name);
+    let plain = normalized
+        .strip_prefix("the ")
+        .unwrap_or(&normalized)
+        .to_string();
+    (plain, identity::query_name(name))
+}
+
+/// Which sources [`statements`] reports.
+pub(crate) enum Speakers<'a> {
+    /// One source by id.
+    Id(i64),
+    /// Every source of a name (see [`find_sources`]).
+    Named(&'a str),
+}
+
+pub(crate) fn statements(
+    conn: &Connection,
+    speakers: Speakers<'_>,
+    filter: &Filter,
+    limit: usize,
+) -> rusqlite::Result<Vec<Statement>> {
+    let mut conditions = Conditions::new(filter, "a.outlet", "a.published_date");
+    match speakers {
+        Speakers::Id(id) => conditions.push("p.source = ?".to_string(), Value::Integer(id)),
+        Speakers::Named(name) => {
+            let (plain, person) = query_names(name);
+            conditions
+                .sql
+                .push("p.source IN (SELECT id FROM sources WHERE name_norm IN (?, ?))".to_string());
+            conditions.params.push(Value::Text(plain));
+            conditions.params.push(Value::Text(person));
+        }
+    }
+    conditions.params.push(limit_value(limit));
+    let sql = format!(
+        "SELECT p.source, p.name, a.article_id, a.outlet, a.published_date, t.kind, t.stance, \
+         t.cue_text, t.content_text FROM appearances p \
+         JOIN attributions t ON t.appearance = p.id JOIN articles a ON a.id = p.article {} \
+         ORDER BY a.published_date, a.id, t.idx LIMIT ?",
+        conditions.where_clause()
+    );
+    let mut statement = conn.prepare_cached(&sql)?;
+    statement
+        .query_map(params_from_iter(conditions.params), |row| {
+            Ok(Statement {
+                source_id: row.get(0)?,
+                source: row.get(1)?,
+                article: row.get(2)?,
+                outlet: row.get(3)?,
+                date: row.get(4)?,
+                kind: row.get(5)?,
+                stance: row.get(6)?,
+                cue: row.get(7)?,
+                content: row.get(8)?,
+            })
+        })?
+        .collect()
+}
+
+/// Marks FTS5's `highlight` puts around each match: control characters that
+/// article text almost never holds (and when it does, matches are left out
+/// rather than misplaced).
+const OPEN: char = '\u{2}';
+const CLOSE: char = '\u{3}';
+
+/// Turns what a user types into an FTS5 query: each word must occur (stemmed,
+/// so "bargain" finds "bargaining"), a "quoted phrase" must occur as a phrase,
+/// and a word ending in `*` is a prefix. FTS5 operators are not interpreted.
+pub fn plain_query(text: &str) -> String {
+    let mut terms = Vec::new();
+    for (i, part) in text.split('"').enumerate() {
+        if i % 2 == 1 {
+            if !part.trim().is_empty() {
+                terms.push(format!("\"{}\"", part.trim()));
+            }
+            continue;
+        }
+        for word in part.split_whitespace() {
+            let (stem, prefix) = match word.strip_suffix('*') {
+                Some(stem) => (stem, "*"),
+                None => (word, ""),
+            };
+            if !stem.is_empty() {
+                terms.push(format!("\"{stem}\"{prefix}"));
+            }
+        }
+    }
+    terms.join(" ")
+}
+
+pub(crate) fn search(
+    conn: &Connection,
+    fts_query: &str,
+    filter: &Filter,
+    limit: usize,
+) -> Result<Vec<SearchHit>, LedgerError> {
+    let bad = |err: rusqlite::Error| LedgerError::BadSearch {
+        query: fts_query.to_string(),
+        why: err.to_string(),
+    };
+    let mut hits = Vec::new();
+    for (found_in, fts, content, table) in [
+        (
+            "attribution",
+            "attributions_fts",
+            "content_text",
+            "attributions",
+        ),
+        ("quote", "quotes_fts", "text", "quotes"),
+    ] {
+        let conditions = Conditions::new(filter, "a.outlet", "a.published_date");
+        let (speaker, stance, speaker_join) = if table == "attributions" {
+            (
+                "p.name",
+                "x.stance",
+                "LEFT JOIN appearances p ON p.id = x.appearance",
+            )
+        } else {
+            ("NULL", "NULL", "")
+        };
+        // Rank first, then join and highlight only the rows kept: ranking is
+        // cheap, highlighting every match of a common word is not. The limit is
+        // written into the SQL so that the bare `?` of the filter number on
+        // from ?2 in text order.
+        let top = if conditions.is_empty() {
+            format!("SELECT rowid FROM {fts} WHERE {fts} MATCH ?1 ORDER BY rank LIMIT {limit}")
+        } else {
+            format!(
+                "SELECT f.rowid FROM {fts} f JOIN {table} x ON x.id = f.rowid \
+                 JOIN articles a ON a.id = x.article WHERE {fts} MATCH ?1 AND {} \
+                 ORDER BY f.rank LIMIT {limit}",
+                conditions.sql.join(" AND ")
+            )
+        };
+        let sql = format!(
+            "SELECT a.article_id, a.outlet, a.published_date, {speaker}, {stance}, \
+             x.{content}, highlight({fts}, 0, char(2), char(3)), {fts}.rank \
+             FROM {fts} JOIN {table} x ON x.id = {fts}.rowid \
+             JOIN articles a ON a.id = x.article {speaker_join} \
+             WHERE {fts} MATCH ?1 AND {fts}.rowid IN ({top}) ORDER BY {fts}.rank"
+        );
+        let mut params = vec![Value::Text(fts_query.to_string())];
+        params.extend(conditions.params);
+        let mut statement = conn.prepare(&sql).map_err(bad)?;
+        let rows = statement
+            .query_map(params_from_iter(params), |row| {
+                let text: String = row.get(5)?;
+                let marked: String = row.get(6)?;
+                let rank: f64 = row.get(7)?;
+                Ok((
+                    rank,
+                    SearchHit {
+                        found_in: found_in.to_string(),
+                        article: row.get(0)?,
+                        outlet: row.get(1)?,
+                        date: row.get(2)?,
+                        source: row.get(3)?,
+                        stance: row.get(4)?,
+                        matches: match_ranges(&text, &marked),
+                        text,
+                    },
+                ))
+            })
+            .map_err(bad)?;
+        for row in rows {
+            hits.push(row.map_err(bad)?);
+        }
+    }
+    // Lower bm25 ranks are better; ties keep attributions before quotes and
+    // each index's own order, so the output is the same on every run.
+    hits.sort_by(|a, b| a.0.total_cmp(&b.0));
+    Ok(hits.into_iter().take(limit).map(|(_, hit)| hit).collect())
+}
+
+/// The byte ranges of `text` that `marked` (the same text with [`OPEN`] and
+/// [`CLOSE`] around matches) marks; none when the two do not line up.
+fn match_ranges(text: &str, marked: &str) -> Vec<[usize; 2]> {
+    let mut ranges = Vec::new();
+    let mut plain = 0;
+    let mut start = None;
+    for (i, ch) in marked.char_indices() {
+        match ch {
+            OPEN => start = Some(i),
+            CLOSE => {
+                if let Some(open) = start.take() {
+                    let opened_at = plain - (i - open - OPEN.len_utf8());
+                    ranges.push([opened_at, plain]);
+                }
+            }
+            ch => plain += ch.len_utf8(),
+        }
+    }
+    let stripped: String = marked
+        .chars()
+        .filter(|c| *c != OPEN && *c != CLOSE)
+        .collect();
+    if stripped != text || start.is_some() {
+        return Vec::new();
+    }
+    ranges
+}
+
+pub(crate) fn stats(
+    conn: &Connection,
+    by: GroupBy,
+    filter: &Filter,
+) -> rusqlite::Result<Vec<StatsRow>> {
+    let group = match by {
+        GroupBy::Outlet => "outlet",
+        GroupBy::Month => "substr(published_date, 1, 7)",
+        GroupBy::All => "NULL",
+    };
+    let conditions = Conditions::new(filter, "outlet", "published_date");
+    let sums: Vec<String> = cells::COLUMNS
+        .iter()
+        .map(|(column, _)| format!("SUM({column})"))
+        .collect();
+    let sql = format!(
+        "SELECT {group}, {} FROM stats_cells {} GROUP BY 1 ORDER BY 1",
+        sums.join(", "),
+        conditions.where_clause()
+    );
+    let mut statement = conn.prepare_cached(&sql)?;
+    let rows = statement.query_map(params_from_iter(conditions.params), |row| {
+        let int =
+            |i: usize| -> rusqlite::Result<i64> { Ok(row.get::<_, Option<i64>>(i)?.unwrap_or(0)) };
+        let attributions = int(5)?;
+        let stanced = int(8)?;
+        let stance =
+            |i: usize| -> rusqlite::Result<Option<f64>> { Ok(share(int(9 + i)?, stanced)) };
+        let hedge_words = int(18)?;
+        Ok(StatsRow {
+            group: row.get(0)?,
+            articles: int(1)?,
+            words: int(2)?,
+            sources: int(3)?,
+            unnamed_share: share(int(4)?, int(3)?),
+            attributions,
+            direct_share: share(int(6)?, attributions),
+            mixed_share: share(int(7)?, attributions),
+            asserts: stance(0)?,
+            confirms: stance(1)?,
+            denies: stance(2)?,
+            declines: stance(3)?,
+            claims: stance(4)?,
+            reports: stance(5)?,
+            believes: stance(6)?,
+            intends: stance(7)?,
+            hedges: int(17)?,
+            hedges_per_1000_words: share(int(17)? * 1000, hedge_words),
+        })
+    })?;
+    rows.collect()
+}
+
+/// `part / whole` rounded to 4 decimals, or `None` when nothing was counted.
+fn share(part: i64, whole: i64) -> Option<f64> {
+    (whole > 0).then(|| ((part as f64 / whole as f64) * 10_000.0).round() / 10_000.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_queries_quote_every_word_and_keep_phrases_and_prefixes() {
+        assert_eq!(plain_query("bargain"), "\"bargain\"");
+        assert_eq!(
+            plain_query("anti-union NOT \"pay deal\" wage*"),
+            "\"anti-union\" \"NOT\" \"pay deal\" \"wage\"*"
+        );
+        assert_eq!(plain_query("  "), "");
+    }
+
+    #[test]
+    fn match_ranges_are_byte_ranges_of_the_plain_text() {
+        let text = "Café workers bargain hard";
+        let marked = "Café workers \u{2}bargain\u{3} hard";
+        assert_eq!(match_ranges(text, marked), [[14, 21]]);
+        assert_eq!(&text[14..21], "bargain");
+        assert!(match_ranges("other", marked).is_empty(), "misaligned");
+    }
+
+    #[test]
+    fn shares_round_and_refuse_empty_wholes() {
+        assert_eq!(share(1, 3), Some(0.3333));
+        assert_eq!(share(0, 0), None);
+    }
+}

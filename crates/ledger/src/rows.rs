@@ -1,0 +1,375 @@
+//! The typed rows queries return, and their cells for tables and files.
+//!
+//! Every row type serializes with serde (for JSON and the HTTP server) and
+//! implements [`Tabular`] (for terminal tables, CSV and Parquet), with the same
+//! field names in the same order either way.
+
+use serde::Serialize;
+
+/// One value of a table cell.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Cell {
+    /// No value.
+    Null,
+    /// An integer.
+    Integer(i64),
+    /// A floating-point number.
+    Real(f64),
+    /// Text.
+    Text(String),
+}
+
+impl From<Option<String>> for Cell {
+    fn from(value: Option<String>) -> Cell {
+        value.map_or(Cell::Null, Cell::Text)
+    }
+}
+
+impl From<String> for Cell {
+    fn from(value: String) -> Cell {
+        Cell::Text(value)
+    }
+}
+
+impl From<i64> for Cell {
+    fn from(value: i64) -> Cell {
+        Cell::Integer(value)
+    }
+}
+
+impl From<Option<f64>> for Cell {
+    fn from(value: Option<f64>) -> Cell {
+        value.map_or(Cell::Null, Cell::Real)
+    }
+}
+
+/// A row that can be shown as a table or written as CSV.
+pub trait Tabular {
+    /// The column names, which are also the serde field names, in order.
+    const COLUMNS: &'static [&'static str];
+
+    /// The cells, one per column.
+    fn cells(&self) -> Vec<Cell>;
+}
+
+/// A source, merged across articles or standing for one article, and how much it
+/// is quoted.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SourceRow {
+    /// Its id in the ledger, for [`crate::Ledger::statements`].
+    pub id: i64,
+    /// The name as first stored.
+    pub name: String,
+    /// `person`, `organization`, `unnamed`, `document`, `media_outlet` or `social_media`.
+    pub kind: String,
+    /// Whether it is an identity merged across articles (see [`crate::identity`]),
+    /// rather than a source of one article that is never merged.
+    pub merged: bool,
+    /// Attributions it speaks in, within the filter.
+    pub statements: i64,
+    /// Articles it appears in, within the filter.
+    pub articles: i64,
+}
+
+impl Tabular for SourceRow {
+    const COLUMNS: &'static [&'static str] =
+        &["id", "name", "kind", "merged", "statements", "articles"];
+
+    fn cells(&self) -> Vec<Cell> {
+        vec![
+            self.id.into(),
+            self.name.clone().into(),
+            self.kind.clone().into(),
+            Cell::Integer(i64::from(self.merged)),
+            self.statements.into(),
+            self.articles.into(),
+        ]
+    }
+}
+
+/// One thing a source said: an attribution with its article.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Statement {
+    /// The source's id in the ledger.
+    pub source_id: i64,
+    /// The source's name in this article.
+    pub source: String,
+    /// The article id.
+    pub article: String,
+    /// The outlet.
+    pub outlet: Option<String>,
+    /// The publication date (`YYYY-MM-DD`, local to the article).
+    pub date: Option<String>,
+    /// `direct`, `mixed`, `indirect` or `according_to`.
+    pub kind: String,
+    /// The stance label; `None` when stances were not looked for.
+    pub stance: Option<String>,
+    /// The cue, fragments joined by " … ".
+    pub cue: String,
+    /// The content, fragments joined by " … ".
+    pub content: String,
+}
+
+impl Tabular for Statement {
+    const COLUMNS: &'static [&'static str] = &[
+        "source_id",
+        "source",
+        "article",
+        "outlet",
+        "date",
+        "kind",
+        "stance",
+        "cue",
+        "content",
+    ];
+
+    fn cells(&self) -> Vec<Cell> {
+        vec![
+            self.source_id.into(),
+            self.source.clone().into(),
+            self.article.clone().into(),
+            self.outlet.clone().into(),
+            self.date.clone().into(),
+            self.kind.clone().into(),
+            self.stance.clone().into(),
+            self.cue.clone().into(),
+            self.content.clone().into(),
+        ]
+    }
+}
+
+/// One match of a full-text search.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SearchHit {
+    /// `attribution` (attributed content) or `quote` (a quotation no attribution covers).
+    pub found_in: String,
+    /// The article id.
+    pub article: String,
+    /// The outlet.
+    pub outlet: Option<String>,
+    /// The publication date.
+    pub date: Option<String>,
+    /// Who said it, when known.
+    pub source: Option<String>,
+    /// The stance, when known.
+    pub stance: Option<String>,
+    /// The matching text.
+    pub text: String,
+    /// The matched words, as byte ranges `[start, end)` of `text`.
+    pub matches: Vec<[usize; 2]>,
+}
+
+impl Tabular for SearchHit {
+    const COLUMNS: &'static [&'static str] = &[
+        "found_in", "article", "outlet", "date", "source", "stance", "text", "matches",
+    ];
+
+    fn cells(&self) -> Vec<Cell> {
+        let matches = self
+            .matches
+            .iter()
+            .map(|[start, end]| format!("{start}-{end}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        vec![
+            self.found_in.clone().into(),
+            self.article.clone().into(),
+            self.outlet.clone().into(),
+            self.date.clone().into(),
+            self.source.clone().into(),
+            self.stance.clone().into(),
+            self.text.clone().into(),
+            matches.into(),
+        ]
+    }
+}
+
+/// Sourcing statistics of one group of articles (an outlet, a month).
+///
+/// Shares are fractions in `[0, 1]` rounded to 4 decimals, `None` when nothing
+/// was counted (no attributions, or the layer was never looked for). Each share
+/// counts only articles in which its layer was looked for.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StatsRow {
+    /// The outlet or month (`YYYY-MM`); `None` for articles without one, or for
+    /// the single row of [`crate::GroupBy::All`].
+    pub group: Option<String>,
+    /// Articles.
+    pub articles: i64,
+    /// Words (tokens that are words or numbers).
+    pub words: i64,
+    /// Sources found (one per source per article).
+    pub sources: i64,
+    /// The share of those sources that are unnamed.
+    pub unnamed_share: Option<f64>,
+    /// Attributions found.
+    pub attributions: i64,
+    /// The share of attributions that are direct quotes.
+    pub direct_share: Option<f64>,
+    /// The share that are partly quoted.
+    pub mixed_share: Option<f64>,
+    /// Stance mix: the share of attributions that assert.
+    pub asserts: Option<f64>,
+    /// ... that confirm.
+    pub confirms: Option<f64>,
+    /// ... that deny.
+    pub denies: Option<f64>,
+    /// ... that decline to comment or confirm.
+    pub declines: Option<f64>,
+    /// ... that claim.
+    pub claims: Option<f64>,
+    /// ... that report.
+    pub reports: Option<f64>,
+    /// ... that believe.
+    pub believes: Option<f64>,
+    /// ... that intend.
+    pub intends: Option<f64>,
+    /// Unattributed hedges found.
+    pub hedges: i64,
+    /// Hedges per 1,000 words, rounded to 4 decimals.
+    pub hedges_per_1000_words: Option<f64>,
+}
+
+impl Tabular for StatsRow {
+    const COLUMNS: &'static [&'static str] = &[
+        "group",
+        "articles",
+        "words",
+        "sources",
+        "unnamed_share",
+        "attributions",
+        "direct_share",
+        "mixed_share",
+        "asserts",
+        "confirms",
+        "denies",
+        "declines",
+        "claims",
+        "reports",
+        "believes",
+        "intends",
+        "hedges",
+        "hedges_per_1000_words",
+    ];
+
+    fn cells(&self) -> Vec<Cell> {
+        vec![
+            self.group.clone().into(),
+            self.articles.into(),
+            self.words.into(),
+            self.sources.into(),
+            self.unnamed_share.into(),
+            self.attributions.into(),
+            self.direct_share.into(),
+            self.mixed_share.into(),
+            self.asserts.into(),
+            self.confirms.into(),
+            self.denies.into(),
+            self.declines.into(),
+            self.claims.into(),
+            self.reports.into(),
+            self.believes.into(),
+            self.intends.into(),
+            self.hedges.into(),
+            self.hedges_per_1000_words.into(),
+        ]
+    }
+}
+
+/// How many rows each table holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Articles.
+    pub articles: i64,
+    /// Source identities.
+    pub sources: i64,
+    /// Sources of single articles.
+    pub appearances: i64,
+    /// Attributions.
+    pub attributions: i64,
+    /// Quotations.
+    pub quotes: i64,
+    /// Hedges.
+    pub hedges: i64,
+    /// Entity mentions.
+    pub entities: i64,
+    /// Quantities.
+    pub quantities: i64,
+    /// Time expressions.
+    pub times: i64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The serde names and the table columns must agree, or JSON and CSV of the
+    /// same query would disagree on what a column is called.
+    fn check<T: Tabular + Serialize>(row: &T) {
+        let value = serde_json::to_value(row).unwrap();
+        let keys: Vec<&str> = value
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut columns = T::COLUMNS.to_vec();
+        columns.sort_unstable();
+        assert_eq!(keys, columns, "serde_json sorts keys, so compare sorted");
+        assert_eq!(row.cells().len(), T::COLUMNS.len());
+    }
+
+    #[test]
+    fn columns_match_the_serde_fields() {
+        check(&SourceRow {
+            id: 1,
+            name: "n".into(),
+            kind: "person".into(),
+            merged: true,
+            statements: 2,
+            articles: 1,
+        });
+        check(&Statement {
+            source_id: 1,
+            source: "s".into(),
+            article: "a".into(),
+            outlet: None,
+            date: None,
+            kind: "direct".into(),
+            stance: None,
+            cue: "said".into(),
+            content: "c".into(),
+        });
+        check(&SearchHit {
+            found_in: "quote".into(),
+            article: "a".into(),
+            outlet: None,
+            date: None,
+            source: None,
+            stance: None,
+            text: "t".into(),
+            matches: vec![[0, 1]],
+        });
+        check(&StatsRow {
+            group: None,
+            articles: 0,
+            words: 0,
+            sources: 0,
+            unnamed_share: None,
+            attributions: 0,
+            direct_share: None,
+            mixed_share: None,
+            asserts: None,
+            confirms: None,
+            denies: None,
+            declines: None,
+            claims: None,
+            reports: None,
+            believes: None,
+            intends: None,
+            hedges: 0,
+            hedges_per_1000_words: None,
+        });
+    }
+}

@@ -1,0 +1,624 @@
+//! Tests of the ledger through its public API, on articles written for them.
+
+use std::fs;
+use std::time::Duration;
+
+use attest_doc::{Article, Doc, Layer, SourceKind, StanceLabel};
+use rusqlite::Connection;
+
+use crate::testing::{Said, remove_ledger, segmented, story, temp_ledger};
+use crate::*;
+
+fn said<'a>(
+    source: &'a str,
+    name: &'a str,
+    kind: SourceKind,
+    cue: &'a str,
+    content: &'a str,
+    quoted: bool,
+    stance: StanceLabel,
+) -> Said<'a> {
+    Said {
+        source,
+        name,
+        kind,
+        cue,
+        content,
+        quoted,
+        stance,
+    }
+}
+
+/// Three articles of two outlets: one named person in two of them, people who
+/// share a surname, unnamed officials, a denial, a hedge.
+fn corpus() -> Vec<Doc> {
+    use SourceKind::*;
+    use StanceLabel::*;
+    vec![
+        story(
+            "a1",
+            "Coast Herald",
+            "2026-03-02",
+            "“We will keep bargaining,” Dana Whitcombe said. Officials said the port would reopen.",
+            &[
+                said(
+                    "Dana Whitcombe",
+                    "Dana Whitcombe",
+                    Person,
+                    "said",
+                    "“We will keep bargaining,”",
+                    true,
+                    Asserts,
+                ),
+                said(
+                    "Officials",
+                    "officials",
+                    Unnamed,
+                    "said",
+                    "the port would reopen",
+                    false,
+                    Asserts,
+                ),
+            ],
+            &[],
+        ),
+        story(
+            "a2",
+            "Coast Herald",
+            "2026-04-10",
+            "Ms. Dana Whitcombe denied the union had signed. Lee Whitcombe said the vote was close. The deal reportedly stalled.",
+            &[
+                said(
+                    "Ms. Dana Whitcombe",
+                    "Ms. Dana Whitcombe",
+                    Person,
+                    "denied",
+                    "the union had signed",
+                    false,
+                    Denies,
+                ),
+                said(
+                    "Lee Whitcombe",
+                    "Lee Whitcombe",
+                    Person,
+                    "said",
+                    "the vote was close",
+                    false,
+                    Asserts,
+                ),
+            ],
+            &[("reportedly", "The deal reportedly stalled")],
+        ),
+        story(
+            "a3",
+            "Valley Times",
+            "2026-04-12",
+            "Mr. Whitcombe declined to comment on the strike. He was \"tired of waiting\" for a deal.",
+            &[said(
+                "Mr. Whitcombe",
+                "Mr. Whitcombe",
+                Person,
+                "declined to comment",
+                "on the strike",
+                false,
+                Declines,
+            )],
+            &[],
+        ),
+    ]
+}
+
+fn ingest(path: &std::path::Path, docs: &[Doc]) -> Ledger {
+    let mut ledger = Ledger::open(path).expect("a new ledger opens");
+    let keys: Vec<ArticleKey> = docs
+        .iter()
+        .map(|d| ArticleKey::by_id(&d.article().id))
+        .collect();
+    let entries: Vec<Entry<'_>> = docs
+        .iter()
+        .zip(&keys)
+        .map(|(doc, key)| Entry { doc, key })
+        .collect();
+    for outcome in ledger
+        .store(&entries, OnConflict::Skip)
+        .expect("the batch is stored")
+    {
+        assert_eq!(outcome.expect("each article is stored"), Stored::Added);
+    }
+    ledger
+}
+
+#[test]
+fn stores_every_layer_and_passes_its_own_check() {
+    let path = temp_ledger("layers");
+    let ledger = ingest(&path, &corpus());
+    let counts = ledger.counts().unwrap();
+    assert_eq!(counts.articles, 3);
+    assert_eq!(counts.attributions, 5);
+    assert_eq!(counts.appearances, 5);
+    assert_eq!(counts.hedges, 1);
+    assert_eq!(counts.quotes, 2, "one attributed quotation, one not");
+    assert_eq!(
+        counts.sources, 4,
+        "Dana Whitcombe merged; Lee Whitcombe, Mr. Whitcombe and officials alone"
+    );
+    let report = ledger.check().unwrap();
+    assert!(report.is_ok(), "{report:?}");
+    drop(ledger);
+    remove_ledger(&path);
+}
+
+#[test]
+fn merges_full_names_across_articles_and_never_bare_surnames() {
+    let path = temp_ledger("identity");
+    let ledger = ingest(&path, &corpus());
+    let top = ledger.top_sources(&Filter::default(), 10).unwrap();
+    assert_eq!(top[0].name, "Dana Whitcombe");
+    assert_eq!(
+        (top[0].statements, top[0].articles, top[0].merged),
+        (2, 2, true)
+    );
+    let whitcombes = ledger.find_sources("Whitcombe").unwrap();
+    assert_eq!(
+        whitcombes.len(),
+        1,
+        "only the bare surname is stored under it"
+    );
+    assert_eq!(whitcombes[0].name, "Mr. Whitcombe");
+    assert!(!whitcombes[0].merged);
+    let lee = ledger.find_sources("Lee Whitcombe").unwrap();
+    assert_eq!(lee.len(), 1);
+    assert_ne!(
+        lee[0].id, top[0].id,
+        "a shared surname is not a shared person"
+    );
+
+    let statements = ledger
+        .said("Dana Whitcombe", &Filter::default(), 10)
+        .unwrap();
+    let seen: Vec<(&str, Option<&str>, &str)> = statements
+        .iter()
+        .map(|s| (s.article.as_str(), s.stance.as_deref(), s.content.as_str()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("a1", Some("asserts"), "“We will keep bargaining,”"),
+            ("a2", Some("denies"), "the union had signed"),
+        ]
+    );
+    assert_eq!(
+        statements[1].source, "Ms. Dana Whitcombe",
+        "the name of that article"
+    );
+    drop(ledger);
+    remove_ledger(&path);
+}
+
+#[test]
+fn filters_rankings_by_outlet_period_and_kind() {
+    let path = temp_ledger("filters");
+    let ledger = ingest(&path, &corpus());
+    let valley = Filter {
+        outlet: Some("Valley Times".into()),
+        ..Filter::default()
+    };
+    let top = ledger.top_sources(&valley, 10).unwrap();
+    assert_eq!(top.len(), 1);
+    assert_eq!(top[0].name, "Mr. Whitcombe");
+    let april = Filter {
+        since: Some("2026-04-01".parse().unwrap()),
+        until: Some("2026-04-10".parse().unwrap()),
+        ..Filter::default()
+    };
+    let names: Vec<String> = ledger
+        .top_sources(&april, 10)
+        .unwrap()
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    assert_eq!(names, ["Dana Whitcombe", "Lee Whitcombe"]);
+    let unnamed = Filter {
+        kind: Some(SourceKind::Unnamed),
+        ..Filter::default()
+    };
+    let top = ledger.top_sources(&unnamed, 10).unwrap();
+    assert_eq!(top.len(), 1);
+    assert_eq!(top[0].name, "officials");
+    drop(ledger);
+    remove_ledger(&path);
+}
+
+#[test]
+fn searches_content_and_unattributed_quotes_and_locates_matches() {
+    let path = temp_ledger("search");
+    let ledger = ingest(&path, &corpus());
+    let hits = ledger.search("bargain", &Filter::default(), 10).unwrap();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].found_in, "attribution");
+    assert_eq!(hits[0].source.as_deref(), Some("Dana Whitcombe"));
+    let [start, end] = hits[0].matches[0];
+    assert_eq!(&hits[0].text[start..end], "bargaining");
+
+    let hits = ledger.search("waiting", &Filter::default(), 10).unwrap();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].found_in, "quote");
+    assert_eq!(hits[0].text, "\"tired of waiting\"");
+
+    let none = ledger
+        .search(
+            "bargain",
+            &Filter {
+                outlet: Some("Valley Times".into()),
+                ..Filter::default()
+            },
+            10,
+        )
+        .unwrap();
+    assert!(none.is_empty());
+    assert!(matches!(
+        ledger.search_fts("AND AND", &Filter::default(), 10),
+        Err(LedgerError::BadSearch { .. })
+    ));
+    drop(ledger);
+    remove_ledger(&path);
+}
+
+#[test]
+fn statistics_count_only_layers_that_were_looked_for() {
+    let path = temp_ledger("stats");
+    let mut docs = corpus();
+    let mut bare = Article::new("a4", "The harbour was quiet on Sunday.");
+    bare.outlet = Some("Valley Times".into());
+    bare.published = Some("2026-04-20".parse().unwrap());
+    docs.push(Doc::new(bare));
+    let ledger = ingest(&path, &docs);
+    let rows = ledger.stats(GroupBy::Outlet, &Filter::default()).unwrap();
+    let herald = &rows[0];
+    assert_eq!(herald.group.as_deref(), Some("Coast Herald"));
+    assert_eq!(
+        (herald.articles, herald.sources, herald.attributions),
+        (2, 4, 4)
+    );
+    assert_eq!(herald.unnamed_share, Some(0.25));
+    assert_eq!(herald.direct_share, Some(0.25));
+    assert_eq!((herald.asserts, herald.denies), (Some(0.75), Some(0.25)));
+    let words = herald.words as f64;
+    assert_eq!(
+        herald.hedges_per_1000_words,
+        Some((1000.0 / words * 10_000.0).round() / 10_000.0)
+    );
+    let valley = &rows[1];
+    assert_eq!(valley.articles, 2, "the bare article counts as an article");
+    assert_eq!(valley.sources, 1, "but not in shares of layers it lacks");
+    assert_eq!(valley.declines, Some(1.0));
+    assert_eq!(valley.hedges_per_1000_words, Some(0.0));
+
+    let months = ledger.stats(GroupBy::Month, &Filter::default()).unwrap();
+    let groups: Vec<Option<&str>> = months.iter().map(|r| r.group.as_deref()).collect();
+    assert_eq!(groups, [Some("2026-03"), Some("2026-04")]);
+    let all = ledger.stats(GroupBy::All, &Filter::default()).unwrap();
+    assert_eq!(all[0].articles, 4);
+    drop(ledger);
+    remove_ledger(&path);
+}
+
+#[test]
+fn an_unassigned_layer_is_not_an_empty_one() {
+    let path = temp_ledger("unassigned");
+    let mut looked = segmented("Nobody said anything.");
+    looked.set_attributions(Vec::new()).unwrap();
+    let not_looked = Doc::new(Article::new("b", "Nobody said anything either."));
+    let mut ledger = Ledger::open(&path).unwrap();
+    for (doc, id) in [(&looked, "a"), (&not_looked, "b")] {
+        ledger
+            .store_one(doc, &ArticleKey::by_id(id), OnConflict::Skip)
+            .unwrap();
+    }
+    let conn = Connection::open(&path).unwrap();
+    let rows: Vec<(String, Option<i64>, String)> = conn
+        .prepare("SELECT article_id, n_attributions, layers FROM articles ORDER BY id")
+        .unwrap()
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(
+        rows[0],
+        (
+            "t".into(),
+            Some(0),
+            "tokens sentences paragraphs attributions".into()
+        )
+    );
+    assert_eq!(rows[1], ("b".into(), None, String::new()));
+    assert!(!not_looked.has(Layer::Attributions));
+    drop(ledger);
+    remove_ledger(&path);
+}
+
+#[test]
+fn storing_twice_skips_and_replacing_keeps_the_counts_true() {
+    let path = temp_ledger("replace");
+    let docs = corpus();
+    let mut ledger = ingest(&path, &docs);
+    let before = ledger.counts().unwrap();
+    let key = ArticleKey::by_id("a2");
+    assert_eq!(
+        ledger.store_one(&docs[1], &key, OnConflict::Skip).unwrap(),
+        Stored::Skipped
+    );
+    assert_eq!(ledger.counts().unwrap(), before);
+
+    // The same id with other content: Lee Whitcombe no longer speaks.
+    use SourceKind::*;
+    let revised = story(
+        "a2",
+        "Coast Herald",
+        "2026-04-10",
+        "Dana Whitcombe denied the union had signed.",
+        &[said(
+            "Dana Whitcombe",
+            "Dana Whitcombe",
+            Person,
+            "denied",
+            "the union had signed",
+            false,
+            StanceLabel::Denies,
+        )],
+        &[],
+    );
+    assert_eq!(
+        ledger
+            .store_one(&revised, &key, OnConflict::Replace)
+            .unwrap(),
+        Stored::Replaced
+    );
+    let after = ledger.counts().unwrap();
+    assert_eq!(after.articles, 3);
+    assert_eq!(after.attributions, 4);
+    assert_eq!(
+        after.sources, 3,
+        "Lee Whitcombe, left with no article, is gone"
+    );
+    assert!(ledger.find_sources("Lee Whitcombe").unwrap().is_empty());
+    let dana = &ledger.find_sources("Dana Whitcombe").unwrap()[0];
+    assert_eq!((dana.statements, dana.articles), (2, 2));
+    assert!(
+        ledger
+            .search("vote", &Filter::default(), 5)
+            .unwrap()
+            .is_empty(),
+        "index follows"
+    );
+    assert!(ledger.check().unwrap().is_ok());
+    drop(ledger);
+    remove_ledger(&path);
+}
+
+#[test]
+fn articles_without_an_id_of_their_own_are_known_by_content() {
+    let mut one = Article::new("stdin", "The ferry was late again.");
+    let two = Article::new("elsewhere.txt", "The ferry was late again.");
+    assert_eq!(ArticleKey::by_content(&one), ArticleKey::by_content(&two));
+    one.outlet = Some("Coast Herald".into());
+    assert_ne!(
+        ArticleKey::by_content(&one),
+        ArticleKey::by_content(&two),
+        "a syndicated copy in another outlet is another article"
+    );
+    assert_ne!(ArticleKey::by_id("x"), ArticleKey::by_content(&two));
+}
+
+#[test]
+fn exports_tables_in_key_order_and_only_read_only_queries() {
+    struct Collect(Vec<Column>, Vec<Vec<Cell>>);
+    impl RowSink for Collect {
+        fn columns(&mut self, columns: &[Column]) -> std::io::Result<()> {
+            self.0 = columns.to_vec();
+            Ok(())
+        }
+        fn row(&mut self, cells: &[Cell]) -> std::io::Result<()> {
+            self.1.push(cells.to_vec());
+            Ok(())
+        }
+    }
+    let path = temp_ledger("export");
+    let ledger = ingest(&path, &corpus());
+    let mut sink = Collect(Vec::new(), Vec::new());
+    assert_eq!(ledger.export("articles", &mut sink).unwrap(), 3);
+    assert_eq!(sink.0[0].name, "id");
+    assert_eq!(sink.0[0].declared, ColumnType::Integer);
+    assert_eq!(sink.0.last().unwrap().name, "text");
+    assert_eq!(sink.1[0][2], Cell::Text("a1".into()));
+
+    let mut sink = Collect(Vec::new(), Vec::new());
+    let n = ledger
+        .export(
+            "SELECT kind, count(*) AS n FROM appearances GROUP BY kind ORDER BY kind",
+            &mut sink,
+        )
+        .unwrap();
+    assert_eq!(n, 2);
+    assert_eq!(sink.0[1].declared, ColumnType::Unknown);
+    assert_eq!(sink.1[0], [Cell::Text("person".into()), Cell::Integer(4)]);
+
+    for refused in ["DELETE FROM articles", "drop table x", "nonsense"] {
+        assert!(
+            matches!(
+                ledger.export(refused, &mut sink),
+                Err(LedgerError::BadQuery { .. })
+            ),
+            "{refused}"
+        );
+    }
+    assert_eq!(ledger.counts().unwrap().articles, 3);
+    drop(ledger);
+    remove_ledger(&path);
+}
+
+/// Writes a file and returns its bytes, to check later that they did not change.
+fn write_bytes(path: &std::path::Path, bytes: &[u8]) -> Vec<u8> {
+    fs::write(path, bytes).unwrap();
+    bytes.to_vec()
+}
+
+#[test]
+fn refuses_files_that_are_not_ledgers_without_touching_them() {
+    let path = temp_ledger("foreign");
+    let text = write_bytes(&path, b"name,quote\nDana,hello\n");
+    assert!(matches!(
+        Ledger::open(&path),
+        Err(LedgerError::NotSqlite { .. })
+    ));
+    assert_eq!(fs::read(&path).unwrap(), text);
+
+    let mut damaged = b"SQLite format 3\0".to_vec();
+    damaged.extend(std::iter::repeat_n(0xA5, 4096));
+    let damaged = write_bytes(&path, &damaged);
+    let err = Ledger::open(&path).unwrap_err();
+    assert!(matches!(err, LedgerError::NotSqlite { .. }), "{err}");
+    assert_eq!(fs::read(&path).unwrap(), damaged);
+
+    remove_ledger(&path);
+    Connection::open(&path)
+        .unwrap()
+        .execute_batch("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep');")
+        .unwrap();
+    let foreign = fs::read(&path).unwrap();
+    let err = Ledger::open(&path).unwrap_err();
+    assert!(matches!(err, LedgerError::NotALedger { .. }), "{err}");
+    assert_eq!(fs::read(&path).unwrap(), foreign);
+    remove_ledger(&path);
+}
+
+#[test]
+fn refuses_a_newer_schema_without_touching_the_file() {
+    let path = temp_ledger("newer");
+    drop(Ledger::open(&path).unwrap());
+    let conn = Connection::open(&path).unwrap();
+    conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+        .unwrap();
+    conn.pragma_update(None, "journal_mode", "DELETE").unwrap();
+    drop(conn);
+    let before = fs::read(&path).unwrap();
+    let err = Ledger::open(&path).unwrap_err();
+    assert!(
+        matches!(err, LedgerError::NewerSchema { found, .. } if found == SCHEMA_VERSION + 1),
+        "{err}"
+    );
+    assert!(err.to_string().contains("was not changed"));
+    let err = Ledger::open_read_only(&path, &OpenOptions::DEFAULT).unwrap_err();
+    assert!(matches!(err, LedgerError::NewerSchema { .. }), "{err}");
+    assert_eq!(fs::read(&path).unwrap(), before);
+    remove_ledger(&path);
+}
+
+#[test]
+fn refuses_to_write_a_read_only_file() {
+    let path = temp_ledger("readonly");
+    drop(ingest(&path, &corpus()));
+    let before = fs::read(&path).unwrap();
+    let mut permissions = fs::metadata(&path).unwrap().permissions();
+    permissions.set_readonly(true);
+    fs::set_permissions(&path, permissions.clone()).unwrap();
+    let err = Ledger::open(&path).unwrap_err();
+    assert!(matches!(err, LedgerError::ReadOnly { .. }), "{err}");
+    let reader = Ledger::open_read_only(&path, &OpenOptions::DEFAULT).unwrap();
+    assert_eq!(
+        reader.counts().unwrap().articles,
+        3,
+        "queries still read it"
+    );
+    drop(reader);
+    assert_eq!(fs::read(&path).unwrap(), before);
+    #[allow(clippy::permissions_set_readonly_false)]
+    permissions.set_readonly(false);
+    fs::set_permissions(&path, permissions).unwrap();
+    remove_ledger(&path);
+}
+
+#[test]
+fn a_locked_ledger_fails_after_the_busy_timeout_and_stays_as_it_was() {
+    let path = temp_ledger("locked");
+    drop(ingest(&path, &corpus()[..1]));
+    let holder = Connection::open(&path).unwrap();
+    holder.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let options = OpenOptions {
+        busy_timeout: Duration::from_millis(50),
+    };
+    let docs = corpus();
+    let outcome = Ledger::open_with(&path, &options).and_then(|mut ledger| {
+        ledger.store_one(&docs[1], &ArticleKey::by_id("a2"), OnConflict::Skip)
+    });
+    let err = outcome.unwrap_err();
+    assert!(matches!(err, LedgerError::Locked { .. }), "{err}");
+    holder.execute_batch("ROLLBACK").unwrap();
+    drop(holder);
+    let ledger = Ledger::open_read_only(&path, &options).unwrap();
+    assert_eq!(ledger.counts().unwrap().articles, 1);
+    drop(ledger);
+    remove_ledger(&path);
+}
+
+#[test]
+fn a_missing_ledger_is_not_created_by_a_query() {
+    let path = temp_ledger("missing");
+    let err = Ledger::open_read_only(&path, &OpenOptions::DEFAULT).unwrap_err();
+    assert!(matches!(err, LedgerError::Missing { .. }), "{err}");
+    assert!(!path.exists());
+}
+
+#[test]
+fn an_article_replaced_within_its_own_batch_leaves_a_sound_index() {
+    let path = temp_ledger("same-batch");
+    let docs = corpus();
+    let revised = story(
+        "a1",
+        "Coast Herald",
+        "2026-03-02",
+        "Officials said the ferry would resume.",
+        &[said(
+            "Officials",
+            "officials",
+            SourceKind::Unnamed,
+            "said",
+            "the ferry would resume",
+            false,
+            StanceLabel::Asserts,
+        )],
+        &[],
+    );
+    let key = ArticleKey::by_id("a1");
+    let mut ledger = Ledger::open(&path).unwrap();
+    let outcomes = ledger
+        .store(
+            &[
+                Entry {
+                    doc: &docs[0],
+                    key: &key,
+                },
+                Entry {
+                    doc: &revised,
+                    key: &key,
+                },
+            ],
+            OnConflict::Replace,
+        )
+        .unwrap();
+    let outcomes: Vec<Stored> = outcomes.into_iter().map(Result::unwrap).collect();
+    assert_eq!(outcomes, [Stored::Added, Stored::Replaced]);
+    assert!(
+        ledger
+            .search("bargaining", &Filter::default(), 5)
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        ledger.search("ferry", &Filter::default(), 5).unwrap().len(),
+        1
+    );
+    assert!(ledger.check().unwrap().is_ok());
+    drop(ledger);
+    remove_ledger(&path);
+}
