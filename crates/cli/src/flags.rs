@@ -45,6 +45,11 @@ pub(crate) enum Command {
 
 #[derive(Debug, Args)]
 pub(crate) struct ServeArgs {
+    /// A ledger made by `attest ingest`, for the ledger routes and pages; the
+    /// server only reads it, so an ingest may add to it meanwhile.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) db: Option<PathBuf>,
+
     /// The address to listen on; loopback by default, so only this machine can
     /// reach the server. Port 0 picks a free port.
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]

@@ -17,7 +17,12 @@ pub(crate) fn run(args: &ServeArgs) -> anyhow::Result<()> {
         timeout: Duration::from_secs(args.timeout_secs.max(1)),
         analyses: args.max_analyses.max(1),
     };
-    let state = attest_server::AppState::new(Arc::new(pipeline), limits);
+    let mut state = attest_server::AppState::new(Arc::new(pipeline), limits);
+    if let Some(db) = &args.db {
+        // Refuse a file that is no ledger now, not at the first request.
+        attest_ledger::Ledger::open_read_only(db, &attest_ledger::OpenOptions::DEFAULT)?;
+        state = state.with_ledger(db.clone());
+    }
     // A closed standard error must not stop a server: these lines are for
     // whoever watches, and failing to write them is no reason to fail.
     attest_server::serve(args.addr, state, |bound| {

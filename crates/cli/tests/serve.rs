@@ -474,3 +474,197 @@ fn every_route_is_in_the_openapi_document_and_back() {
         }
     }
 }
+
+/// A ledger made by `attest ingest` from articles written for this test.
+fn ingested_ledger(dir: &std::path::Path) -> std::path::PathBuf {
+    let corpus = dir.join("corpus.jsonl");
+    let records = [
+        serde_json::json!({
+            "id": "ferry-1",
+            "outlet": "Harbor Gazette",
+            "published": "2026-03-02",
+            "text": "Ferry service to Gull Island will stop in May.\n\n\
+                     Mayor Ines Calloway said the city could no longer pay for the boat. \
+                     “We looked at every option,” Calloway said.\n\n\
+                     Officials at the port authority declined to comment.",
+        }),
+        serde_json::json!({
+            "id": "ferry-2",
+            "outlet": "Island Weekly",
+            "published": "2026-03-09",
+            "text": "Residents of Gull Island packed the town hall on Monday.\n\n\
+                     Mayor Ines Calloway told them the ferry contract would be put out to bid again. \
+                     The operator reportedly asked for $2 million a year.",
+        }),
+    ];
+    let lines: Vec<String> = records.iter().map(|r| r.to_string()).collect();
+    std::fs::write(&corpus, lines.join("\n") + "\n").expect("the corpus is written");
+    let db = dir.join("ledger.db");
+    let output = Command::new(env!("CARGO_BIN_EXE_attest"))
+        .args([
+            "ingest",
+            corpus.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ])
+        .output()
+        .expect("attest ingest runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    db
+}
+
+/// Checks `value` against a schema of the OpenAPI document's components.
+fn conforms(openapi: &serde_json::Value, schema: &str, value: &serde_json::Value) {
+    let root = serde_json::json!({
+        "$ref": format!("#/components/schemas/{schema}"),
+        "components": openapi["components"],
+    });
+    let validator = jsonschema::validator_for(&root).expect("the OpenAPI schemas compile");
+    let errors: Vec<String> = validator
+        .iter_errors(value)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{schema}: {errors:?} in {value}");
+}
+
+fn rows_of<'a>(
+    openapi: &serde_json::Value,
+    schema: &str,
+    reply: &'a serde_json::Value,
+) -> &'a Vec<serde_json::Value> {
+    let rows = reply["rows"].as_array().expect("rows");
+    for row in rows {
+        conforms(openapi, schema, row);
+    }
+    rows
+}
+
+#[test]
+fn ledger_routes_answer_from_an_ingested_ledger() {
+    let dir = std::env::temp_dir().join(format!("attest-serve-ledger-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let db = ingested_ledger(&dir);
+    let server = Server::start(&["--db", db.to_str().unwrap()]);
+    let openapi = server.get("/v1/openapi.json").json();
+    assert_eq!(server.get("/v1/health").json()["ledger"], true);
+
+    let articles = server.get("/v1/articles").json();
+    let ids: Vec<&str> = rows_of(&openapi, "ArticleRow", &articles)
+        .iter()
+        .filter_map(|a| a["id"].as_str())
+        .collect();
+    assert_eq!(ids, ["ferry-2", "ferry-1"], "newest first");
+    let island = server.get("/v1/articles?outlet=Island%20Weekly").json();
+    assert_eq!(island["rows"].as_array().map(Vec::len), Some(1));
+
+    let article = server.get("/v1/articles/ferry-1").json();
+    conforms(&openapi, "ArticleDetail", &article);
+    assert!(
+        article["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("Ferry service"))
+    );
+
+    let sources = server.get("/v1/sources?type=person").json();
+    let top = &rows_of(&openapi, "SourceRow", &sources)[0];
+    assert_eq!(top["name"], "Ines Calloway");
+    assert_eq!(top["articles"], 2, "one person across both articles");
+    let page = server.get(&format!("/v1/sources/{}", top["id"])).json();
+    conforms(&openapi, "SourceRow", &page["source"]);
+    let statements = page["statements"].as_array().expect("statements");
+    for statement in statements {
+        conforms(&openapi, "Statement", statement);
+    }
+    let outlets: Vec<&str> = statements
+        .iter()
+        .filter_map(|s| s["outlet"].as_str())
+        .collect();
+    assert!(outlets.contains(&"Harbor Gazette") && outlets.contains(&"Island Weekly"));
+
+    let hits = server.get("/v1/search?q=option").json();
+    let hit = &rows_of(&openapi, "SearchHit", &hits)[0];
+    let text = hit["text"].as_str().expect("the hit's text");
+    for range in hit["matches"].as_array().expect("matches") {
+        let (start, end) = (
+            range[0].as_u64().unwrap() as usize,
+            range[1].as_u64().unwrap() as usize,
+        );
+        let found = text[start..end].to_lowercase();
+        assert_eq!(found, "option");
+    }
+
+    for by in ["outlet", "month", "all"] {
+        let stats = server.get(&format!("/v1/stats?by={by}")).json();
+        assert!(!rows_of(&openapi, "StatsRow", &stats).is_empty(), "{by}");
+    }
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ledger_routes_refuse_bad_questions_clearly() {
+    let dir = std::env::temp_dir().join(format!("attest-serve-bad-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let db = ingested_ledger(&dir);
+    let server = Server::start(&["--db", db.to_str().unwrap()]);
+    let cases = [
+        ("/v1/articles?since=yesterday", 400, "since"),
+        ("/v1/articles?colour=red", 400, "colour"),
+        ("/v1/articles?limit=many", 400, "limit"),
+        ("/v1/sources?type=robot", 400, "robot"),
+        ("/v1/sources/abc", 400, "abc"),
+        ("/v1/sources/999999", 404, "999999"),
+        ("/v1/articles/no-such-article", 404, "no-such-article"),
+        ("/v1/search", 400, "q="),
+        ("/v1/search?q=%22unclosed", 200, ""),
+        ("/v1/stats?by=weather", 400, "weather"),
+    ];
+    for (path, status, needle) in cases {
+        let reply = server.get(path);
+        assert_eq!(
+            reply.status,
+            status,
+            "{path}: {}",
+            String::from_utf8_lossy(&reply.body)
+        );
+        if status != 200 {
+            let (_, message) = reply.error();
+            assert!(message.contains(needle), "{path}: {message}");
+        }
+    }
+    drop(server);
+
+    let bare = Server::start(&[]);
+    let (status, message) = bare.get("/v1/sources").error();
+    assert_eq!(status, 404);
+    assert!(message.contains("--db"), "{message}");
+    drop(bare);
+
+    let not_a_ledger = dir.join("notes.txt");
+    std::fs::write(&not_a_ledger, "shopping list").expect("a file is written");
+    let output = Command::new(env!("CARGO_BIN_EXE_attest"))
+        .args([
+            "serve",
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            not_a_ledger.to_str().unwrap(),
+        ])
+        .output()
+        .expect("attest serve runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("notes.txt"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&not_a_ledger).unwrap(),
+        "shopping list",
+        "the file is left as it was"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

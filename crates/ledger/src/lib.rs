@@ -112,7 +112,10 @@ pub use check::CheckReport;
 pub use error::LedgerError;
 pub use export::{Column, ColumnType, RowSink, TABLES};
 pub use query::{Filter, GroupBy, plain_query};
-pub use rows::{Cell, Counts, SearchHit, SourceRow, Statement, StatsRow, Tabular};
+pub use rows::{
+    ArticleAttribution, ArticleDetail, ArticleRow, Cell, Counts, SearchHit, SourceRow, Statement,
+    StatsRow, Tabular,
+};
 pub use schema::{OpenOptions, SCHEMA_VERSION};
 pub use store::{ArticleKey, Entry, OnConflict, Stored, content_hash};
 
@@ -222,6 +225,26 @@ impl Ledger {
         limit: usize,
     ) -> Result<Vec<SourceRow>, LedgerError> {
         query::top_sources(&self.conn, filter, limit).map_err(|err| self.sqlite(err))
+    }
+
+    /// One source by its ledger id, with its counts over all articles.
+    pub fn source(&self, id: i64) -> Result<Option<SourceRow>, LedgerError> {
+        query::source(&self.conn, id).map_err(|err| self.sqlite(err))
+    }
+
+    /// Stored articles within the filter, newest first, from the `offset`-th.
+    pub fn articles(
+        &self,
+        filter: &Filter,
+        limit: usize,
+        offset: usize,
+    ) -> Result<Vec<ArticleRow>, LedgerError> {
+        query::articles(&self.conn, filter, limit, offset).map_err(|err| self.sqlite(err))
+    }
+
+    /// One stored article with its text and attributions, by article id.
+    pub fn article(&self, id: &str) -> Result<Option<ArticleDetail>, LedgerError> {
+        query::article(&self.conn, id).map_err(|err| self.sqlite(err))
     }
 
     /// Every source stored under a name, compared as [`identity`] compares

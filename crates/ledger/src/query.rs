@@ -7,9 +7,11 @@
 
 use attest_doc::SourceKind;
 use rusqlite::types::Value;
-use rusqlite::{Connection, Row, params_from_iter};
+use rusqlite::{Connection, OptionalExtension, Row, params_from_iter};
 
-use crate::rows::{SearchHit, SourceRow, Statement, StatsRow};
+use crate::rows::{
+    ArticleAttribution, ArticleDetail, ArticleRow, SearchHit, SourceRow, Statement, StatsRow,
+};
 use crate::store::serde_name;
 use crate::{LedgerError, cells, identity};
 
@@ -131,6 +133,114 @@ fn source_row(row: &Row<'_>) -> rusqlite::Result<SourceRow> {
         statements: row.get(4)?,
         articles: row.get(5)?,
     })
+}
+
+/// One source by its ledger id, counted over all articles.
+pub(crate) fn source(conn: &Connection, id: i64) -> rusqlite::Result<Option<SourceRow>> {
+    conn.prepare_cached(
+        "SELECT id, name, kind, key IS NOT NULL, n_statements, n_articles FROM sources \
+         WHERE id = ?1",
+    )?
+    .query_row([id], source_row)
+    .optional()
+}
+
+const ARTICLE_COLUMNS: &str = "a.article_id, a.title, a.outlet, a.url, a.published, a.words, \
+     a.n_attributions, a.n_sources, a.n_unnamed, a.n_direct, a.n_hedges";
+
+fn article_row(row: &Row<'_>) -> rusqlite::Result<ArticleRow> {
+    Ok(ArticleRow {
+        id: row.get(0)?,
+        title: row.get(1)?,
+        outlet: row.get(2)?,
+        url: row.get(3)?,
+        published: row.get(4)?,
+        words: row.get(5)?,
+        attributions: row.get(6)?,
+        sources: row.get(7)?,
+        unnamed_sources: row.get(8)?,
+        direct_quotes: row.get(9)?,
+        hedges: row.get(10)?,
+    })
+}
+
+/// Stored articles, newest first (those without a date last), `offset` rows in.
+pub(crate) fn articles(
+    conn: &Connection,
+    filter: &Filter,
+    limit: usize,
+    offset: usize,
+) -> rusqlite::Result<Vec<ArticleRow>> {
+    let mut conditions = Conditions::new(filter, "a.outlet", "a.published_date");
+    conditions.params.push(limit_value(limit));
+    conditions.params.push(limit_value(offset));
+    let sql = format!(
+        "SELECT {ARTICLE_COLUMNS} FROM articles a {} \
+         ORDER BY a.published_date IS NULL, a.published_date DESC, a.id DESC LIMIT ? OFFSET ?",
+        conditions.where_clause()
+    );
+    let mut statement = conn.prepare_cached(&sql)?;
+    statement
+        .query_map(params_from_iter(conditions.params), article_row)?
+        .collect()
+}
+
+/// One stored article by its id: the one stored under that id when the input
+/// gave it, else the first stored whose made-up id it is.
+pub(crate) fn article(conn: &Connection, id: &str) -> rusqlite::Result<Option<ArticleDetail>> {
+    let found = conn
+        .prepare_cached(&format!(
+            "SELECT a.id, {ARTICLE_COLUMNS} FROM articles a WHERE a.key = 'id:' || ?1 \
+             UNION ALL SELECT * FROM (SELECT a.id, {ARTICLE_COLUMNS} FROM articles a \
+             WHERE a.article_id = ?1 ORDER BY a.id LIMIT 1) LIMIT 1"
+        ))?
+        .query_row([id], |row| {
+            let rowid: i64 = row.get(0)?;
+            let article = ArticleRow {
+                id: row.get(1)?,
+                title: row.get(2)?,
+                outlet: row.get(3)?,
+                url: row.get(4)?,
+                published: row.get(5)?,
+                words: row.get(6)?,
+                attributions: row.get(7)?,
+                sources: row.get(8)?,
+                unnamed_sources: row.get(9)?,
+                direct_quotes: row.get(10)?,
+                hedges: row.get(11)?,
+            };
+            Ok((rowid, article))
+        })
+        .optional()?;
+    let Some((rowid, article)) = found else {
+        return Ok(None);
+    };
+    let text: String = conn
+        .prepare_cached("SELECT text FROM article_texts WHERE article = ?1")?
+        .query_row([rowid], |row| row.get(0))?;
+    let attributions = conn
+        .prepare_cached(
+            "SELECT t.idx, p.source, p.name, t.kind, t.stance, t.cue_text, t.content_text \
+             FROM attributions t LEFT JOIN appearances p ON p.id = t.appearance \
+             WHERE t.article = ?1 ORDER BY t.idx",
+        )?
+        .query_map([rowid], |row| {
+            Ok(ArticleAttribution {
+                index: row.get(0)?,
+                source_id: row.get(1)?,
+                source: row.get(2)?,
+                kind: row.get(3)?,
+                stance: row.get(4)?,
+                cue: row.get(5)?,
+                content: row.get(6)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(Some(ArticleDetail {
+        article,
+        text,
+        attributions,
+    }))
 }
 
 /// Every source whose name, compared as [`identity`] compares names, is `name`.

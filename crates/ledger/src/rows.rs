@@ -139,6 +139,64 @@ impl Tabular for Statement {
     }
 }
 
+/// An article stored in the ledger, with its sourcing counts; a count is
+/// `None` when its layer was not looked for.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ArticleRow {
+    /// The article id.
+    pub id: String,
+    /// The headline.
+    pub title: Option<String>,
+    /// The outlet.
+    pub outlet: Option<String>,
+    /// Where it was published.
+    pub url: Option<String>,
+    /// The publication time as given (RFC 3339 or a date).
+    pub published: Option<String>,
+    /// Words.
+    pub words: Option<i64>,
+    /// Attributions.
+    pub attributions: Option<i64>,
+    /// Canonical sources.
+    pub sources: Option<i64>,
+    /// Unnamed or anonymous sources among them.
+    pub unnamed_sources: Option<i64>,
+    /// Direct quotes.
+    pub direct_quotes: Option<i64>,
+    /// Unattributed hedges.
+    pub hedges: Option<i64>,
+}
+
+/// One attribution of a stored article, in text order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ArticleAttribution {
+    /// Its position among the article's attributions.
+    pub index: i64,
+    /// The ledger id of its source, when it has one.
+    pub source_id: Option<i64>,
+    /// Its source's name in this article.
+    pub source: Option<String>,
+    /// `direct`, `mixed`, `indirect` or `according_to`.
+    pub kind: String,
+    /// The stance label; `None` when stances were not looked for.
+    pub stance: Option<String>,
+    /// The cue, fragments joined by " … ".
+    pub cue: String,
+    /// The content, fragments joined by " … ".
+    pub content: String,
+}
+
+/// A stored article whole: its row, its text and its attributions.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ArticleDetail {
+    /// The article and its counts.
+    pub article: ArticleRow,
+    /// The text as analysed.
+    pub text: String,
+    /// Its attributions, in text order.
+    pub attributions: Vec<ArticleAttribution>,
+}
+
 /// One match of a full-text search.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SearchHit {

@@ -196,6 +196,60 @@ fn merges_full_names_across_articles_and_never_bare_surnames() {
 }
 
 #[test]
+fn lists_and_fetches_articles_and_sources() {
+    let path = temp_ledger("articles");
+    let ledger = ingest(&path, &corpus());
+    let newest: Vec<String> = ledger
+        .articles(&Filter::default(), 10, 0)
+        .unwrap()
+        .into_iter()
+        .map(|a| a.id)
+        .collect();
+    assert_eq!(newest, ["a3", "a2", "a1"], "newest first");
+    let page: Vec<String> = ledger
+        .articles(&Filter::default(), 1, 1)
+        .unwrap()
+        .into_iter()
+        .map(|a| a.id)
+        .collect();
+    assert_eq!(page, ["a2"]);
+    let herald = Filter {
+        outlet: Some("Coast Herald".to_string()),
+        ..Filter::default()
+    };
+    assert_eq!(ledger.articles(&herald, 10, 0).unwrap().len(), 2);
+
+    let a2 = ledger.article("a2").unwrap().expect("a2 is stored");
+    assert_eq!(a2.article.outlet.as_deref(), Some("Coast Herald"));
+    assert_eq!(a2.article.attributions, Some(2));
+    assert_eq!(a2.article.hedges, Some(1));
+    assert!(a2.text.starts_with("Ms. Dana Whitcombe denied"));
+    let said: Vec<(Option<&str>, &str, Option<&str>)> = a2
+        .attributions
+        .iter()
+        .map(|a| (a.source.as_deref(), a.cue.as_str(), a.stance.as_deref()))
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (Some("Ms. Dana Whitcombe"), "denied", Some("denies")),
+            (Some("Lee Whitcombe"), "said", Some("asserts")),
+        ]
+    );
+    assert_eq!(ledger.article("no-such-article").unwrap(), None);
+
+    let dana = a2.attributions[0].source_id.expect("a source id");
+    let source = ledger.source(dana).unwrap().expect("the source is stored");
+    assert_eq!(
+        (source.name.as_str(), source.statements),
+        ("Dana Whitcombe", 2)
+    );
+    assert_eq!(ledger.source(-1).unwrap(), None);
+    drop(ledger);
+    remove_ledger(&path);
+}
+
+#[test]
 fn filters_rankings_by_outlet_period_and_kind() {
     let path = temp_ledger("filters");
     let ledger = ingest(&path, &corpus());

@@ -318,6 +318,253 @@ function renderDocument(doc) {
   renderPanel(doc, stances);
 }
 
+// ---------------------------------------------------------------- Ledger
+
+const STANCE_COLORS = {
+  asserts: '#1f5fbf', confirms: '#1b7f3b', denies: '#c0282d', declines: '#c4661f',
+  claims: '#7b3fb0', reports: '#12808a', believes: '#8a6a12', intends: '#4b5a8c',
+};
+const ledgerContent = document.getElementById('ledger-content');
+
+function query(params) {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && String(value).trim() !== '') search.set(key, value);
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+function table(columns, rows) {
+  return el('div', { class: 'table-wrap' }, el('table', {},
+    el('thead', {}, el('tr', {}, columns.map((c) => el('th', { class: c.num ? 'num' : null }, c.title)))),
+    el('tbody', {}, rows.map((row) => el('tr', {}, columns.map((c) => el('td', { class: c.num ? 'num' : null }, c.cell(row))))))));
+}
+
+function showError(error) {
+  ledgerContent.replaceChildren(el('p', { class: 'error' }, error.message));
+}
+
+function filterForm(fields, values, onSubmit) {
+  const form = el('form', { class: 'filters' });
+  for (const field of fields) {
+    const input = field.options
+      ? el('select', { name: field.name }, el('option', { value: '' }, 'any'), field.options.map((o) => el('option', { value: o, selected: values[field.name] === o }, o)))
+      : el('input', { type: field.type || 'text', name: field.name, value: values[field.name] || '', placeholder: field.placeholder || '' });
+    form.append(el('label', {}, field.title, input));
+  }
+  form.append(el('button', { type: 'submit' }, 'Show'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    onSubmit(Object.fromEntries(new FormData(form)));
+  });
+  return form;
+}
+
+const FILTERS = [
+  { name: 'outlet', title: 'Outlet' },
+  { name: 'since', title: 'Since', placeholder: 'YYYY-MM-DD' },
+  { name: 'until', title: 'Until', placeholder: 'YYYY-MM-DD' },
+];
+
+async function topSources(values) {
+  const form = filterForm([...FILTERS, { name: 'type', title: 'Type', options: KINDS }], values, (next) => {
+    location.hash = `#ledger${query(next)}`;
+  });
+  ledgerContent.replaceChildren(el('h2', {}, 'Most-quoted sources'), form, el('p', { class: 'muted' }, 'Loading…'));
+  const { rows } = await api(`/v1/sources${query({ ...values, limit: 50 })}`);
+  ledgerContent.replaceChildren(el('h2', {}, 'Most-quoted sources'), form, rows.length ? table([
+    { title: 'source', cell: (r) => el('a', { href: `#ledger/source/${r.id}` }, r.name) },
+    { title: 'type', cell: (r) => r.kind.replace('_', ' ') },
+    { title: 'statements', num: true, cell: (r) => String(r.statements) },
+    { title: 'articles', num: true, cell: (r) => String(r.articles) },
+    { title: 'merged across articles', cell: (r) => (r.merged ? 'yes' : 'no') },
+  ], rows) : el('p', { class: 'muted' }, 'No sources match.'));
+}
+
+// Statements per month, stacked by stance: a bar per month.
+function timelineChart(statements) {
+  const months = new Map();
+  for (const s of statements) {
+    const month = (s.date || 'undated').slice(0, 7);
+    if (!months.has(month)) months.set(month, {});
+    const counts = months.get(month);
+    const stance = s.stance || 'none';
+    counts[stance] = (counts[stance] || 0) + 1;
+  }
+  const keys = Array.from(months.keys()).sort();
+  const max = Math.max(1, ...keys.map((k) => Object.values(months.get(k)).reduce((a, b) => a + b, 0)));
+  const bar = 28; const gap = 12; const height = 160; const left = 30;
+  const width = left + keys.length * (bar + gap) + gap;
+  const full = Math.max(width, 320);
+  const svg = svgEl('svg', { class: 'chart', width: full, height: height + 40, viewBox: `0 0 ${full} ${height + 40}`, role: 'img', 'aria-label': 'Statements per month by stance' });
+  svg.append(svgEl('line', { class: 'axis', x1: left, y1: height, x2: full, y2: height }));
+  svg.append(svgText(String(max), 2, 12));
+  keys.forEach((key, i) => {
+    let y = height;
+    const x = left + gap + i * (bar + gap);
+    for (const stance of [...STANCES, 'none']) {
+      const n = months.get(key)[stance] || 0;
+      if (!n) continue;
+      const h = (n / max) * (height - 10);
+      y -= h;
+      const rect = svgEl('rect', { x, y, width: bar, height: h, fill: STANCE_COLORS[stance] || '#9aa3b2' });
+      rect.append(svgEl('title', {}, `${key}: ${n} ${stance}`));
+      svg.append(rect);
+    }
+    svg.append(svgText(key, x, height + 16));
+  });
+  return svg;
+}
+
+function svgEl(tag, attrs, text) {
+  const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function svgText(text, x, y) {
+  return svgEl('text', { x, y }, text);
+}
+
+async function sourcePage(id) {
+  ledgerContent.replaceChildren(el('p', { class: 'muted' }, 'Loading…'));
+  const { source, statements } = await api(`/v1/sources/${encodeURIComponent(id)}`);
+  const byArticle = statements.map((s) => el('div', { class: `statement stance-${s.stance || 'none'}` },
+    el('span', { class: 'badge' }, s.stance || 'no stance'), ' ',
+    el('span', { class: 'muted' }, `${s.date || 'undated'} · ${s.outlet || 'no outlet'} · `),
+    el('a', { href: `#ledger/article/${encodeURIComponent(s.article)}` }, s.article), ' ',
+    el('strong', {}, s.cue), ' ', quoted(clip(s.content, 240))));
+  ledgerContent.replaceChildren(
+    el('div', { class: 'panel' },
+      el('h2', {}, source.name),
+      el('p', { class: 'muted' }, `${source.kind.replace('_', ' ')} · ${source.statements} statements in ${source.articles} articles${source.merged ? ' · merged across articles by full name' : ''}`),
+      statements.length ? timelineChart(statements) : null,
+      el('div', { class: 'timeline' }, byArticle)));
+}
+
+async function articlePage(id) {
+  ledgerContent.replaceChildren(el('p', { class: 'muted' }, 'Loading…'));
+  const { article, text, attributions } = await api(`/v1/articles/${encodeURIComponent(id)}`);
+  ledgerContent.replaceChildren(el('div', { class: 'panel' },
+    el('h2', {}, article.title || article.id),
+    el('p', { class: 'muted' }, [article.outlet, article.published, article.url].filter(Boolean).join(' · ')),
+    el('div', { class: 'timeline' }, attributions.map((a) => el('div', { class: `statement stance-${a.stance || 'none'}` },
+      el('span', { class: 'badge' }, a.stance || 'no stance'), ' ',
+      a.source_id !== null ? el('a', { href: `#ledger/source/${a.source_id}` }, a.source) : el('span', { class: 'muted' }, a.source || 'no source'),
+      ' ', el('strong', {}, a.cue), ' ', quoted(clip(a.content, 240))))),
+    el('h3', {}, 'Text'),
+    text.split(/\n\s*\n/).map((p) => el('p', {}, p))));
+}
+
+// The text of a hit with its matches marked; match ranges are UTF-8 byte offsets.
+function highlighted(text, matches) {
+  const bytes = new TextEncoder().encode(text);
+  const decode = (a, b) => new TextDecoder().decode(bytes.slice(a, b));
+  const parts = [];
+  let at = 0;
+  for (const [start, end] of matches) {
+    if (start < at) continue;
+    parts.push(decode(at, start), el('mark', {}, decode(start, end)));
+    at = end;
+  }
+  parts.push(decode(at, bytes.length));
+  return parts;
+}
+
+async function searchPage(values) {
+  const form = filterForm([{ name: 'q', title: 'Words', type: 'search', placeholder: 'bargain "press release" strik*' }, ...FILTERS], values, (next) => {
+    location.hash = `#ledger/search${query(next)}`;
+  });
+  ledgerContent.replaceChildren(el('h2', {}, 'Search what sources said'), form);
+  if (!values.q) return;
+  const { rows } = await api(`/v1/search${query({ ...values, limit: 100 })}`);
+  ledgerContent.append(rows.length ? el('div', { class: 'timeline' }, rows.map((hit) => el('div', { class: `statement stance-${hit.stance || 'none'}` },
+    el('span', { class: 'muted' }, `${hit.date || 'undated'} · ${hit.outlet || 'no outlet'} · ${hit.source || 'unattributed quote'} · `),
+    el('a', { href: `#ledger/article/${encodeURIComponent(hit.article)}` }, hit.article), ' ',
+    highlighted(hit.text, hit.matches)))) : el('p', { class: 'muted' }, 'Nothing found.'));
+}
+
+// One horizontal bar per outlet.
+function barChart(title, rows, value, format) {
+  const barHeight = 22; const label = 150; const width = 520;
+  const tall = rows.length * (barHeight + 6) + 10;
+  const svg = svgEl('svg', { class: 'chart', width, height: tall, viewBox: `0 0 ${width} ${tall}`, role: 'img', 'aria-label': title });
+  rows.forEach((row, i) => {
+    const y = 5 + i * (barHeight + 6);
+    const v = value(row);
+    svg.append(svgText(clip(row.group || '(none)', 22), 0, y + 15));
+    const rect = svgEl('rect', { x: label, y, width: Math.max(1, (width - label - 60) * (v || 0)), height: barHeight, fill: '#1f5fbf' });
+    rect.append(svgEl('title', {}, `${row.group || '(none)'}: ${format(v)}`));
+    svg.append(rect, svgText(format(v), label + (width - label - 60) * (v || 0) + 6, y + 15));
+  });
+  return el('div', { class: 'panel' }, el('h2', {}, title), svg);
+}
+
+// One stacked bar per outlet: the share of each stance.
+function stanceChart(rows) {
+  const barHeight = 22; const label = 150; const width = 520; const span = width - label - 10;
+  const tall = rows.length * (barHeight + 6) + 10;
+  const svg = svgEl('svg', { class: 'chart', width, height: tall, viewBox: `0 0 ${width} ${tall}`, role: 'img', 'aria-label': 'Stance mix by outlet' });
+  rows.forEach((row, i) => {
+    const y = 5 + i * (barHeight + 6);
+    svg.append(svgText(clip(row.group || '(none)', 22), 0, y + 15));
+    let x = label;
+    for (const stance of STANCES) {
+      const share = row[stance] || 0;
+      if (!share) continue;
+      const rect = svgEl('rect', { x, y, width: share * span, height: barHeight, fill: STANCE_COLORS[stance] });
+      rect.append(svgEl('title', {}, `${row.group || '(none)'}: ${percent(share)} ${stance}`));
+      svg.append(rect);
+      x += share * span;
+    }
+  });
+  return el('div', { class: 'panel' }, el('h2', {}, 'Stance mix'), svg,
+    el('div', { class: 'legend' }, STANCES.map((s) => el('span', { class: `badge stance-${s}` }, s))));
+}
+
+async function outletsPage(values) {
+  const form = filterForm(FILTERS.slice(1), values, (next) => {
+    location.hash = `#ledger/outlets${query(next)}`;
+  });
+  ledgerContent.replaceChildren(el('h2', {}, 'Outlets'), form, el('p', { class: 'muted' }, 'Loading…'));
+  const { rows } = await api(`/v1/stats${query({ ...values, by: 'outlet' })}`);
+  const pct = (v) => (v === null || v === undefined ? 'n/a' : percent(v));
+  ledgerContent.replaceChildren(el('h2', {}, 'Outlets'), form,
+    el('div', { class: 'charts' },
+      barChart('Share of unnamed sources', rows, (r) => r.unnamed_share, pct),
+      barChart('Share of direct quotes', rows, (r) => r.direct_share, pct),
+      stanceChart(rows)),
+    table([
+      { title: 'outlet', cell: (r) => r.group || '(none)' },
+      { title: 'articles', num: true, cell: (r) => String(r.articles) },
+      { title: 'attributions', num: true, cell: (r) => String(r.attributions) },
+      { title: 'unnamed sources', num: true, cell: (r) => pct(r.unnamed_share) },
+      { title: 'direct quotes', num: true, cell: (r) => pct(r.direct_share) },
+      { title: 'hedges per 1,000 words', num: true, cell: (r) => (r.hedges_per_1000_words === null ? 'n/a' : r.hedges_per_1000_words.toFixed(2)) },
+    ], rows));
+}
+
+window.attestLedger = async (hash) => {
+  const [path, search] = hash.slice(1).split('?');
+  const values = Object.fromEntries(new URLSearchParams(search || ''));
+  const parts = path.split('/');
+  try {
+    if (parts[1] === 'source') await sourcePage(decodeURIComponent(parts[2] || ''));
+    else if (parts[1] === 'article') await articlePage(decodeURIComponent(parts.slice(2).join('/')));
+    else if (parts[1] === 'search') await searchPage(values);
+    else if (parts[1] === 'outlets') await outletsPage(values);
+    else await topSources(values);
+  } catch (error) {
+    showError(error);
+  }
+};
+
+api('/v1/health').then((health) => {
+  document.getElementById('nav-ledger').hidden = !health.ledger;
+}).catch(() => {});
+
 // ---------------------------------------------------------------- Views
 
 function route() {

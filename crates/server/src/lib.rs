@@ -3,7 +3,10 @@
 //! [`router`] builds the whole application over an [`AppState`]: the versioned
 //! JSON API under `/v1` (documented by the OpenAPI file served at
 //! `/v1/openapi.json`) and the page at `/`, whose assets are compiled into the
-//! binary so that it works offline. [`serve`] binds an address and runs the
+//! binary so that it works offline. The API analyses articles with the
+//! pipeline it is given and, when [`AppState::with_ledger`] names a ledger
+//! file, answers the ledger's questions from it (articles, sources, a source's
+//! statements, full-text search, statistics). [`serve`] binds an address and runs the
 //! router until SIGINT or SIGTERM, finishing the requests in flight.
 //!
 //! Every failure is a JSON error object with the status code that says what
@@ -28,10 +31,12 @@
 
 mod analyze;
 mod error;
+mod ledger;
 mod page;
 mod routes;
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -73,16 +78,25 @@ pub struct AppState {
     pipeline: Arc<Pipeline>,
     limits: Limits,
     analyses: Arc<Semaphore>,
+    ledger: Option<PathBuf>,
 }
 
 impl AppState {
-    /// A state that analyses with `pipeline` under `limits`.
+    /// A state that analyses with `pipeline` under `limits`, with no ledger.
     pub fn new(pipeline: Arc<Pipeline>, limits: Limits) -> AppState {
         AppState {
             pipeline,
             limits,
             analyses: Arc::new(Semaphore::new(limits.analyses.max(1))),
+            ledger: None,
         }
+    }
+
+    /// The same state answering the ledger routes from the ledger file at
+    /// `path`, which the server only reads.
+    pub fn with_ledger(mut self, path: PathBuf) -> AppState {
+        self.ledger = Some(path);
+        self
     }
 }
 

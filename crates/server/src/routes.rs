@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
 
-use crate::{ApiError, AppState, analyze, page};
+use crate::{ApiError, AppState, analyze, ledger, page};
 
 /// Every API route as `(method, path)` with OpenAPI's `{parameter}` syntax; a
 /// test checks this list and `assets/openapi.json` against each other.
@@ -15,6 +15,12 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("get", "/v1/health"),
     ("get", "/v1/openapi.json"),
     ("post", "/v1/analyze"),
+    ("get", "/v1/articles"),
+    ("get", "/v1/articles/{id}"),
+    ("get", "/v1/sources"),
+    ("get", "/v1/sources/{id}"),
+    ("get", "/v1/search"),
+    ("get", "/v1/stats"),
 ];
 
 /// The OpenAPI document of the API.
@@ -26,6 +32,12 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/health", get(health))
         .route("/v1/openapi.json", get(openapi))
         .route("/v1/analyze", post(analyze::analyze))
+        .route("/v1/articles", get(ledger::articles))
+        .route("/v1/articles/{id}", get(ledger::article))
+        .route("/v1/sources", get(ledger::sources))
+        .route("/v1/sources/{id}", get(ledger::source))
+        .route("/v1/search", get(ledger::search))
+        .route("/v1/stats", get(ledger::stats))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);
     Router::new()
@@ -40,6 +52,7 @@ struct Health {
     status: &'static str,
     version: &'static str,
     stages: Vec<&'static str>,
+    ledger: bool,
 }
 
 async fn health(State(state): State<AppState>) -> axum::Json<Health> {
@@ -47,6 +60,7 @@ async fn health(State(state): State<AppState>) -> axum::Json<Health> {
         status: "ok",
         version: env!("CARGO_PKG_VERSION"),
         stages: state.pipeline.stages().iter().map(|s| s.name()).collect(),
+        ledger: state.ledger.is_some(),
     })
 }
 

@@ -270,7 +270,10 @@ pub fn resolve(doc: &Doc) -> Resolution {
         let Some(attribution) = attributions.get(index) else {
             continue;
         };
-        if referent_of[index].is_none() && attribution.source.is_empty() {
+        if referent_of[index].is_none()
+            && attribution.source.is_empty()
+            && !is_hedge_cue(&view, attribution)
+        {
             let inherited = previous.and_then(|before| {
                 let earlier = attributions.get(before)?;
                 let end = earlier
@@ -1538,6 +1541,19 @@ mod tests {
             ],
         );
         assert_eq!(got, vec![None, named("Ada Byrne", SourceKind::Person)]);
+        let text = "Ada Byrne said she was tired. The farm reportedly sold for less.";
+        let got = sources_of(
+            text,
+            &[
+                ("Ada Byrne", "said", "she was tired"),
+                ("", "reportedly", "sold for less"),
+            ],
+        );
+        assert_eq!(
+            got,
+            vec![named("Ada Byrne", SourceKind::Person), None],
+            "nor does it inherit the speaker before it"
+        );
     }
 
     #[test]

@@ -1,0 +1,239 @@
+//! The ledger routes: articles, sources, a source's statements, search and
+//! statistics, read from the SQLite file `attest serve --db` names.
+//!
+//! A SQLite connection serves one thread at a time, so each request opens the
+//! file read-only in a blocking task, asks its question and closes it: opening
+//! costs well under a millisecond next to the queries, and no lock is held
+//! between requests, so an `attest ingest` can write to the same file meanwhile.
+
+use std::path::PathBuf;
+
+use attest_doc::SourceKind;
+use attest_ledger::{Filter, GroupBy, Ledger, LedgerError, OpenOptions};
+use axum::Json;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use serde::{Deserialize, Serialize};
+
+use crate::{ApiError, AppState};
+
+/// The most rows one request may ask for; a larger `limit` is cut to it.
+const MAX_ROWS: usize = 1_000;
+
+/// Filters every ledger route takes, as query parameters.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Params {
+    outlet: Option<String>,
+    since: Option<String>,
+    until: Option<String>,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    limit: Option<usize>,
+    offset: Option<usize>,
+    q: Option<String>,
+    by: Option<String>,
+}
+
+impl Params {
+    fn filter(&self) -> Result<Filter, ApiError> {
+        let date = |name: &str, value: &Option<String>| -> Result<_, ApiError> {
+            value
+                .as_deref()
+                .map(|text| {
+                    text.parse::<jiff::civil::Date>().map_err(|_| {
+                        ApiError::bad_request(format!(
+                            "{name}={text:?} is not a date such as 2026-03-04"
+                        ))
+                    })
+                })
+                .transpose()
+        };
+        let kind = self
+            .kind
+            .as_deref()
+            .map(|name| {
+                SourceKind::ALL
+                    .into_iter()
+                    .find(|kind| kind_name(*kind) == name)
+                    .ok_or_else(|| {
+                        let names: Vec<String> =
+                            SourceKind::ALL.into_iter().map(kind_name).collect();
+                        ApiError::bad_request(format!(
+                            "type={name:?} is not one of {}",
+                            names.join(", ")
+                        ))
+                    })
+            })
+            .transpose()?;
+        Ok(Filter {
+            outlet: self.outlet.clone(),
+            since: date("since", &self.since)?,
+            until: date("until", &self.until)?,
+            kind,
+        })
+    }
+
+    fn limit(&self, default: usize) -> usize {
+        self.limit.unwrap_or(default).min(MAX_ROWS)
+    }
+}
+
+fn kind_name(kind: SourceKind) -> String {
+    serde_json::to_value(kind)
+        .ok()
+        .and_then(|value| value.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn params(query: Result<Query<Params>, QueryRejection>) -> Result<Params, ApiError> {
+    query
+        .map(|Query(params)| params)
+        .map_err(|rejection| ApiError::bad_request(rejection.body_text()))
+}
+
+/// Runs `question` against a read-only ledger in a blocking task.
+async fn ask<T: Send + 'static>(
+    state: &AppState,
+    question: impl FnOnce(&Ledger) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let path: PathBuf = state.ledger.clone().ok_or_else(|| {
+        ApiError::not_found("this server has no ledger: start it with attest serve --db PATH")
+    })?;
+    tokio::task::spawn_blocking(move || {
+        let ledger = Ledger::open_read_only(&path, &OpenOptions::DEFAULT).map_err(ledger_error)?;
+        question(&ledger)
+    })
+    .await
+    .map_err(|_| ApiError::internal("the ledger query stopped unexpectedly"))?
+}
+
+fn ledger_error(error: LedgerError) -> ApiError {
+    match error {
+        LedgerError::BadSearch { .. } => ApiError::bad_request(error.to_string()),
+        LedgerError::Locked { .. } => ApiError::unavailable(error.to_string()),
+        other => ApiError::internal(other.to_string()),
+    }
+}
+
+#[derive(Serialize)]
+pub(crate) struct Rows<T> {
+    rows: Vec<T>,
+}
+
+pub(crate) async fn articles(
+    State(state): State<AppState>,
+    query: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<Rows<attest_ledger::ArticleRow>>, ApiError> {
+    let params = params(query)?;
+    let filter = params.filter()?;
+    let (limit, offset) = (params.limit(50), params.offset.unwrap_or(0));
+    let rows = ask(&state, move |ledger| {
+        ledger
+            .articles(&filter, limit, offset)
+            .map_err(ledger_error)
+    })
+    .await?;
+    Ok(Json(Rows { rows }))
+}
+
+pub(crate) async fn article(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<attest_ledger::ArticleDetail>, ApiError> {
+    let detail = ask(&state, move |ledger| {
+        ledger
+            .article(&id)
+            .map_err(ledger_error)?
+            .ok_or_else(|| ApiError::not_found(format!("no article {id:?} in the ledger")))
+    })
+    .await?;
+    Ok(Json(detail))
+}
+
+pub(crate) async fn sources(
+    State(state): State<AppState>,
+    query: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<Rows<attest_ledger::SourceRow>>, ApiError> {
+    let params = params(query)?;
+    let filter = params.filter()?;
+    let limit = params.limit(20);
+    let rows = ask(&state, move |ledger| {
+        ledger.top_sources(&filter, limit).map_err(ledger_error)
+    })
+    .await?;
+    Ok(Json(Rows { rows }))
+}
+
+#[derive(Serialize)]
+pub(crate) struct SourcePage {
+    source: attest_ledger::SourceRow,
+    statements: Vec<attest_ledger::Statement>,
+}
+
+pub(crate) async fn source(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    query: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<SourcePage>, ApiError> {
+    let id: i64 = id
+        .parse()
+        .map_err(|_| ApiError::bad_request(format!("source id {id:?} is not a number")))?;
+    let params = params(query)?;
+    let filter = params.filter()?;
+    let limit = params.limit(MAX_ROWS);
+    let page = ask(&state, move |ledger| {
+        let source = ledger
+            .source(id)
+            .map_err(ledger_error)?
+            .ok_or_else(|| ApiError::not_found(format!("no source {id} in the ledger")))?;
+        let statements = ledger
+            .statements(id, &filter, limit)
+            .map_err(ledger_error)?;
+        Ok(SourcePage { source, statements })
+    })
+    .await?;
+    Ok(Json(page))
+}
+
+pub(crate) async fn search(
+    State(state): State<AppState>,
+    query: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<Rows<attest_ledger::SearchHit>>, ApiError> {
+    let params = params(query)?;
+    let filter = params.filter()?;
+    let limit = params.limit(50);
+    let text = params
+        .q
+        .clone()
+        .filter(|q| !q.trim().is_empty())
+        .ok_or_else(|| ApiError::bad_request("give the words to search for as q=..."))?;
+    let rows = ask(&state, move |ledger| {
+        ledger.search(&text, &filter, limit).map_err(ledger_error)
+    })
+    .await?;
+    Ok(Json(Rows { rows }))
+}
+
+pub(crate) async fn stats(
+    State(state): State<AppState>,
+    query: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<Rows<attest_ledger::StatsRow>>, ApiError> {
+    let params = params(query)?;
+    let filter = params.filter()?;
+    let by = match params.by.as_deref().unwrap_or("outlet") {
+        "outlet" => GroupBy::Outlet,
+        "month" => GroupBy::Month,
+        "all" => GroupBy::All,
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "by={other:?} is not one of outlet, month, all"
+            )));
+        }
+    };
+    let rows = ask(&state, move |ledger| {
+        ledger.stats(by, &filter).map_err(ledger_error)
+    })
+    .await?;
+    Ok(Json(Rows { rows }))
+}
