@@ -190,27 +190,11 @@ pub(crate) fn articles(
 pub(crate) fn article(conn: &Connection, id: &str) -> rusqlite::Result<Option<ArticleDetail>> {
     let found = conn
         .prepare_cached(&format!(
-            "SELECT a.id, {ARTICLE_COLUMNS} FROM articles a WHERE a.key = 'id:' || ?1 \
-             UNION ALL SELECT * FROM (SELECT a.id, {ARTICLE_COLUMNS} FROM articles a \
+            "SELECT {ARTICLE_COLUMNS}, a.id FROM articles a WHERE a.key = 'id:' || ?1 \
+             UNION ALL SELECT * FROM (SELECT {ARTICLE_COLUMNS}, a.id FROM articles a \
              WHERE a.article_id = ?1 ORDER BY a.id LIMIT 1) LIMIT 1"
         ))?
-        .query_row([id], |row| {
-            let rowid: i64 = row.get(0)?;
-            let article = ArticleRow {
-                id: row.get(1)?,
-                title: row.get(2)?,
-                outlet: row.get(3)?,
-                url: row.get(4)?,
-                published: row.get(5)?,
-                words: row.get(6)?,
-                attributions: row.get(7)?,
-                sources: row.get(8)?,
-                unnamed_sources: row.get(9)?,
-                direct_quotes: row.get(10)?,
-                hedges: row.get(11)?,
-            };
-            Ok((rowid, article))
-        })
+        .query_row([id], |row| Ok((row.get::<_, i64>(11)?, article_row(row)?)))
         .optional()?;
     let Some((rowid, article)) = found else {
         return Ok(None);
