@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::{
     Article, Attribution, Diagnostic, Entity, Hedge, Paragraph, PosTag, Quantity, Sentence,
-    SentenceId, Source, Span, SpanError, Stance, TimeExpr, Token, TokenId,
+    SentenceId, Source, Span, SpanError, Stance, TimeExpr, Token, TokenId, TokenKind,
 };
 
 /// A layer of annotation a stage can assign.
@@ -218,6 +218,16 @@ impl Doc {
     /// The tokens, in text order.
     pub fn tokens(&self) -> &[Token] {
         &self.tokens
+    }
+
+    /// The words of the text: tokens that are words or numbers, punctuation,
+    /// quotation marks and symbols left out; 0 before segmentation. Rates such
+    /// as hedges per thousand words count by it.
+    pub fn word_count(&self) -> usize {
+        self.tokens
+            .iter()
+            .filter(|token| matches!(token.kind, TokenKind::Word | TokenKind::Number))
+            .count()
     }
 
     /// The sentences, in text order.

@@ -5,7 +5,9 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use attest_doc::{Article, AttributionKind, Doc, Layer, SourceKind, Span, TokenKind};
+use attest_doc::{
+    Article, AttributionKind, Doc, Layer, SourceKind, SourcingSummary, Span, StanceLabel,
+};
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 use serde::Serialize;
@@ -632,47 +634,34 @@ struct ArticleCounts {
     times: Option<i64>,
 }
 
-/// Stance labels in the order of the `n_asserts` ... `n_intends` columns.
-const STANCES: [&str; 8] = [
-    "asserts", "confirms", "denies", "declines", "claims", "reports", "believes", "intends",
-];
-
 impl ArticleCounts {
     fn of(doc: &Doc) -> ArticleCounts {
         let has = |layer| doc.has(layer);
         let count = |layer, n: usize| has(layer).then_some(n as i64);
-        let attributions = doc.attributions();
-        let by_kind = |kind| attributions.iter().filter(|a| a.kind == kind).count();
-        let mut stances = [Some(0); 8];
-        if has(Layer::Stances) {
-            for stance in doc.stances() {
-                let name = serde_name(&stance.label);
-                if let Some(slot) = STANCES.iter().position(|s| *s == name) {
-                    stances[slot] = stances[slot].map(|n| n + 1);
-                }
-            }
-        } else {
-            stances = [None; 8];
-        }
+        let summary = SourcingSummary::of(doc);
+        let from_summary = |layer, n: fn(&SourcingSummary) -> usize| {
+            summary.as_ref().and_then(|s| count(layer, n(s)))
+        };
+        // The `n_asserts` ... `n_intends` columns follow `StanceLabel::ALL`.
+        let stances = StanceLabel::ALL.map(|label| {
+            summary
+                .as_ref()
+                .and_then(|s| count(Layer::Stances, s.stances.get(label)))
+        });
+        let mixed = doc
+            .attributions()
+            .iter()
+            .filter(|a| a.kind == AttributionKind::Mixed)
+            .count();
         ArticleCounts {
-            words: count(
-                Layer::Tokens,
-                doc.tokens()
-                    .iter()
-                    .filter(|t| matches!(t.kind, TokenKind::Word | TokenKind::Number))
-                    .count(),
-            ),
+            words: count(Layer::Tokens, doc.word_count()),
             sources: count(Layer::Sources, doc.sources().len()),
-            unnamed: count(
-                Layer::Sources,
-                doc.sources()
-                    .iter()
-                    .filter(|s| s.kind == SourceKind::Unnamed)
-                    .count(),
-            ),
-            attributions: count(Layer::Attributions, attributions.len()),
-            direct: count(Layer::Attributions, by_kind(AttributionKind::Direct)),
-            mixed: count(Layer::Attributions, by_kind(AttributionKind::Mixed)),
+            unnamed: from_summary(Layer::Sources, |s| {
+                s.sources_by_kind.get(SourceKind::Unnamed)
+            }),
+            attributions: count(Layer::Attributions, doc.attributions().len()),
+            direct: from_summary(Layer::Attributions, |s| s.direct_quotes),
+            mixed: count(Layer::Attributions, mixed),
             stanced: count(Layer::Stances, doc.stances().len()),
             stances,
             hedges: count(Layer::Hedges, doc.hedges().len()),

@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use attest_doc::{Doc, Layer, SourceKind, SourcingSummary, Span, Stance, StanceLabel, TokenKind};
+use attest_doc::{Doc, Layer, SourceKind, SourcingSummary, Span, Stance, StanceLabel};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use crate::json::rounded_confidence;
@@ -212,10 +212,7 @@ impl Report<'_> {
         }
         let doc = self.doc;
         let words = if doc.has(Layer::Tokens) {
-            doc.tokens()
-                .iter()
-                .filter(|t| matches!(t.kind, TokenKind::Word | TokenKind::Number))
-                .count()
+            doc.word_count()
         } else {
             doc.text().split_whitespace().count()
         };
