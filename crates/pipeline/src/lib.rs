@@ -110,7 +110,9 @@ impl AnyStage {
         with_stage!(self, _stage, S => <S as Stage>::ASSIGNS)
     }
 
-    fn run(&self, doc: &mut Doc) -> Result<(), LayerError> {
+    /// Runs the stage on `doc`, unguarded: [`Pipeline::analyze`] is the way to
+    /// analyse an article; this is for timing one stage alone.
+    pub fn run(&self, doc: &mut Doc) -> Result<(), LayerError> {
         with_stage!(self, stage, _S => stage.run(doc))
     }
 }
