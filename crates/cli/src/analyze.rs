@@ -18,6 +18,11 @@ use crate::{messages, sample};
 /// core busy, few enough that a batch of large articles stays small in memory.
 const CHUNK: usize = 64;
 
+/// How many articles of a chunk one core analyses stage by stage (see
+/// `Pipeline::analyze_batch`): enough for each model to stay in cache from one
+/// article to the next, few enough that the cores share a chunk evenly.
+const BATCH: usize = 16;
+
 pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let limits = args.limits.limits();
     let pipeline = Pipeline::standard(&limits).context("building the pipeline")?;
@@ -33,11 +38,22 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
         if chunk.is_empty() {
             return Ok(());
         }
-        let docs: Vec<Result<Doc, ReadError>> = chunk
+        let mut chunk = chunk.into_iter();
+        let batches: Vec<Vec<Result<ReadItem, ReadError>>> =
+            std::iter::from_fn(|| Some(chunk.by_ref().take(BATCH).collect::<Vec<_>>()))
+                .take_while(|batch| !batch.is_empty())
+                .collect();
+        let docs: Vec<Vec<Result<Doc, ReadError>>> = batches
             .into_par_iter()
-            .map(|item| item.map(|item| pipeline.analyze_noted(item.article, item.warnings)))
+            .map(|batch| {
+                pipeline.analyze_batch(
+                    batch
+                        .into_iter()
+                        .map(|item| item.map(|item| (item.article, item.warnings))),
+                )
+            })
             .collect();
-        for doc in docs {
+        for doc in docs.into_iter().flatten() {
             match doc {
                 Ok(doc) => writer.write(&doc)?,
                 Err(err) => messages::input_failed(err),

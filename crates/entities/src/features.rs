@@ -84,7 +84,11 @@ impl Context<'_> {
                 lower,
                 shape: (shape_start, context.scratch.len()),
                 pos: pos.get(index).map_or(NO_TAG, |tag| tag.index()),
-                capital: raw.chars().any(char::is_uppercase),
+                capital: if raw.is_ascii() {
+                    raw.bytes().any(|b| b.is_ascii_uppercase())
+                } else {
+                    raw.chars().any(char::is_uppercase)
+                },
                 ..TokenFacts::default()
             });
         }
@@ -259,6 +263,22 @@ impl Context<'_> {
 /// Appends a word's shape: `X` for a run of capitals, `x` for a run of lower
 /// case, `d` for a run of digits, other characters as they are.
 fn push_shape(out: &mut String, word: &str) {
+    if word.is_ascii() {
+        let mut last = 0;
+        for byte in word.bytes() {
+            let class = match byte {
+                b'A'..=b'Z' => b'X',
+                b'a'..=b'z' => b'x',
+                b'0'..=b'9' => b'd',
+                other => other,
+            };
+            if last != class || !matches!(class, b'X' | b'x' | b'd') {
+                out.push(char::from(class));
+            }
+            last = class;
+        }
+        return;
+    }
     let mut last = None;
     for c in word.chars() {
         let class = match c {
@@ -416,5 +436,6 @@ mod tests {
         assert_eq!(shape("1,200"), "d,d");
         assert_eq!(shape("NYPD"), "X");
         assert_eq!(shape("--"), "--");
+        assert_eq!(shape("Ökonom-3"), "Xx-d", "not ASCII: by character");
     }
 }

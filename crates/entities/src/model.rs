@@ -6,7 +6,6 @@
 //! `I-X` anywhere but after `B-X` or `I-X`, so every decoded run is a mention.
 
 use std::collections::BTreeMap;
-use std::ops::Range;
 
 use attest_doc::{Doc, EntityLabel, Span};
 use attest_learn::{
@@ -251,10 +250,11 @@ impl Model {
     /// capital are outside for sure (see [`Tables::emissions`]), so the path
     /// passes through `O` there and each run of other tokens can be decoded
     /// alone, with the sure `O` on each side: the same best path, found faster.
-    fn decode(&self, context: &Context<'_>, range: Range<usize>, emissions: &[f32]) -> Vec<u16> {
+    /// `near` says of each token whether it is near a name, as
+    /// [`Context::near_name`] does.
+    fn decode(&self, near: &[bool], emissions: &[f32]) -> Vec<u16> {
         let n = LABELS.len();
-        let mut labels = vec![0u16; range.len()];
-        let near: Vec<bool> = range.clone().map(|i| context.near_name(i)).collect();
+        let mut labels = vec![0u16; near.len()];
         let mut start = 0;
         while start < near.len() {
             if !near.get(start).copied().unwrap_or(false) {
@@ -297,7 +297,7 @@ impl Model {
                 &mut scratch,
                 &mut emissions,
             );
-            let labels = self.decode(&context, range.clone(), &emissions);
+            let labels = self.decode(scratch.near(), &emissions);
             let tokens = doc.tokens().get(range).unwrap_or_default();
             let mut open: Option<(Span, EntityLabel)> = None;
             for (token, label) in tokens.iter().zip(labels) {
@@ -388,7 +388,11 @@ mod tests {
         train(&examples(), &config)
     }
 
-    fn emissions_of(model: &Model, context: &Context<'_>, range: Range<usize>) -> Vec<f32> {
+    fn emissions_of(
+        model: &Model,
+        context: &Context<'_>,
+        range: std::ops::Range<usize>,
+    ) -> Vec<f32> {
         let mut emissions = vec![0.0; range.len() * LABELS.len()];
         let mut scratch = Scratch::default();
         model
@@ -438,8 +442,9 @@ mod tests {
             .decoder
             .decode_emissions(&emissions, Some(&model.mask));
         assert!(whole.iter().any(|l| *l != 0));
-        assert!(range.clone().any(|i| !context.near_name(i)));
-        assert_eq!(model.decode(&context, range, &emissions), whole);
+        let near: Vec<bool> = range.map(|i| context.near_name(i)).collect();
+        assert!(near.contains(&false));
+        assert_eq!(model.decode(&near, &emissions), whole);
     }
 
     #[test]

@@ -129,7 +129,8 @@ impl Tables {
     }
 
     /// Adds the emission scores of every token of `range` (one sentence) to
-    /// `out`, `n` to a token.
+    /// `out`, `n` to a token; leaves in `scratch` whether each is near a name
+    /// ([`Scratch::near`]).
     pub(crate) fn emissions(
         &self,
         scorer: &Scorer,
@@ -240,6 +241,14 @@ pub(crate) struct Scratch {
     near: Vec<bool>,
     blocks: Vec<Option<u32>>,
     own: Vec<f32>,
+}
+
+impl Scratch {
+    /// Whether each token of the sentence last scored is near a name
+    /// ([`Context::near_name`]): the others are outside for sure.
+    pub(crate) fn near(&self) -> &[bool] {
+        &self.near
+    }
 }
 
 fn own_word_row(scorer: &Scorer, n: usize, word: &str) -> Vec<f32> {

@@ -13,24 +13,28 @@ use std::sync::OnceLock;
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
-fn fnv_extend(mut hash: u64, bytes: &[u8]) -> u64 {
-    for byte in bytes {
-        hash ^= u64::from(*byte);
+/// The FNV-1a hash of what `hash` hashed followed by `bytes`: a feature's
+/// hash can start from its prefix's, computed once (in a `const`).
+pub const fn fnv1a64_extend(mut hash: u64, bytes: &[u8]) -> u64 {
+    let mut at = 0;
+    while at < bytes.len() {
+        hash ^= bytes[at] as u64;
         hash = hash.wrapping_mul(FNV_PRIME);
+        at += 1;
     }
     hash
 }
 
 /// The 64-bit FNV-1a hash of some bytes.
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    fnv_extend(FNV_OFFSET, bytes)
+pub const fn fnv1a64(bytes: &[u8]) -> u64 {
+    fnv1a64_extend(FNV_OFFSET, bytes)
 }
 
 /// The FNV-1a hash of the concatenation of `parts`, without concatenating them.
 pub fn fnv1a64_parts(parts: &[&str]) -> u64 {
-    parts
-        .iter()
-        .fold(FNV_OFFSET, |hash, part| fnv_extend(hash, part.as_bytes()))
+    parts.iter().fold(FNV_OFFSET, |hash, part| {
+        fnv1a64_extend(hash, part.as_bytes())
+    })
 }
 
 /// The last `n` characters of a word (the whole word when it is shorter), for
@@ -317,5 +321,7 @@ mod tests {
         assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
         assert_eq!(fnv1a64_parts(&["ab", "", "c"]), fnv1a64(b"abc"));
+        const AB: u64 = fnv1a64(b"ab");
+        assert_eq!(fnv1a64_extend(AB, b"c"), fnv1a64(b"abc"));
     }
 }

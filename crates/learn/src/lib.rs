@@ -56,7 +56,7 @@ mod sequence;
 
 pub use features::{
     FeatureTable, FeatureWriter, Frozen, IdentityHasher, Lookup, Prehashed, first_chars, fnv1a64,
-    fnv1a64_parts, last_chars,
+    fnv1a64_extend, fnv1a64_parts, last_chars,
 };
 pub use model::{FORMAT_VERSION, Model, ModelError};
 pub use perceptron::{Trainer, Weights};

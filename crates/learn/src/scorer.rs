@@ -3,32 +3,35 @@
 //! Scoring through a [`crate::FeatureTable`] and [`crate::Weights`] costs a hash
 //! lookup for the id, then reads of the row's offsets, classes and values: four
 //! likely cache misses per feature, which is what a tagger's time goes to. A
-//! [`Scorer`] keeps one open-addressing table from the hash of a feature name to
-//! its first few (class, weight) pairs, held in the slot itself, and the range
-//! of the rest: most features cost one miss. And [`Scorer::add_all`] looks up
-//! all the features of a position before it adds any weights, so that the
-//! processor overlaps the misses instead of waiting on each in turn.
+//! [`Scorer`] keeps one open-addressing table of 16-byte slots, four to a cache
+//! line, from the hash of a feature name to its weights: a row of one or two
+//! weights (most rows, once a model is pruned) lives in the slot itself, a
+//! longer one in a second array the slot points to. Most features cost one
+//! miss, into a table small enough to stay in cache more often than not. And
+//! [`Scorer::add_all`] looks up all the features of a position before it adds
+//! any weights, so that the processor overlaps the misses instead of waiting on
+//! each in turn.
 
 use crate::features::fnv1a64_parts;
 use crate::{FeatureTable, Weights};
 
-/// How many (class, weight) pairs a slot holds itself; a row's others live in
-/// `entries`. Three fill a 32-byte slot, and most rows of a tagger have at most three.
-const INLINE: usize = 3;
+/// A class that marks a slot as something else: as the first class, the row is
+/// longer than two and `bits` are its start and length in `entries`; as the
+/// second, the row has one weight only.
+const NONE: u16 = u16::MAX;
 
-/// One slot of the table: a feature's hash, its first weights, and where the
-/// rest are.
+/// One slot of the table: a feature's fingerprint and its weights, or where
+/// they are.
 #[derive(Clone, Copy, Debug, Default)]
 struct Slot {
-    /// The name's hash, never 0; 0 marks an empty slot.
-    key: u64,
-    /// `entries[start..end]` are the pairs beyond the inline ones.
-    start: u32,
-    end: u32,
-    classes: [u16; INLINE],
-    /// How many inline pairs are used.
-    inline: u16,
-    weights: [f32; INLINE],
+    /// The high half of the name's hash, never 0; 0 marks an empty slot. With
+    /// the low bits that chose the slot, about fifty bits of the hash must
+    /// match for a name to be found.
+    tag: u32,
+    classes: [u16; 2],
+    /// The bits of the weights of `classes` (`f32::to_bits`), or of a long
+    /// row's start and length in `entries`.
+    bits: [u32; 2],
 }
 
 /// Weights looked up by feature name, for applying a trained model.
@@ -40,9 +43,9 @@ pub struct Scorer {
     n_classes: u16,
 }
 
-/// The table key of a hash: 0 is the empty mark, so it moves to 1.
-fn key_of(hash: u64) -> u64 {
-    hash.max(1)
+/// The slot tag of a hash: its high half, with 0 (the empty mark) moved to 1.
+fn tag_of(hash: u64) -> u32 {
+    ((hash >> 32) as u32).max(1)
 }
 
 impl Scorer {
@@ -66,47 +69,57 @@ impl Scorer {
             row.clear();
             row.extend(weights.row(id));
             if !row.is_empty() {
-                scorer.insert(key_of(hash), &row);
+                scorer.insert(hash, &row);
             }
         }
         scorer
     }
 
-    /// Puts a row in the slot of its key; false when the key is there already
-    /// or the entries outgrow 32-bit offsets.
-    fn insert(&mut self, key: u64, row: &[(u16, f32)]) -> bool {
-        let mut slot = Slot {
-            key,
-            ..Slot::default()
-        };
-        let (inline, rest) = row.split_at(row.len().min(INLINE));
-        for (i, (class, weight)) in inline.iter().enumerate() {
-            slot.classes[i] = *class;
-            slot.weights[i] = *weight;
-        }
-        slot.inline = inline.len() as u16;
-        let mut at = key as usize & self.mask;
+    /// Puts a row in the slot of its hash; false when a name of the same
+    /// fingerprint is there already or the entries outgrow 32-bit offsets.
+    fn insert(&mut self, hash: u64, row: &[(u16, f32)]) -> bool {
+        let tag = tag_of(hash);
+        let mut at = hash as usize & self.mask;
         loop {
             let Some(existing) = self.slots.get(at) else {
                 return false;
             };
-            if existing.key == key {
+            if existing.tag == tag {
                 return false;
             }
-            if existing.key == 0 {
+            if existing.tag == 0 {
                 break;
             }
             at = (at + 1) & self.mask;
         }
-        let (Ok(start), Ok(end)) = (
-            u32::try_from(self.entries.len()),
-            u32::try_from(self.entries.len() + rest.len()),
-        ) else {
-            return false;
+        let slot = match row {
+            [(class, weight)] => Slot {
+                tag,
+                classes: [*class, NONE],
+                bits: [weight.to_bits(), 0],
+            },
+            [(first, w1), (second, w2)] => Slot {
+                tag,
+                classes: [*first, *second],
+                bits: [w1.to_bits(), w2.to_bits()],
+            },
+            _ => {
+                let (Ok(start), Ok(len)) =
+                    (u32::try_from(self.entries.len()), u32::try_from(row.len()))
+                else {
+                    return false;
+                };
+                if u32::try_from(self.entries.len() + row.len()).is_err() {
+                    return false;
+                }
+                self.entries.extend_from_slice(row);
+                Slot {
+                    tag,
+                    classes: [NONE, NONE],
+                    bits: [start, len],
+                }
+            }
         };
-        self.entries.extend_from_slice(rest);
-        slot.start = start;
-        slot.end = end;
         if let Some(target) = self.slots.get_mut(at) {
             *target = slot;
         }
@@ -114,17 +127,40 @@ impl Scorer {
     }
 
     fn find(&self, hash: u64) -> Option<&Slot> {
-        let key = key_of(hash);
-        let mut at = key as usize & self.mask;
+        let tag = tag_of(hash);
+        let mut at = hash as usize & self.mask;
         loop {
             let slot = self.slots.get(at)?;
-            if slot.key == key {
+            if slot.tag == tag {
                 return Some(slot);
             }
-            if slot.key == 0 {
+            if slot.tag == 0 {
                 return None;
             }
             at = (at + 1) & self.mask;
+        }
+    }
+
+    /// Adds the weights of one slot's row to `scores`.
+    fn add_slot(&self, slot: &Slot, scores: &mut [f32]) {
+        let mut add = |class: u16, weight: f32| {
+            if let Some(score) = scores.get_mut(class as usize) {
+                *score += weight;
+            }
+        };
+        match slot.classes {
+            [NONE, _] => {
+                let [start, len] = slot.bits.map(|b| b as usize);
+                let row = self.entries.get(start..start + len).unwrap_or_default();
+                for (class, weight) in row {
+                    add(*class, *weight);
+                }
+            }
+            [class, NONE] => add(class, f32::from_bits(slot.bits[0])),
+            [first, second] => {
+                add(first, f32::from_bits(slot.bits[0]));
+                add(second, f32::from_bits(slot.bits[1]));
+            }
         }
     }
 
@@ -146,28 +182,14 @@ impl Scorer {
     /// Adds the weights of every feature of `hashes` (see [`Scorer::hash`]) to `scores`.
     pub fn add_all(&self, hashes: &[u64], scores: &mut [f32]) {
         const BATCH: usize = 32;
-        let empty = Slot::default();
-        let mut found = [&empty; BATCH];
+        let mut found = [None; BATCH];
         for chunk in hashes.chunks(BATCH) {
             // All lookups first: they are independent, so their misses overlap.
             for (slot, hash) in found.iter_mut().zip(chunk) {
-                *slot = self.find(*hash).unwrap_or(&empty);
+                *slot = self.find(*hash);
             }
-            for slot in found.iter().take(chunk.len()) {
-                let inline = slot
-                    .classes
-                    .iter()
-                    .zip(&slot.weights)
-                    .take(slot.inline as usize);
-                let rest = self
-                    .entries
-                    .get(slot.start as usize..slot.end as usize)
-                    .unwrap_or_default();
-                for (class, weight) in inline.chain(rest.iter().map(|(c, w)| (c, w))) {
-                    if let Some(score) = scores.get_mut(*class as usize) {
-                        *score += weight;
-                    }
-                }
+            for slot in found.iter().take(chunk.len()).flatten() {
+                self.add_slot(slot, scores);
             }
         }
     }
@@ -187,22 +209,26 @@ mod tests {
             n_classes: 6,
         };
         let long: Vec<(u16, f32)> = (0..6).map(|c| (c, f32::from(c) + 1.0)).collect();
-        for key in [1u64, 9, 17, 2] {
-            assert!(scorer.insert(key, &long[..key as usize % 6]), "{key}");
+        // Hashes whose high halves differ, in one probe chain (low bits 1).
+        let hash = |n: u64| (n << 32) | 1;
+        for n in 1..=4 {
+            assert!(scorer.insert(hash(n), &long[..n as usize]), "{n}");
         }
-        assert!(!scorer.insert(9, &long), "no key twice");
-        assert!(scorer.insert(25, &long));
-        assert_eq!(
-            scorer.entries.len(),
-            2 + 3,
-            "only the pairs beyond the inline ones"
+        assert!(!scorer.insert(hash(3), &long), "no fingerprint twice");
+        assert!(
+            !scorer.insert(hash(0), &long),
+            "the zero tag is stored as 1, which is taken"
         );
+        assert_eq!(scorer.entries.len(), 3 + 4, "only the rows beyond two");
         let mut scores = vec![0.0; 6];
-        scorer.add_all(&[25, 0, 33], &mut scores);
-        // Row 25 is all six classes; hash 0 is looked up as 1, whose row has class 0.
-        assert_eq!(scores, [2.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
-        assert!(scorer.find(17).is_some());
-        assert!(scorer.find(41).is_none());
+        scorer.add_all(&[hash(2), hash(9), hash(3)], &mut scores);
+        assert_eq!(scores, [2.0, 4.0, 3.0, 0.0, 0.0, 0.0]);
+        let mut scores = vec![0.0; 6];
+        scorer.add_all(&[hash(1)], &mut scores);
+        assert_eq!(scores, [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+        assert!(scorer.find(hash(4)).is_some());
+        assert!(scorer.find(hash(5)).is_none());
+        assert!(scorer.find(2).is_none(), "another chain, empty");
     }
 
     #[test]

@@ -3,23 +3,23 @@
 //! Every lookup is a binary search over the token layer, and word forms are
 //! folded once per article, so no stage runs a regex or rescans text per token.
 
-use std::borrow::Cow;
 use std::ops::Range;
 
 use attest_doc::{Doc, Span, Token, TokenKind};
 
-/// Lowercases a word and folds typographic apostrophes to `'`, borrowing the
-/// common already-plain case so most tokens cost no allocation.
-pub(crate) fn fold(word: &str) -> Cow<'_, str> {
-    if word.bytes().all(|b| b < 0x80 && !b.is_ascii_uppercase()) {
-        return Cow::Borrowed(word);
+/// Appends a word lowercased, with typographic apostrophes folded to `'`.
+fn push_folded(out: &mut String, word: &str) {
+    let start = out.len();
+    if word.is_ascii() {
+        out.push_str(word);
+        if let Some(pushed) = out.get_mut(start..) {
+            pushed.make_ascii_lowercase();
+        }
+        return;
     }
-    Cow::Owned(
-        word.chars()
-            .map(|c| if matches!(c, '’' | '‘') { '\'' } else { c })
-            .flat_map(char::to_lowercase)
-            .collect(),
-    )
+    for c in word.chars() {
+        out.extend(if matches!(c, '’' | '‘') { '\'' } else { c }.to_lowercase());
+    }
 }
 
 /// The token indices whose spans lie wholly inside `span`.
@@ -34,7 +34,11 @@ pub(crate) fn tokens_in(tokens: &[Token], span: Span) -> Range<usize> {
 pub(crate) struct View<'a> {
     pub(crate) text: &'a str,
     pub(crate) tokens: &'a [Token],
-    folded: Vec<Cow<'a, str>>,
+    /// The folded form of every token, one after another (one allocation for
+    /// the article, where a string per capitalized word cost one each) ...
+    folded: String,
+    /// ... and where each ends.
+    folded_ends: Vec<usize>,
     /// For each sentence, its token range.
     sentences: Vec<Range<usize>>,
 }
@@ -43,10 +47,12 @@ impl<'a> View<'a> {
     pub(crate) fn new(doc: &'a Doc) -> View<'a> {
         let text = doc.text();
         let tokens = doc.tokens();
-        let folded = tokens
-            .iter()
-            .map(|t| fold(t.span.get(text).unwrap_or("")))
-            .collect();
+        let mut folded = String::with_capacity(text.len());
+        let mut folded_ends = Vec::with_capacity(tokens.len());
+        for token in tokens {
+            push_folded(&mut folded, token.span.get(text).unwrap_or(""));
+            folded_ends.push(folded.len());
+        }
         let sentences = doc
             .sentences()
             .iter()
@@ -56,6 +62,7 @@ impl<'a> View<'a> {
             text,
             tokens,
             folded,
+            folded_ends,
             sentences,
         }
     }
@@ -66,7 +73,12 @@ impl<'a> View<'a> {
 
     /// The folded form of token `i`, or `""` past the end.
     pub(crate) fn word(&self, i: usize) -> &str {
-        self.folded.get(i).map_or("", |w| w.as_ref())
+        let start = match i.checked_sub(1) {
+            Some(before) => self.folded_ends.get(before).copied().unwrap_or(0),
+            None => 0,
+        };
+        let end = self.folded_ends.get(i).copied().unwrap_or(start);
+        self.folded.get(start..end).unwrap_or("")
     }
 
     /// The original text of token `i`, or `""` past the end.
@@ -134,10 +146,15 @@ mod tests {
 
     #[test]
     fn folds_case_and_curly_apostrophes() {
-        assert_eq!(fold("said"), "said");
-        assert!(matches!(fold("said"), Cow::Borrowed(_)));
-        assert_eq!(fold("N’T"), "n't");
-        assert_eq!(fold("Reuters"), "reuters");
+        let fold = |word: &str| {
+            let mut out = String::from("x");
+            push_folded(&mut out, word);
+            out
+        };
+        assert_eq!(fold("said"), "xsaid");
+        assert_eq!(fold("N’T"), "xn't");
+        assert_eq!(fold("Reuters"), "xreuters");
+        assert_eq!(fold("ÉTÉ"), "xété");
     }
 
     #[test]

@@ -8,7 +8,10 @@ use attest_learn::{
     FeatureTable, FeatureWriter, ModelError, Prehashed, Scorer, SplitMix64, Trainer, fnv1a64,
 };
 
-use crate::features::{Context, Hashing, Interning, START, extract, extract_context, extract_word};
+use crate::features::{
+    Context, Hashing, Interning, START, T1_SHAPE, T1_WORD, context_hashes, extract, extract_tags,
+    extract_word, tag_prefix_hash,
+};
 
 /// The prefix of the feature naming a word as written: the model's vocabulary.
 const RAW_PREFIX: &str = "raw ";
@@ -85,19 +88,48 @@ impl Default for TrainConfig {
 }
 
 /// A trained part-of-speech model.
+///
+/// Tagging reads weights summed when the model loads wherever a feature takes
+/// its value from a closed set: the word-only features of each word the model
+/// knows, and the features of each pair of previous tags. The rest (eleven
+/// features of the neighbours, and of the previous tag with the word or shape)
+/// are looked up by hash.
 #[derive(Clone, Debug)]
 pub struct Model {
     inner: attest_learn::Model,
     /// The tag of each class of `inner`.
     tags: Vec<PosTag>,
     scorer: Scorer,
-    /// The lexicon by hash of the word, so a lookup needs no string compare.
-    fixed: HashMap<u64, PosTag, Prehashed>,
-    /// For each word the model knows, by hash: its row in `word_scores`.
-    known: HashMap<u64, u32, Prehashed>,
-    /// The summed weights of the word-only features of each known word, one
-    /// slot per class: one read instead of ten lookups when tagging.
+    /// What the model knows of a word as written, by its hash, so that a
+    /// lookup needs no string compare.
+    words: HashMap<u64, Word, Prehashed>,
+    /// The summed weights of the word-only features of each [`Word::Known`],
+    /// one slot per class: one read instead of ten lookups when tagging.
     word_scores: Vec<f32>,
+    /// The summed weights of [`extract_tags`] for each pair of previous tags,
+    /// `[previous][previous2][class]`, a previous tag being a [`PosTag`] index
+    /// or [`START_INDEX`].
+    pair_scores: Vec<f32>,
+    /// Per previous tag, the hashes of the starts of the `t1w` and `t1shape`
+    /// features (see [`tag_prefix_hash`]).
+    tag_prefixes: Vec<(u64, u64)>,
+}
+
+/// What the model knows of a word.
+#[derive(Clone, Copy, Debug)]
+enum Word {
+    /// A lexicon word: its tag, without scoring.
+    Fixed(PosTag),
+    /// A word of the training data: its row in `word_scores`.
+    Known(u32),
+}
+
+/// The index that stands for [`START`] as a previous tag.
+const START_INDEX: usize = PosTag::NAMES.len();
+
+/// The name of a previous tag's index.
+fn previous_name(index: usize) -> &'static str {
+    PosTag::from_index(index).map_or(START, PosTag::name)
 }
 
 /// The frequent words of `sentences` that nearly always have one tag.
@@ -192,18 +224,19 @@ pub(crate) struct Scratch {
 impl Model {
     fn assemble(inner: attest_learn::Model, tags: Vec<PosTag>) -> Model {
         let scorer = Scorer::new(&inner.features, &inner.weights);
-        let fixed = inner
+        let n_classes = scorer.n_classes() as usize;
+        let mut words: HashMap<u64, Word, Prehashed> = inner
             .lexicon
             .iter()
             .filter_map(|(word, class)| {
-                Some((fnv1a64(word.as_bytes()), *tags.get(*class as usize)?))
+                let tag = *tags.get(*class as usize)?;
+                Some((fnv1a64(word.as_bytes()), Word::Fixed(tag)))
             })
             .collect();
-        let n_classes = scorer.n_classes() as usize;
-        let mut known = HashMap::default();
         let mut word_scores = Vec::new();
         let mut context = Context::default();
         let mut hashes = Vec::new();
+        let mut known = 0u32;
         for id in 0..inner.features.len() {
             let Some(word) = u32::try_from(id)
                 .ok()
@@ -212,13 +245,11 @@ impl Model {
             else {
                 continue;
             };
-            let (Ok(row), Entry::Vacant(slot)) = (
-                u32::try_from(known.len()),
-                known.entry(fnv1a64(word.as_bytes())),
-            ) else {
+            let Entry::Vacant(slot) = words.entry(fnv1a64(word.as_bytes())) else {
                 continue;
             };
-            slot.insert(row);
+            slot.insert(Word::Known(known));
+            known += 1;
             context.set(std::iter::once(word));
             hashes.clear();
             extract_word(
@@ -234,13 +265,37 @@ impl Model {
                 scorer.add_all(&hashes, scores);
             }
         }
+        let mut pair_scores = vec![0.0; (START_INDEX + 1) * (START_INDEX + 1) * n_classes];
+        let mut rows = pair_scores.chunks_exact_mut(n_classes);
+        for previous in 0..=START_INDEX {
+            for previous2 in 0..=START_INDEX {
+                hashes.clear();
+                let mut sink = Hashing {
+                    hashes: &mut hashes,
+                };
+                extract_tags(&mut sink, previous_name(previous), previous_name(previous2));
+                if let Some(row) = rows.next() {
+                    scorer.add_all(&hashes, row);
+                }
+            }
+        }
+        let tag_prefixes = (0..=START_INDEX)
+            .map(previous_name)
+            .map(|name| {
+                (
+                    tag_prefix_hash(&T1_WORD, name),
+                    tag_prefix_hash(&T1_SHAPE, name),
+                )
+            })
+            .collect();
         Model {
             inner,
             tags,
             scorer,
-            fixed,
-            known,
+            words,
             word_scores,
+            pair_scores,
+            tag_prefixes,
         }
     }
 
@@ -296,36 +351,49 @@ impl Model {
         let fallback = PosTag::from_name("NN");
         scratch.context.set(words);
         let n_classes = self.scorer.n_classes() as usize;
-        let (mut previous, mut previous2) = (START, START);
+        let (mut previous, mut previous2) = (START_INDEX, START_INDEX);
         for i in 0..scratch.context.len() {
-            let word = fnv1a64(scratch.context.raw(i as isize).as_bytes());
-            let tag = match self.fixed.get(&word) {
-                Some(tag) => Some(*tag),
-                None => {
+            let word = self
+                .words
+                .get(&fnv1a64(scratch.context.raw(i as isize).as_bytes()));
+            let tag = match word {
+                Some(Word::Fixed(tag)) => Some(*tag),
+                _ => {
                     scratch.hashes.clear();
                     scratch.scores.clear();
-                    let mut sink = Hashing {
-                        hashes: &mut scratch.hashes,
-                    };
-                    let known = self.known.get(&word).and_then(|row| {
-                        let start = *row as usize * n_classes;
-                        self.word_scores.get(start..start + n_classes)
+                    let known = word.and_then(|word| match word {
+                        Word::Known(row) => {
+                            let start = *row as usize * n_classes;
+                            self.word_scores.get(start..start + n_classes)
+                        }
+                        Word::Fixed(_) => None,
                     });
                     match known {
                         Some(scores) => scratch.scores.extend_from_slice(scores),
                         None => {
                             scratch.scores.resize(n_classes, 0.0);
+                            let mut sink = Hashing {
+                                hashes: &mut scratch.hashes,
+                            };
                             extract_word(&mut sink, &scratch.context, i);
                         }
                     }
-                    extract_context(&mut sink, &scratch.context, i, previous, previous2);
+                    let pair = (previous * (START_INDEX + 1) + previous2) * n_classes;
+                    if let Some(pair) = self.pair_scores.get(pair..pair + n_classes) {
+                        for (score, weight) in scratch.scores.iter_mut().zip(pair) {
+                            *score += weight;
+                        }
+                    }
+                    let (t1_word, t1_shape) =
+                        self.tag_prefixes.get(previous).copied().unwrap_or_default();
+                    context_hashes(&scratch.context, i, t1_word, t1_shape, &mut scratch.hashes);
                     self.scorer.add_all(&scratch.hashes, &mut scratch.scores);
                     let class = argmax(&scratch.scores);
                     self.tags.get(class).copied().or(fallback)
                 }
             };
             previous2 = previous;
-            previous = tag.map_or(START, PosTag::name);
+            previous = tag.map_or(START_INDEX, PosTag::index);
             if let Some(tag) = tag {
                 out.push(tag);
             }
