@@ -3,7 +3,8 @@
 //! `cargo run --release -p attest-attrib --example train_eval [-- --epochs N --prune W --role-prune W --seed S --out PATH]`
 //! (`--model PATH` scores a saved model instead of training; `--train-score 1` scores train too;
 //! `--folds K` first scores K held-out folds of train, each by a model trained on the others,
-//! which judges a change on more text than dev alone; `--no-dev 1` stops after the folds)
+//! which judges a change on more text than dev alone, and `--dump-folds PATH` writes their
+//! spans as `--dump PATH` writes dev's; `--no-dev 1` stops after the folds)
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -160,9 +161,9 @@ fn diagnose(examples: &[TrainingExample], model: &Attributor, show: usize) {
     );
 }
 
-/// Writes gold and predicted spans as TSV lines for analysis outside:
-/// `doc  gold|pred  index  role  byte_start  byte_end`.
-fn dump(path: &Path, model: &Attributor, examples: &[TrainingExample]) {
+/// Gold and predicted spans as TSV lines for analysis outside:
+/// `doc  gold|pred  index  role  byte_start  byte_end  kind`.
+fn dump_lines(model: &Attributor, examples: &[TrainingExample]) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     for example in examples {
@@ -188,7 +189,7 @@ fn dump(path: &Path, model: &Attributor, examples: &[TrainingExample]) {
             }
         }
     }
-    std::fs::write(path, out).expect("write dump");
+    out
 }
 
 fn evaluate(name: &str, model: &Attributor, examples: &[TrainingExample]) {
@@ -218,9 +219,15 @@ fn headline(name: &str, scorer: &AttributionScorer) -> String {
 
 /// Scores `folds` held-out folds of the training articles (article `i` is in
 /// fold `i % folds`), each by a model trained on the other folds.
-fn cross_validate(examples: &[TrainingExample], config: &TrainConfig, folds: usize) {
+fn cross_validate(
+    examples: &[TrainingExample],
+    config: &TrainConfig,
+    folds: usize,
+    dump_to: Option<&Path>,
+) {
     let start = Instant::now();
     let mut pooled = AttributionScorer::new();
+    let mut dumped = String::new();
     for fold in 0..folds {
         let (held, rest): (Vec<_>, Vec<_>) = examples
             .iter()
@@ -228,8 +235,10 @@ fn cross_validate(examples: &[TrainingExample], config: &TrainConfig, folds: usi
             .partition(|(index, _)| index % folds == fold);
         let rest: Vec<TrainingExample> = rest.into_iter().map(|(_, e)| e.clone()).collect();
         let model = Attributor::from_bytes(&train(&rest, config)).expect("model reads back");
+        let held: Vec<TrainingExample> = held.into_iter().map(|(_, e)| e.clone()).collect();
+        dumped.push_str(&dump_lines(&model, &held));
         let mut scorer = AttributionScorer::new();
-        for (_, example) in held {
+        for example in &held {
             let predicted = model.attributions(&example.doc);
             scorer.add(example.doc.text(), &example.gold, &predicted);
             pooled.add(example.doc.text(), &example.gold, &predicted);
@@ -241,6 +250,9 @@ fn cross_validate(examples: &[TrainingExample], config: &TrainConfig, folds: usi
         headline("folds pooled", &pooled),
         start.elapsed().as_secs_f64()
     );
+    if let Some(path) = dump_to {
+        std::fs::write(path, dumped).expect("write dump");
+    }
 }
 
 fn main() {
@@ -279,7 +291,13 @@ fn main() {
         role_prune,
     };
     if let Some(folds) = flag("--folds") {
-        cross_validate(&train_set, &config, folds.parse().expect("folds"));
+        let dump_to = flag("--dump-folds").map(PathBuf::from);
+        cross_validate(
+            &train_set,
+            &config,
+            folds.parse().expect("folds"),
+            dump_to.as_deref(),
+        );
         if flag("--no-dev").is_some() {
             return;
         }
@@ -328,7 +346,7 @@ fn main() {
     }
     println!("{}", headline("dev", &scorer));
     if let Some(path) = flag("--dump") {
-        dump(Path::new(&path), &model, &dev_set);
+        std::fs::write(&path, dump_lines(&model, &dev_set)).expect("write dump");
     }
     diagnose(
         &dev_set,
