@@ -1,7 +1,10 @@
 //! Trains on the PolNeAR train split, scores on dev (and train), prints timings.
 //!
-//! `cargo run --release -p attest-attrib --example train_eval [-- --epochs N --prune W --role-prune W --out PATH]`
-//! (`--model PATH` scores a saved model instead of training; `--train-score 1` scores train too)
+//! `cargo run --release -p attest-attrib --example train_eval [-- --epochs N --prune W --role-prune W --seed S --out PATH]`
+//! (`--model PATH` scores a saved model instead of training; `--train-score 1` scores train too;
+//! `--folds K` first scores K held-out folds of train, each by a model trained on the others,
+//! which judges a change on more text than dev alone, and `--dump-folds PATH` writes their
+//! spans as `--dump PATH` writes dev's; `--no-dev 1` stops after the folds)
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -158,9 +161,9 @@ fn diagnose(examples: &[TrainingExample], model: &Attributor, show: usize) {
     );
 }
 
-/// Writes gold and predicted spans as TSV lines for analysis outside:
-/// `doc  gold|pred  index  role  byte_start  byte_end`.
-fn dump(path: &Path, model: &Attributor, examples: &[TrainingExample]) {
+/// Gold and predicted spans as TSV lines for analysis outside:
+/// `doc  gold|pred  index  role  byte_start  byte_end  kind`.
+fn dump_lines(model: &Attributor, examples: &[TrainingExample]) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     for example in examples {
@@ -186,7 +189,7 @@ fn dump(path: &Path, model: &Attributor, examples: &[TrainingExample]) {
             }
         }
     }
-    std::fs::write(path, out).expect("write dump");
+    out
 }
 
 fn evaluate(name: &str, model: &Attributor, examples: &[TrainingExample]) {
@@ -203,6 +206,55 @@ fn evaluate(name: &str, model: &Attributor, examples: &[TrainingExample]) {
     );
 }
 
+/// One line of headline figures.
+fn headline(name: &str, scorer: &AttributionScorer) -> String {
+    let figures: Vec<String> = scorer
+        .report()
+        .headline()
+        .iter()
+        .map(|(key, value)| format!("{} {value:.4}", key.trim_end_matches("_f1")))
+        .collect();
+    format!("{name}: {}", figures.join(", "))
+}
+
+/// Scores `folds` held-out folds of the training articles (article `i` is in
+/// fold `i % folds`), each by a model trained on the other folds.
+fn cross_validate(
+    examples: &[TrainingExample],
+    config: &TrainConfig,
+    folds: usize,
+    dump_to: Option<&Path>,
+) {
+    let start = Instant::now();
+    let mut pooled = AttributionScorer::new();
+    let mut dumped = String::new();
+    for fold in 0..folds {
+        let (held, rest): (Vec<_>, Vec<_>) = examples
+            .iter()
+            .enumerate()
+            .partition(|(index, _)| index % folds == fold);
+        let rest: Vec<TrainingExample> = rest.into_iter().map(|(_, e)| e.clone()).collect();
+        let model = Attributor::from_bytes(&train(&rest, config)).expect("model reads back");
+        let held: Vec<TrainingExample> = held.into_iter().map(|(_, e)| e.clone()).collect();
+        dumped.push_str(&dump_lines(&model, &held));
+        let mut scorer = AttributionScorer::new();
+        for example in &held {
+            let predicted = model.attributions(&example.doc);
+            scorer.add(example.doc.text(), &example.gold, &predicted);
+            pooled.add(example.doc.text(), &example.gold, &predicted);
+        }
+        println!("{}", headline(&format!("fold {fold}"), &scorer));
+    }
+    println!(
+        "{} ({:.0}s)",
+        headline("folds pooled", &pooled),
+        start.elapsed().as_secs_f64()
+    );
+    if let Some(path) = dump_to {
+        std::fs::write(path, dumped).expect("write dump");
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let flag = |name: &str| {
@@ -211,9 +263,11 @@ fn main() {
             .and_then(|i| args.get(i + 1))
             .cloned()
     };
-    let epochs = flag("--epochs").map_or(8, |e| e.parse().expect("epochs"));
-    let prune = flag("--prune").map_or(0.0, |e| e.parse().expect("prune"));
-    let role_prune = flag("--role-prune").map_or(prune, |e| e.parse().expect("role prune"));
+    // The defaults are those of `attest train`.
+    let epochs = flag("--epochs").map_or(12, |e| e.parse().expect("epochs"));
+    let prune = flag("--prune").map_or(3.5, |e| e.parse().expect("prune"));
+    let role_prune = flag("--role-prune").map_or(10.0, |e| e.parse().expect("role prune"));
+    let seed = flag("--seed").map_or(0x5eed, |e| e.parse().expect("seed"));
     let out = flag("--out").map(PathBuf::from);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/polnear");
     if !root.exists() {
@@ -230,16 +284,28 @@ fn main() {
         dev_set.len(),
         start.elapsed().as_secs_f64()
     );
+    let config = TrainConfig {
+        seed,
+        epochs,
+        cue_prune: prune,
+        role_prune,
+    };
+    if let Some(folds) = flag("--folds") {
+        let dump_to = flag("--dump-folds").map(PathBuf::from);
+        cross_validate(
+            &train_set,
+            &config,
+            folds.parse().expect("folds"),
+            dump_to.as_deref(),
+        );
+        if flag("--no-dev").is_some() {
+            return;
+        }
+    }
     let bytes = match flag("--model") {
         Some(path) => std::fs::read(&path).expect("read model"),
         None => {
             let start = Instant::now();
-            let config = TrainConfig {
-                seed: 7,
-                epochs,
-                cue_prune: prune,
-                role_prune,
-            };
             let bytes = train(&train_set, &config);
             println!(
                 "trained {epochs} epochs in {:.1}s, model {} bytes",
@@ -270,8 +336,17 @@ fn main() {
         model = model.with_cue_bias(bias.parse().expect("bias"));
     }
     evaluate("dev", &model, &dev_set);
+    let mut scorer = AttributionScorer::new();
+    for example in &dev_set {
+        scorer.add(
+            example.doc.text(),
+            &example.gold,
+            &model.attributions(&example.doc),
+        );
+    }
+    println!("{}", headline("dev", &scorer));
     if let Some(path) = flag("--dump") {
-        dump(Path::new(&path), &model, &dev_set);
+        std::fs::write(&path, dump_lines(&model, &dev_set)).expect("write dump");
     }
     diagnose(
         &dev_set,

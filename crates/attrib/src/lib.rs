@@ -40,6 +40,7 @@
 
 #![deny(missing_docs)]
 
+mod conventions;
 mod error;
 mod features;
 mod hash;

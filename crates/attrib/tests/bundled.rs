@@ -72,6 +72,20 @@ fn quote_before_the_cue_and_source_after_it() {
 }
 
 #[test]
+fn non_responses_are_attributions() {
+    let doc = analyse(
+        "The mayor met the union on Tuesday. Her office did not respond to requests for comment.",
+    );
+    let a = with_cue(&doc, "did not respond to");
+    assert_eq!(texts(&doc, &a.source), ["Her office"]);
+    assert_eq!(texts(&doc, &a.content), ["requests for comment"]);
+    let doc = analyse("A spokesman for the port declined to comment on the talks.");
+    let a = with_cue(&doc, "declined");
+    assert_eq!(texts(&doc, &a.source), ["A spokesman for the port"]);
+    assert_eq!(texts(&doc, &a.content), ["to comment on the talks"]);
+}
+
+#[test]
 fn according_to() {
     let doc = analyse("Prices rose sharply last year, according to the city auditor.");
     let a = with_cue(&doc, "according to");
