@@ -23,8 +23,9 @@ pub(crate) fn cue_class(word: &str) -> Option<StanceLabel> {
         "claim" | "claims" | "claimed" | "claiming" | "allege" | "alleges" | "alleged"
         | "alleging" | "insist" | "insists" | "insisted" | "insisting" | "contend" | "contends"
         | "contended" | "contending" | "maintain" | "maintains" | "maintained" | "purported"
-        | "purports" => Claims,
-        "report" | "reports" | "reported" | "reporting" | "quoted" | "learned" => Reports,
+        | "purports" | "allegedly" | "purportedly" => Claims,
+        "report" | "reports" | "reported" | "reporting" | "quoted" | "learned" | "reportedly"
+        | "reputedly" => Reports,
         "think" | "thinks" | "thought" | "believe" | "believes" | "believed" | "believing"
         | "fear" | "fears" | "feared" | "fearing" | "expect" | "expects" | "expected"
         | "expecting" | "suspect" | "suspects" | "suspected" | "hope" | "hopes" | "hoped"

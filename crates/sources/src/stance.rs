@@ -248,6 +248,20 @@ mod tests {
     }
 
     #[test]
+    fn hedge_adverbs_as_cues_keep_their_distance() {
+        let text = "The chef reportedly quit on Friday.";
+        assert_eq!(
+            stance_of(text, "", "reportedly", "quit on Friday"),
+            (StanceLabel::Reports, "reportedly".into())
+        );
+        let text = "The chef allegedly took the recipes.";
+        assert_eq!(
+            stance_of(text, "", "allegedly", "took the recipes"),
+            (StanceLabel::Claims, "allegedly".into())
+        );
+    }
+
+    #[test]
     fn negation_and_decline_verbs_decline() {
         let text = "The mayor did not confirm that the pool would close.";
         assert_eq!(
