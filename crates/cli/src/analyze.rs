@@ -5,7 +5,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 
 use anyhow::{Context, bail};
-use attest_doc::Doc;
+use attest_doc::{Article, Diagnostic, Doc};
 use attest_pipeline::Pipeline;
 use attest_read::{Input, ReadConfig, ReadError, ReadItem};
 use attest_write::{BratNames, JsonConfig, ReportConfig};
@@ -38,28 +38,36 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
         if chunk.is_empty() {
             return Ok(());
         }
-        let mut chunk = chunk.into_iter();
-        let batches: Vec<Vec<Result<ReadItem, ReadError>>> =
-            std::iter::from_fn(|| Some(chunk.by_ref().take(BATCH).collect::<Vec<_>>()))
-                .take_while(|batch| !batch.is_empty())
-                .collect();
-        let docs: Vec<Vec<Result<Doc, ReadError>>> = batches
-            .into_par_iter()
-            .map(|batch| {
-                pipeline.analyze_batch(
-                    batch
-                        .into_iter()
-                        .map(|item| item.map(|item| (item.article, item.warnings))),
-                )
-            })
+        let chunk = chunk
+            .into_iter()
+            .map(|item| item.map(|item| (item.article, item.warnings)))
             .collect();
-        for doc in docs.into_iter().flatten() {
+        for doc in analyze_chunk(&pipeline, chunk) {
             match doc {
                 Ok(doc) => writer.write(&doc)?,
                 Err(err) => messages::input_failed(err),
             }
         }
     }
+}
+
+/// Analyses a chunk of articles on every core, each core taking batches of
+/// [`BATCH`] stage by stage; the documents come back in input order, and an
+/// item that is already an error keeps its place.
+pub(crate) fn analyze_chunk<E: Send>(
+    pipeline: &Pipeline,
+    chunk: Vec<Result<(Article, Vec<Diagnostic>), E>>,
+) -> Vec<Result<Doc, E>> {
+    let mut chunk = chunk.into_iter();
+    let batches: Vec<Vec<_>> =
+        std::iter::from_fn(|| Some(chunk.by_ref().take(BATCH).collect::<Vec<_>>()))
+            .take_while(|batch| !batch.is_empty())
+            .collect();
+    let docs: Vec<Vec<Result<Doc, E>>> = batches
+        .into_par_iter()
+        .map(|batch| pipeline.analyze_batch(batch))
+        .collect();
+    docs.into_iter().flatten().collect()
 }
 
 /// Where and how documents are written.

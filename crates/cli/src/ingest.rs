@@ -9,6 +9,7 @@
 //! committed batch whole and the open one absent, and running the same command
 //! again stores what is missing.
 
+use std::convert::Infallible;
 use std::io::{self, IsTerminal};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -22,8 +23,8 @@ use attest_ledger::{ArticleKey, Entry, Ledger, OnConflict, Stored};
 use attest_pipeline::Pipeline;
 use attest_read::{Input, ReadConfig, ReadError, ReadItem};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use rayon::prelude::*;
 
+use crate::analyze::analyze_chunk;
 use crate::ledger_flags::IngestArgs;
 use crate::messages;
 
@@ -223,11 +224,16 @@ impl Feeder<'_> {
                     }
                 }
             }
-            let analysed: Vec<Analysed> = todo
-                .into_par_iter()
-                .map(|(item, key)| Analysed {
-                    doc: self.pipeline.analyze_noted(item.article, item.warnings),
-                    key,
+            let (articles, keys): (Vec<_>, Vec<_>) = todo
+                .into_iter()
+                .map(|(item, key)| (Ok::<_, Infallible>((item.article, item.warnings)), key))
+                .unzip();
+            let analysed: Vec<Analysed> = analyze_chunk(self.pipeline, articles)
+                .into_iter()
+                .zip(keys)
+                .map(|(doc, key)| {
+                    let Ok(doc) = doc;
+                    Analysed { doc, key }
                 })
                 .collect();
             for one in &analysed {
