@@ -187,12 +187,15 @@ impl Lexer<'_, '_> {
         if end - pos >= 2 { end } else { pos + 1 }
     }
 
-    fn url_end(&self, pos: usize) -> Option<usize> {
-        let is_url = self.starts_with(pos, "http://")
+    fn starts_url(&self, pos: usize) -> bool {
+        self.starts_with(pos, "http://")
             || self.starts_with(pos, "https://")
             || self.starts_with(pos, "www.")
-            || self.starts_with(pos, "pic.twitter.com/");
-        if !is_url {
+            || self.starts_with(pos, "pic.twitter.com/")
+    }
+
+    fn url_end(&self, pos: usize) -> Option<usize> {
+        if !self.starts_url(pos) {
             return None;
         }
         let chunk_end = self.chunk_end(pos);
@@ -284,6 +287,9 @@ impl Lexer<'_, '_> {
             }
             let joins = match ch {
                 _ if is_hyphen(ch) => is_word_char(next),
+                // A link pasted after a sentence with no space, as tweets are
+                // quoted ("…on the 30th.https://t.co/…"), is not part of the word.
+                '.' if self.starts_url(after) => false,
                 '.' => {
                     (is_word_char(next) && (next.is_alphabetic() || prev.is_ascii_digit()))
                         || (is_hyphen(next)
@@ -547,6 +553,10 @@ mod tests {
         check(
             "See https://example.org/a?b=1. Mail desk@example.com, @AttestNews or #Vote2026!",
             "See | https://example.org/a?b=1 | . | Mail | desk@example.com | , | @AttestNews | or | #Vote2026 | !",
+        );
+        check(
+            "Polls close on the 30th.https://t.co/AbC12 and www.example.org",
+            "Polls | close | on | the | 30th | . | https://t.co/AbC12 | and | www.example.org",
         );
         check(
             "A post<tweet id=\"1\">here</tweet>.",
