@@ -52,6 +52,7 @@ fn sample_article_sources_stances_and_hedges() {
         StanceLabel::Claims,
         StanceLabel::Believes,
         StanceLabel::Reports,
+        StanceLabel::Intends,
     ] {
         assert!(
             labels.contains(&format!("{label:?}")),
@@ -79,7 +80,7 @@ fn sample_article_sources_stances_and_hedges() {
         .expect("Okafor is a source");
     assert_eq!(
         okafor.attributions.len(),
-        3,
+        4,
         "the quote paragraph inherits her"
     );
     assert_eq!(okafor.gender, None, "no pronoun or honorific states it");
