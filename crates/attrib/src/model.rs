@@ -181,6 +181,7 @@ impl Attributor {
                 _ => {
                     let (source, content) =
                         self.roles(&view, cue, &flags, &prefix, &constraints, &mut keys);
+                    let content = tagging::lead_in(&view, doc, cue, source, &flags, content);
                     (source, convention.map_or(content, |c| vec![c.content]))
                 }
             };
