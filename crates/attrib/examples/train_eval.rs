@@ -86,7 +86,7 @@ fn diagnose(examples: &[TrainingExample], model: &Attributor, show: usize) {
                     direct += 1;
                     let hit = gold_pieces.contains(&piece.trim(example.doc.text()));
                     direct_exact += usize::from(hit);
-                    if !hit && show > 0 && direct - direct_exact <= 25 {
+                    if !hit && direct - direct_exact <= show {
                         let text = example.doc.text();
                         let near: Vec<&str> = gold_pieces
                             .iter()

@@ -136,15 +136,7 @@ impl Words<'_> {
 
     /// Whether a line break lies between token `index` and the next one.
     fn breaks_after(&self, index: usize) -> bool {
-        let tokens = self.doc.tokens();
-        match (tokens.get(index), tokens.get(index + 1)) {
-            (Some(this), Some(next)) => self
-                .doc
-                .text()
-                .get(this.span.byte_end()..next.span.byte_start())
-                .is_none_or(|gap| gap.contains(['\n', '\r'])),
-            _ => true,
-        }
+        crate::tagging::breaks_after(self.doc, index)
     }
 
     fn negation(&self, index: usize) -> bool {

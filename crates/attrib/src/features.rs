@@ -91,7 +91,7 @@ pub(crate) struct TokenFacts {
     comma: bool,
     pub(crate) colon: bool,
     punct: bool,
-    that: bool,
+    pub(crate) that: bool,
     according: bool,
 }
 

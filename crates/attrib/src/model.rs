@@ -181,6 +181,13 @@ impl Attributor {
                 _ => {
                     let (source, content) =
                         self.roles(&view, cue, &flags, &prefix, &constraints, &mut keys);
+                    let content = if content.is_empty() {
+                        tagging::comma_content(&view, doc, cue, source)
+                            .into_iter()
+                            .collect()
+                    } else {
+                        tagging::lead_in(&view, doc, cue, source, &flags, content)
+                    };
                     (source, convention.map_or(content, |c| vec![c.content]))
                 }
             };

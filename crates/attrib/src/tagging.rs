@@ -7,7 +7,7 @@
 //! relative to that cue. One labelling per cue lets contents nest: the content of
 //! "she said" may hold another attribution whole.
 
-use attest_doc::{Attribution, AttributionKind, Doc, Span};
+use attest_doc::{Attribution, AttributionKind, Doc, Span, TokenKind};
 
 use crate::features::{RoleContext, View};
 use crate::hash::fnv;
@@ -182,6 +182,101 @@ pub(crate) fn snap_to_quotes(view: &View, runs: Vec<(usize, usize)>) -> Vec<(usi
         }
     }
     merged
+}
+
+/// Widens a content that opens with a quotation mid-clause back to where its
+/// clause starts, when the cue comes after the content: in "The plan was
+/// “a mistake,” she said" the content is "The plan was “a mistake,”", as
+/// PolNeAR marks it. The lead-in runs back from the mark, within the sentence
+/// and the line, to a "that" (kept), and stops short of any cue or the source.
+/// Only a mark right after a word counts: after a comma or at the sentence
+/// start the quotation is the whole content.
+pub(crate) fn lead_in(
+    view: &View,
+    doc: &Doc,
+    cue: (usize, usize),
+    source: Option<(usize, usize)>,
+    flags: &[bool],
+    mut content: Vec<(usize, usize)>,
+) -> Vec<(usize, usize)> {
+    let Some(first) = content.first_mut() else {
+        return content;
+    };
+    let mark = first.0;
+    let opens = view.tokens.get(mark).is_some_and(|t| t.quote.opens);
+    let after_word = mark.checked_sub(1).is_some_and(|prev| {
+        doc.tokens().get(prev).is_some_and(|t| {
+            matches!(
+                t.kind,
+                TokenKind::Word | TokenKind::Clitic | TokenKind::Number
+            )
+        }) && view.tokens.get(prev).map(|t| t.sentence) == view.tokens.get(mark).map(|t| t.sentence)
+    });
+    if cue.0 < first.1 || !opens || !after_word {
+        return content;
+    }
+    let sentence_start = view
+        .tokens
+        .get(mark)
+        .and_then(|t| view.sentences.get(t.sentence))
+        .map_or(mark, |s| s.0);
+    let mut start = mark;
+    while start > sentence_start {
+        let index = start - 1;
+        let in_source = source.is_some_and(|(a, b)| index >= a && index < b);
+        if flags.get(index).copied().unwrap_or(true) || in_source || breaks_after(doc, index) {
+            break;
+        }
+        start = index;
+        if view.tokens.get(index).is_some_and(|t| t.that) {
+            break;
+        }
+    }
+    first.0 = start;
+    content
+}
+
+/// The content of a cue the role tagger left without one, when the cue (with
+/// a source right before it, if any) follows a comma: the clause from the
+/// start of the sentence, within its line, to that comma. "Prices will
+/// rise, the bank said." PolNeAR gives every attribution a content, and in
+/// this shape it is nearly always the clause before the comma.
+pub(crate) fn comma_content(
+    view: &View,
+    doc: &Doc,
+    cue: (usize, usize),
+    source: Option<(usize, usize)>,
+) -> Option<(usize, usize)> {
+    let block = match source {
+        Some((start, end)) if end == cue.0 => start,
+        _ => cue.0,
+    };
+    let comma = block.checked_sub(1)?;
+    let sentence = view.tokens.get(cue.0)?.sentence;
+    if view.tokens.get(comma)?.sentence != sentence
+        || doc.tokens().get(comma).map(|t| doc.span_text(t.span)) != Some(",")
+    {
+        return None;
+    }
+    let sentence_start = view.sentences.get(sentence)?.0;
+    let mut start = comma;
+    while start > sentence_start && !breaks_after(doc, start - 1) {
+        start -= 1;
+    }
+    (start < comma).then_some((start, comma))
+}
+
+/// Whether a line break lies between token `index` and the next one (or
+/// there is no next one).
+pub(crate) fn breaks_after(doc: &Doc, index: usize) -> bool {
+    let tokens = doc.tokens();
+    match (tokens.get(index), tokens.get(index + 1)) {
+        (Some(this), Some(next)) => doc
+            .text()
+            .get(this.span.byte_end()..next.span.byte_start())
+            .is_none_or(|gap| gap.contains(['\n', '\r'])),
+        _ => true,
+    }
 }
 
 /// The lemma key of a cue: its tokens' lowercase hashes folded, so that
@@ -374,6 +469,132 @@ mod tests {
             .collect();
         assert_eq!(pieces, ["She said the plan", "would work and", "it did."]);
         assert!(token_spans(&doc, (2, 2)).is_empty());
+    }
+
+    /// A segmented document and its view, with no lexicon.
+    fn parsed(text: &str) -> (Doc, View) {
+        use attest_doc::{Article, Limits};
+        let mut doc = Doc::new(Article::new("t", text));
+        doc.set_segmentation(attest_text::segment(text, &Limits::DEFAULT))
+            .unwrap();
+        let view = View::new(&doc, &crate::features::Lexicon::default());
+        (doc, view)
+    }
+
+    /// The token range of the last occurrence of `piece` in the text.
+    fn tokens_of(doc: &Doc, piece: &str) -> (usize, usize) {
+        let start = doc.text().rfind(piece).unwrap();
+        let tokens = doc.tokens();
+        let first = tokens.iter().position(|t| t.span.byte_start() == start);
+        let last = tokens
+            .iter()
+            .position(|t| t.span.byte_end() == start + piece.len());
+        (first.unwrap(), last.unwrap() + 1)
+    }
+
+    /// The content `lead_in` gives a quotation (token range of the text's
+    /// first quotation) with the cue at `cue` and, if any, the source.
+    fn led_in(text: &str, cue: &str, source: Option<&str>) -> String {
+        let (doc, view) = parsed(text);
+        let token_at = |piece: &str| tokens_of(&doc, piece);
+        let region = view.regions[0];
+        let cue = token_at(cue);
+        let mut flags = vec![false; doc.tokens().len()];
+        flags[cue.0..cue.1].fill(true);
+        let content = lead_in(
+            &view,
+            &doc,
+            cue,
+            source.map(token_at),
+            &flags,
+            vec![(region.first, region.last + 1)],
+        );
+        let spans = token_spans(&doc, content[0]);
+        doc.span_text(spans[0]).to_string()
+    }
+
+    #[test]
+    fn a_quotation_opening_mid_clause_takes_its_lead_in() {
+        assert_eq!(
+            led_in(
+                "The plan was “a costly mistake,” she said.",
+                "said",
+                Some("she")
+            ),
+            "The plan was “a costly mistake,”"
+        );
+        assert_eq!(
+            led_in(
+                "On Monday he said that the plan was “a mistake,” officials said.",
+                "officials said",
+                None
+            ),
+            "that the plan was “a mistake,”",
+        );
+        // The source bounds the lead-in.
+        assert_eq!(
+            led_in(
+                "Critics call it “a mistake,” the mayor said.",
+                "said",
+                Some("Critics")
+            ),
+            "call it “a mistake,”"
+        );
+    }
+
+    #[test]
+    fn a_quotation_after_punctuation_or_before_its_cue_stays_whole() {
+        assert_eq!(
+            led_in(
+                "In short, “it was a mistake,” she said.",
+                "said",
+                Some("she")
+            ),
+            "“it was a mistake,”"
+        );
+        assert_eq!(
+            led_in("She called the plan “a mistake.”", "called", Some("She")),
+            "“a mistake.”"
+        );
+        assert_eq!(
+            led_in(
+                "It rained.\nThe plan was “a mistake,” she said.",
+                "said",
+                None
+            ),
+            "The plan was “a mistake,”"
+        );
+    }
+
+    /// The content `comma_content` gives the cue `cue` with the source `source`.
+    fn after_comma(text: &str, cue: &str, source: Option<&str>) -> Option<String> {
+        let (doc, view) = parsed(text);
+        let range = |piece: &str| tokens_of(&doc, piece);
+        comma_content(&view, &doc, range(cue), source.map(range))
+            .map(|found| doc.span_text(token_spans(&doc, found)[0]).to_string())
+    }
+
+    #[test]
+    fn a_cue_after_a_comma_takes_the_clause_before_it() {
+        let text = "It rained. Prices will rise this year, the bank said on Monday.";
+        assert_eq!(
+            after_comma(text, "said", Some("the bank")).as_deref(),
+            Some("Prices will rise this year")
+        );
+        assert_eq!(
+            after_comma("Prices will rise, said the bank.", "said", Some("the bank")).as_deref(),
+            Some("Prices will rise")
+        );
+        let lines = "A title line\nPrices will rise, she said.";
+        assert_eq!(
+            after_comma(lines, "said", Some("she")).as_deref(),
+            Some("Prices will rise")
+        );
+        assert_eq!(
+            after_comma("The bank said prices will rise.", "said", None),
+            None
+        );
+        assert_eq!(after_comma("Prices, she said.", "Prices", None), None);
     }
 
     #[test]
