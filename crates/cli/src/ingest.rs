@@ -2,9 +2,10 @@
 //! one writer thread.
 //!
 //! The main thread reads articles in chunks, drops those the ledger already
-//! holds (unless `--update`), and analyses the rest with rayon; a writer thread
-//! owns the ledger connection and commits batches of `--batch-size` articles,
-//! each article in a savepoint of its own. Analysis of the next chunk overlaps
+//! holds (unless `--update`), and analyses the rest on every core in the
+//! batches `attest analyze` uses; a writer thread owns the ledger connection
+//! and commits batches of `--batch-size` articles, each batch one transaction
+//! (see `attest_ledger::Ledger::store`). Analysis of the next chunk overlaps
 //! the writing of the last. A process killed at any moment leaves every
 //! committed batch whole and the open one absent, and running the same command
 //! again stores what is missing.
