@@ -36,8 +36,10 @@ function spansText(spans) {
   return spans.map((s) => s.text).join(' … ');
 }
 
-// Content in quotation marks, unless it opens with one of its own.
+// Content in quotation marks, unless it opens with one of its own; a cue
+// found without content says so rather than showing empty marks.
 function quoted(text) {
+  if (text === '') return '(no content)';
   return /^["“‘'«]/.test(text) ? text : `“${text}”`;
 }
 

@@ -813,9 +813,12 @@ fn clip(text: &str, max: usize) -> String {
     clipped
 }
 
-/// Content in quotation marks, unless it opens with one of its own.
+/// Content in quotation marks, unless it opens with one of its own. A cue
+/// the stage found no content for says so, rather than showing empty marks.
 fn quoted(content: &str) -> String {
-    if content.starts_with(['“', '"', '‘', '\'', '«']) {
+    if content.is_empty() {
+        "(no content)".to_string()
+    } else if content.starts_with(['“', '"', '‘', '\'', '«']) {
         content.to_string()
     } else {
         format!("“{content}”")
@@ -953,6 +956,13 @@ mod tests {
         assert!(text.contains("a line break"));
         assert!(!text.contains('\u{1b}'), "article text cannot send escapes");
         assert!(text.contains("2 words"));
+    }
+
+    #[test]
+    fn content_is_quoted_once_and_missing_content_says_so() {
+        assert_eq!(quoted("the bridge was safe"), "“the bridge was safe”");
+        assert_eq!(quoted("“Safe,” she said"), "“Safe,” she said");
+        assert_eq!(quoted(""), "(no content)");
     }
 
     #[test]
