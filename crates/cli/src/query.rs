@@ -64,7 +64,7 @@ pub(crate) fn search(args: &SearchArgs) -> anyhow::Result<()> {
 }
 
 /// One match as a heading line and the text with the matched words marked:
-/// in bold on a terminal, in [brackets] otherwise.
+/// in bold on a terminal, in `[brackets]` otherwise.
 fn write_hit(out: &mut dyn Write, hit: &SearchHit, color: bool) -> io::Result<()> {
     let mut heading = vec![hit.article.clone()];
     heading.extend(hit.outlet.clone());

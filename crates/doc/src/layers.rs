@@ -37,7 +37,7 @@ pub enum TokenKind {
     Hashtag,
     /// A social-media handle: "@AP".
     Handle,
-    /// A markup tag left in the text: "<tweet author=...>".
+    /// A markup tag left in the text: `<tweet author=...>`.
     Markup,
 }
 
