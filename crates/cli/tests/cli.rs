@@ -5,13 +5,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-fn attest(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_attest"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the attest binary runs")
-}
+mod common;
+use common::{attest, stderr, stdout};
 
 fn attest_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_attest"))
@@ -45,14 +40,6 @@ fn reader_fixture(name: &str) -> String {
         .join(name)
         .to_string_lossy()
         .into_owned()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 fn json_lines(output: &Output) -> Vec<serde_json::Value> {

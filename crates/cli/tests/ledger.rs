@@ -8,28 +8,15 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use attest_doc::SourceKind;
 use attest_ledger::{Ledger, OpenOptions};
 use serde_json::Value;
 
-fn attest(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_attest"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the attest binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+mod common;
+use common::{attest, stderr, stdout};
 
 fn succeeds(args: &[&str]) -> String {
     let output = attest(args);

@@ -30,6 +30,7 @@ mod doc;
 mod ids;
 mod layers;
 mod limits;
+mod names;
 mod offsets;
 mod span;
 mod stage;
@@ -44,6 +45,7 @@ pub use layers::{
     TimeExpr, Token, TokenKind,
 };
 pub use limits::Limits;
+pub use names::serde_name;
 pub use offsets::OffsetIndex;
 pub use span::{Span, SpanError};
 pub use stage::Stage;

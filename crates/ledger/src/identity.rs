@@ -20,7 +20,7 @@
 //! collapsing of spaces, so "J.R. Ortiz-Lee" and "JR Ortiz-Lee" compare equal
 //! while "Ortiz Lee" does not.
 
-use attest_doc::SourceKind;
+use attest_doc::{SourceKind, serde_name};
 use unicode_normalization::UnicodeNormalization;
 
 /// Words that may stand before a person's name without being part of it.
@@ -126,12 +126,7 @@ pub fn identity_key(name: &str, kind: SourceKind) -> Option<String> {
         }
         SourceKind::Organization | SourceKind::MediaOutlet => {
             let name = without_article(&normalized);
-            let class = if kind == SourceKind::Organization {
-                "organization"
-            } else {
-                "media_outlet"
-            };
-            (!name.is_empty()).then(|| format!("{class}:{name}"))
+            (!name.is_empty()).then(|| format!("{}:{name}", serde_name(&kind)))
         }
         _ => None,
     }

@@ -5,14 +5,13 @@
 //! answers in milliseconds on a corpus of a hundred thousand articles (see
 //! docs/benchmarks.md).
 
-use attest_doc::SourceKind;
+use attest_doc::{SourceKind, serde_name};
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, Row, params_from_iter};
 
 use crate::rows::{
     ArticleAttribution, ArticleDetail, ArticleRow, SearchHit, SourceRow, Statement, StatsRow,
 };
-use crate::store::serde_name;
 use crate::{LedgerError, cells, identity};
 
 /// Which articles a query looks at. The default looks at all of them.

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use attest_doc::{
     Article, AttributionKind, Doc, Layer, SourceKind, SourcingSummary, Span, StanceLabel,
+    serde_name,
 };
 use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
@@ -669,14 +670,6 @@ impl ArticleCounts {
             quantities: count(Layer::Quantities, doc.quantities().len()),
             times: count(Layer::Times, doc.times().len()),
         }
-    }
-}
-
-/// The name serde gives a unit enum value, which is its name in the JSON schema.
-pub(crate) fn serde_name<T: Serialize>(value: &T) -> String {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::String(name)) => name,
-        _ => String::new(),
     }
 }
 

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use attest_doc::{Doc, Layer, SourceKind};
+use attest_doc::{Doc, Layer, SourceKind, serde_name};
 use serde::Serialize;
 
 use crate::resolve::{Route, resolve};
@@ -64,7 +64,7 @@ pub fn source_distribution<'a>(docs: impl IntoIterator<Item = &'a Doc>) -> Distr
                 .and_then(|s| resolution.sources.get(s))
                 .map(|s| s.kind);
             if let Some(kind) = kind {
-                *distribution.kinds.entry(snake(&kind)).or_default() += 1;
+                *distribution.kinds.entry(serde_name(&kind)).or_default() += 1;
             }
             match route {
                 Route::Named => distribution.named += 1,
@@ -114,7 +114,7 @@ impl fmt::Display for Distribution {
         )?;
         writeln!(f, "by route (all attributions):")?;
         for (route, n) in &self.routes {
-            writeln!(f, "  {:<20} {n:>6}", snake(route))?;
+            writeln!(f, "  {:<20} {n:>6}", serde_name(route))?;
         }
         writeln!(f, "by source type (source spans):")?;
         for (kind, n) in &self.kinds {
@@ -122,14 +122,6 @@ impl fmt::Display for Distribution {
         }
         Ok(())
     }
-}
-
-/// The snake-case name a unit enum serializes to.
-pub(crate) fn snake(value: &impl Serialize) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

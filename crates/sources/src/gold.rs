@@ -572,11 +572,11 @@ pub fn evaluate(
 }
 
 fn kind_name(kind: SourceKind) -> String {
-    crate::distribution::snake(&kind)
+    attest_doc::serde_name(&kind)
 }
 
 fn stance_name(label: StanceLabel) -> String {
-    crate::distribution::snake(&label)
+    attest_doc::serde_name(&label)
 }
 
 fn score_article(article: &GoldArticle, doc: &Doc, report: &mut SourcesReport) {

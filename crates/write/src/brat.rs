@@ -68,10 +68,9 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use attest_doc::{Doc, EntityLabel, Span};
+use attest_doc::{Doc, EntityLabel, Span, serde_name};
 
 use crate::json::rounded_confidence;
-use crate::names::snake;
 use crate::offsets::Geometry;
 
 /// The longest stem [`BratNames`] gives out, before a collision suffix.
@@ -203,7 +202,7 @@ pub fn brat_ann(doc: &Doc) -> String {
                 note.push(format!("value={value}"));
             }
             if let Some(granularity) = time.granularity {
-                note.push(format!("granularity={}", snake(&granularity)));
+                note.push(format!("granularity={}", serde_name(&granularity)));
             }
             if let Some(reason) = &time.unresolved {
                 note.push(format!("unresolved={reason}"));
@@ -309,9 +308,9 @@ impl Ann<'_> {
             }
             self.line(format_args!("{line}"));
             let event = format!("E{e}");
-            self.attribute("Kind", &event, &snake(&attribution.kind));
+            self.attribute("Kind", &event, &serde_name(&attribution.kind));
             if let Some(stance) = stances.get(&index) {
-                let label = snake(&stance.label);
+                let label = serde_name(&stance.label);
                 self.attribute("Stance", &event, &label);
                 if let Some(t) = self.text_bound("StanceEvidence", &stance.evidence) {
                     self.note(
@@ -344,9 +343,9 @@ impl Ann<'_> {
             for mention in &source.mentions {
                 if let Some(t) = self.text_bound("SourceMention", &[*mention]) {
                     let target = format!("T{t}");
-                    self.attribute("SourceType", &target, &snake(&source.kind));
+                    self.attribute("SourceType", &target, &serde_name(&source.kind));
                     if let Some(gender) = source.gender {
-                        self.attribute("Gender", &target, &snake(&gender));
+                        self.attribute("Gender", &target, &serde_name(&gender));
                     }
                     self.note(&target, &note);
                 }

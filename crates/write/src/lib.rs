@@ -28,7 +28,6 @@
 
 mod brat;
 mod json;
-mod names;
 mod offsets;
 mod pretty;
 mod report;

@@ -17,11 +17,10 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use attest_doc::{Doc, Layer, SourceKind, SourcingSummary, Span, Stance, StanceLabel};
+use attest_doc::{Doc, Layer, SourceKind, SourcingSummary, Span, Stance, StanceLabel, serde_name};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use crate::json::rounded_confidence;
-use crate::names::snake;
 use crate::offsets::Geometry;
 
 /// How the report looks.
@@ -267,13 +266,13 @@ impl Report<'_> {
                 self.paint.cue(&cue),
             ));
 
-            let mut about = vec![snake(&attribution.kind)];
+            let mut about = vec![serde_name(&attribution.kind)];
             if let Some(confidence) = rounded_confidence(attribution.confidence) {
                 about.push(format!("confidence {confidence:.2}"));
             }
             let stance = stances
                 .get(&index)
-                .map(|stance| (stance.label, snake(&stance.label)));
+                .map(|stance| (stance.label, serde_name(&stance.label)));
             let mut places = Vec::new();
             for (role, spans) in [
                 ("source", &attribution.source),
@@ -320,7 +319,7 @@ impl Report<'_> {
             .map(|source| {
                 vec![
                     one_line(&source.name),
-                    snake(&source.kind),
+                    serde_name(&source.kind),
                     source.attributions.len().to_string(),
                     source.mentions.len().to_string(),
                     if source.kind == SourceKind::Unnamed {
@@ -373,7 +372,7 @@ impl Report<'_> {
             let heading = format!(
                 "{} · {} · {}",
                 one_line(&source.name),
-                snake(&source.kind),
+                serde_name(&source.kind),
                 plural(source.attributions.len(), "statement")
             );
             out.push_str("  ");
@@ -390,7 +389,7 @@ impl Report<'_> {
                 let number = format!("#{}", id.index() + 1);
                 let (stance_plain, stance_painted) = match stances.get(&id.index()) {
                     Some(label) => {
-                        let name = format!("{:<8}", snake(label));
+                        let name = format!("{:<8}", serde_name(label));
                         (name.clone(), self.paint.stance(*label, &name))
                     }
                     None => (" ".repeat(8), " ".repeat(8)),
@@ -435,7 +434,7 @@ impl Report<'_> {
                     summary
                         .sources_by_kind
                         .iter()
-                        .map(|(kind, n)| (snake(&kind), n))
+                        .map(|(kind, n)| (serde_name(&kind), n))
                         .collect(),
                 ),
             ),
@@ -445,7 +444,7 @@ impl Report<'_> {
                     summary
                         .attributions_by_source_kind
                         .iter()
-                        .map(|(kind, n)| (snake(&kind), n))
+                        .map(|(kind, n)| (serde_name(&kind), n))
                         .chain([("without source".to_string(), summary.without_source)])
                         .collect(),
                 ),
@@ -456,7 +455,7 @@ impl Report<'_> {
                     summary
                         .stances
                         .iter()
-                        .map(|(stance, n)| (snake(&stance), n))
+                        .map(|(stance, n)| (serde_name(&stance), n))
                         .collect(),
                 ),
             ),
@@ -513,7 +512,7 @@ impl Report<'_> {
             .map(|entity| {
                 vec![
                     self.shown(&[entity.span]),
-                    snake(&entity.label),
+                    serde_name(&entity.label),
                     entity.cluster.index().to_string(),
                     format!("[{}]", self.offsets(&[entity.span])),
                 ]
@@ -577,7 +576,7 @@ impl Report<'_> {
                 vec![
                     self.shown(&[time.span]),
                     resolved,
-                    time.granularity.map(|g| snake(&g)).unwrap_or_default(),
+                    time.granularity.map(|g| serde_name(&g)).unwrap_or_default(),
                     format!("[{}]", self.offsets(&[time.span])),
                 ]
             })
@@ -611,7 +610,7 @@ impl Report<'_> {
                         .saturating_sub(paragraph.sentences.start.index());
                     vec![
                         (index + 1).to_string(),
-                        snake(&paragraph.role),
+                        serde_name(&paragraph.role),
                         sentences.to_string(),
                         self.shown(&[paragraph.span]),
                     ]
