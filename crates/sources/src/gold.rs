@@ -8,6 +8,7 @@
 //! source  ID  TYPE  CANONICAL NAME
 //! attr    SOURCE-ID|-  STANCE  SOURCE-TEXT|-  CUE-TEXT|-  CONTENT-TEXT|-
 //! hedge   CUE-TEXT  SCOPE-TEXT
+//! quote   QUOTED-TEXT  SOURCE-ID|reason:title|reason:scare|reason:slogan|reason:unattributed
 //! ```
 //!
 //! Text fields are found by string search at word boundaries, so annotations
@@ -99,6 +100,27 @@ pub struct GoldHedge {
     pub scope: Span,
 }
 
+/// Whose words a quoted passage is, by the gold annotation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoldSpeaker {
+    /// The declared source with this id said it (in an attribution or as a floating quote).
+    Source(String),
+    /// Nobody's words, or no speaker can be told: `title`, `scare`, `slogan` or `unattributed`.
+    Reason(String),
+}
+
+/// One quoted passage and whose words it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoldQuote {
+    /// The text between the quotation marks.
+    pub span: Span,
+    /// Its speaker, or why it has none.
+    pub speaker: GoldSpeaker,
+}
+
+/// The reasons a `quote` record may give instead of a speaker.
+const QUOTE_REASONS: [&str; 4] = ["title", "scare", "slogan", "unattributed"];
+
 /// One annotated article.
 #[derive(Clone, Debug)]
 pub struct GoldArticle {
@@ -112,6 +134,8 @@ pub struct GoldArticle {
     pub attributions: Vec<GoldRecord>,
     /// Its unattributed hedges.
     pub hedges: Vec<GoldHedge>,
+    /// Its quoted passages, where the annotation lists them (`quote` records).
+    pub quotes: Vec<GoldQuote>,
 }
 
 /// Reads every annotated article of `dir`, in name order.
@@ -158,6 +182,7 @@ pub fn parse_gold(
         sources: Vec::new(),
         attributions: Vec::new(),
         hedges: Vec::new(),
+        quotes: Vec::new(),
     };
     for (number, line) in gold.lines().enumerate() {
         let line_no = number + 1;
@@ -236,9 +261,32 @@ pub fn parse_gold(
                     .ok_or_else(|| malformed("empty hedge scope".into()))?;
                 article.hedges.push(GoldHedge { cue, scope });
             }
+            ["quote", quoted, speaker] => {
+                let span = *locate_sequence(&article.text, quoted)
+                    .map_err(&malformed)?
+                    .first()
+                    .ok_or_else(|| malformed("empty quotation".into()))?;
+                let speaker = match speaker.strip_prefix("reason:") {
+                    Some(reason) if QUOTE_REASONS.contains(&reason) => {
+                        GoldSpeaker::Reason(reason.to_string())
+                    }
+                    Some(reason) => {
+                        return Err(malformed(format!(
+                            "unknown quotation reason {reason:?}; one of {QUOTE_REASONS:?}"
+                        )));
+                    }
+                    None if article.sources.iter().any(|s| s.id == *speaker) => {
+                        GoldSpeaker::Source(speaker.to_string())
+                    }
+                    None => {
+                        return Err(malformed(format!("source {speaker:?} is not declared above")));
+                    }
+                };
+                article.quotes.push(GoldQuote { span, speaker });
+            }
             _ => {
                 return Err(malformed(format!(
-                    "expected `source`, `attr` or `hedge` with 3, 5 or 3 tab-separated fields, got {:?}",
+                    "expected `source`, `attr`, `hedge` or `quote` with 3, 5, 2 or 2 tab-separated fields after the record name, got {:?}",
                     fields
                 )));
             }
