@@ -279,7 +279,9 @@ pub fn parse_gold(
                         GoldSpeaker::Source(speaker.to_string())
                     }
                     None => {
-                        return Err(malformed(format!("source {speaker:?} is not declared above")));
+                        return Err(malformed(format!(
+                            "source {speaker:?} is not declared above"
+                        )));
                     }
                 };
                 article.quotes.push(GoldQuote { span, speaker });
