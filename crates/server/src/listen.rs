@@ -190,3 +190,39 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for StallLimit<T> {
         this.wait(cx, progress)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt, duplex};
+
+    use super::*;
+
+    #[tokio::test]
+    async fn a_write_nobody_takes_fails_at_the_limit() {
+        let (near, _far) = duplex(16);
+        let mut stream = StallLimit::new(near, Duration::from_millis(50));
+        let error = stream
+            .write_all(&[0; 64])
+            .await
+            .expect_err("nobody reads the far end");
+        assert_eq!(error.kind(), io::ErrorKind::TimedOut);
+    }
+
+    #[tokio::test]
+    async fn a_write_that_is_taken_goes_through() {
+        let (near, mut far) = duplex(16);
+        let reader = tokio::spawn(async move {
+            let mut taken = Vec::new();
+            far.read_to_end(&mut taken).await.map(|_| taken)
+        });
+        let mut stream = StallLimit::new(near, Duration::from_secs(60));
+        stream
+            .write_all(&[7; 64])
+            .await
+            .expect("the reader takes it");
+        stream.shutdown().await.expect("the stream closes");
+        drop(stream);
+        let taken = reader.await.expect("the reader ends").expect("it reads");
+        assert_eq!(taken, [7; 64]);
+    }
+}
