@@ -658,12 +658,12 @@ fn an_export_stops_at_its_time_and_row_limits_and_keeps_no_file() {
         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT max(i) FROM n";
     let args = export(endless, &["--time-limit", "1"]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    expect(&args, 2, "time limit of 1s");
+    expect(&args, 2, "time limit of 1s (--time-limit)");
     assert!(!out.exists() && !dir.join("out.csv.partial").exists());
 
     let args = export("articles", &["--max-rows", "2"]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    expect(&args, 2, "more than 2 rows");
+    expect(&args, 2, "limit of 2 (--max-rows)");
     assert!(!out.exists() && !dir.join("out.csv.partial").exists());
 
     let args = export(

@@ -112,7 +112,7 @@ pub enum LedgerError {
         why: String,
     },
     /// A question ran past its budget's time limit and was stopped.
-    #[error("the query was stopped at its time limit of {limit:?}")]
+    #[error("the query was stopped at its time limit of {limit:?} (--time-limit)")]
     OverTime {
         /// The limit.
         limit: Duration,
@@ -122,7 +122,7 @@ pub enum LedgerError {
     Cancelled,
     /// An export query gives more rows than its budget allows; what was
     /// written is incomplete.
-    #[error("the query gives more than {limit} rows, its limit")]
+    #[error("the query gives more rows than its limit of {limit} (--max-rows)")]
     TooManyRows {
         /// The limit.
         limit: usize,
