@@ -712,8 +712,13 @@ fn every_route_is_in_the_openapi_document_and_back() {
     }
 }
 
-/// A ledger made by `attest ingest` from articles written for this test.
-fn ingested_ledger(dir: &std::path::Path) -> std::path::PathBuf {
+/// A fresh directory named after `name` holding a ledger made by
+/// `attest ingest` from articles written for this test; the directory and the
+/// ledger.
+fn ingested_ledger(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("attest-serve-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
     let corpus = dir.join("corpus.jsonl");
     let records = [
         serde_json::json!({
@@ -751,7 +756,7 @@ fn ingested_ledger(dir: &std::path::Path) -> std::path::PathBuf {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    db
+    (dir, db)
 }
 
 /// Checks `value` against a schema of the OpenAPI document's components.
@@ -782,10 +787,7 @@ fn rows_of<'a>(
 
 #[test]
 fn ledger_routes_answer_from_an_ingested_ledger() {
-    let dir = std::env::temp_dir().join(format!("attest-serve-ledger-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    let db = ingested_ledger(&dir);
+    let (dir, db) = ingested_ledger("ledger");
     let server = Server::start(&["--db", db.to_str().unwrap()]);
     let openapi = server.get("/v1/openapi.json").json();
     assert_eq!(server.get("/v1/health").json()["ledger"], true);
@@ -844,11 +846,30 @@ fn ledger_routes_answer_from_an_ingested_ledger() {
 }
 
 #[test]
-fn ledger_routes_refuse_bad_questions_clearly() {
-    let dir = std::env::temp_dir().join(format!("attest-serve-bad-{}", std::process::id()));
+fn a_long_ledger_query_is_stopped_at_the_statement_timeout() {
+    let (dir, db) = ingested_ledger("slow");
+    // Statistics over 200,000 cells take millions of SQLite steps: far more
+    // than a millisecond on any machine.
+    let conn = rusqlite::Connection::open(&db).expect("the ledger opens");
+    conn.execute_batch(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000) \
+         INSERT INTO stats_cells SELECT 'Outlet ' || (i % 500), '2026-03-02', \
+         1, 100, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 100 FROM n",
+    )
+    .expect("cells are added");
+    drop(conn);
+    let server = Server::start(&["--db", db.to_str().unwrap(), "--query-timeout-ms", "1"]);
+    let (status, message) = server.get("/v1/stats?by=outlet").error();
+    assert_eq!(status, 503);
+    assert!(message.contains("statement timeout"), "{message}");
+    assert_eq!(server.get("/v1/health").status, 200, "the server goes on");
+    drop(server);
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    let db = ingested_ledger(&dir);
+}
+
+#[test]
+fn ledger_routes_refuse_bad_questions_clearly() {
+    let (dir, db) = ingested_ledger("bad");
     let server = Server::start(&["--db", db.to_str().unwrap()]);
     let long_search = format!("/v1/search?q={}", "harbor+".repeat(400));
     let cases = [
