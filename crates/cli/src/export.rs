@@ -15,7 +15,8 @@ use crate::ledger_flags::{ExportArgs, ExportFormat};
 use crate::table::write_csv_row;
 
 pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<()> {
-    let ledger = Ledger::open_read_only(&args.db.db, &args.db.options())?;
+    let mut ledger = Ledger::open_read_only(&args.db.db, &args.db.options())?;
+    ledger.set_budget(args.budget())?;
     let to_stdout = args.out.as_os_str() == "-";
     if to_stdout {
         if args.format == ExportFormat::Parquet {

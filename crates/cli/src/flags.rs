@@ -66,6 +66,45 @@ pub(crate) struct ServeArgs {
     /// How many analyses run at once; one more request gets 503.
     #[arg(long, default_value_t = attest_server::Limits::DEFAULT.analyses, value_name = "N")]
     pub(crate) max_analyses: usize,
+
+    /// The largest answer of one analysis in bytes; a larger one gets 413.
+    #[arg(long, default_value_t = attest_server::Limits::DEFAULT.output_bytes, value_name = "BYTES")]
+    pub(crate) max_output_bytes: usize,
+
+    /// How many ledger queries run at once; one more gets 503.
+    #[arg(long, default_value_t = attest_server::Limits::DEFAULT.ledger_queries, value_name = "N")]
+    pub(crate) max_ledger_queries: usize,
+
+    /// How long one ledger query may run, in milliseconds, before it is
+    /// stopped and gets 503 (the statement timeout).
+    #[arg(long, default_value_t = attest_server::Limits::DEFAULT.query_timeout.as_millis() as u64, value_name = "MS")]
+    pub(crate) query_timeout_ms: u64,
+
+    /// The longest path and query string of a ledger route in bytes; a longer
+    /// one gets 414.
+    #[arg(long, default_value_t = attest_server::Limits::DEFAULT.query_bytes, value_name = "BYTES")]
+    pub(crate) max_query_bytes: usize,
+
+    /// How long a client may take to send a request's head, in seconds; also
+    /// how long an idle keep-alive connection stays open, and how long a
+    /// client may leave an answer untaken.
+    #[arg(long, default_value_t = attest_server::Limits::DEFAULT.header_timeout.as_secs(), value_name = "SECONDS")]
+    pub(crate) header_timeout_secs: u64,
+
+    /// How many connections are open at once; more wait to be accepted.
+    #[arg(long, default_value_t = attest_server::Limits::DEFAULT.connections, value_name = "N")]
+    pub(crate) max_connections: usize,
+
+    /// How long requests in flight may take to finish after SIGINT or
+    /// SIGTERM, in seconds; the server exits then.
+    #[arg(long, default_value_t = attest_server::Limits::DEFAULT.grace.as_secs(), value_name = "SECONDS")]
+    pub(crate) grace_secs: u64,
+
+    /// A host name the server answers to besides its bind address (and
+    /// localhost on loopback), as when it is reached through a proxy or a DNS
+    /// name; repeat for more. Other Host values get 421.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) allow_host: Vec<String>,
 }
 
 #[derive(Debug, Args)]

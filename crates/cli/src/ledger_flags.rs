@@ -240,6 +240,26 @@ pub(crate) struct ExportArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) out: PathBuf,
 
+    /// Fail, keeping no file, when the query gives more than N rows.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_rows: Option<usize>,
+
+    /// Stop the query and fail, keeping no file, once it has run this many
+    /// seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) time_limit: Option<u64>,
+
     #[command(flatten)]
     pub(crate) db: DbArgs,
+}
+
+impl ExportArgs {
+    /// The limits of the export's query, as the server sets them for its own.
+    pub(crate) fn budget(&self) -> attest_ledger::Budget {
+        attest_ledger::Budget {
+            time: self.time_limit.map(Duration::from_secs),
+            rows: self.max_rows,
+            cancel: None,
+        }
+    }
 }

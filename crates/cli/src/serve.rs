@@ -16,8 +16,16 @@ pub(crate) fn run(args: &ServeArgs) -> anyhow::Result<()> {
         body_bytes: args.max_body_bytes,
         timeout: Duration::from_secs(args.timeout_secs.max(1)),
         analyses: args.max_analyses.max(1),
+        output_bytes: args.max_output_bytes,
+        ledger_queries: args.max_ledger_queries.max(1),
+        query_timeout: Duration::from_millis(args.query_timeout_ms.max(1)),
+        query_bytes: args.max_query_bytes,
+        header_timeout: Duration::from_secs(args.header_timeout_secs.max(1)),
+        connections: args.max_connections.max(1),
+        grace: Duration::from_secs(args.grace_secs),
     };
-    let mut state = attest_server::AppState::new(Arc::new(pipeline), limits);
+    let mut state = attest_server::AppState::new(Arc::new(pipeline), limits)
+        .with_hosts(args.addr.ip(), args.allow_host.clone());
     if let Some(db) = &args.db {
         // Refuse a file that is no ledger now, not at the first request.
         attest_ledger::Ledger::open_read_only(db, &attest_ledger::OpenOptions::DEFAULT)?;

@@ -633,3 +633,46 @@ fn ledgers_that_cannot_be_used_are_refused_and_left_as_they_were() {
     assert!(!missing.exists(), "a query creates no ledger");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_export_stops_at_its_time_and_row_limits_and_keeps_no_file() {
+    let dir = temp_dir("budget");
+    let db = dir.join("ledger.db");
+    succeeds(&["ingest", path_str(&corpus(&dir, 3)), "--db", path_str(&db)]);
+    let out = dir.join("out.csv");
+    let export = |what: &str, limit: &[&str]| -> Vec<String> {
+        let mut args: Vec<String> = ["export", what, "--format", "csv", "--out"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        args.extend([
+            path_str(&out).to_string(),
+            "--db".into(),
+            path_str(&db).into(),
+        ]);
+        args.extend(limit.iter().map(|s| s.to_string()));
+        args
+    };
+    // A query with no end: counts up for ever, and gives one row at the end.
+    let endless =
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT max(i) FROM n";
+    let args = export(endless, &["--time-limit", "1"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    expect(&args, 2, "time limit of 1s (--time-limit)");
+    assert!(!out.exists() && !dir.join("out.csv.partial").exists());
+
+    let args = export("articles", &["--max-rows", "2"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    expect(&args, 2, "limit of 2 (--max-rows)");
+    assert!(!out.exists() && !dir.join("out.csv.partial").exists());
+
+    let args = export(
+        "SELECT article_id FROM articles ORDER BY id",
+        &["--max-rows", "3", "--time-limit", "60"],
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    succeeds(&args);
+    let csv = std::fs::read_to_string(&out).expect("the export is written");
+    assert_eq!(csv.lines().count(), 4, "a header and three articles");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,13 +4,15 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
 
 /// A running `attest serve` on a free loopback port, stopped when dropped.
 struct Server {
     child: Child,
     port: u16,
+    /// The token of `GET /v1/token`, which POSTs of plain text or HTML carry.
+    token: String,
 }
 
 impl Server {
@@ -36,11 +38,32 @@ impl Server {
             .and_then(|rest| rest.split('/').next())
             .and_then(|port| port.parse().ok())
             .unwrap_or_else(|| panic!("no port in {line:?}"));
-        Server { child, port }
+        let token = request(port, "GET", "/v1/token", &[], b"").json()["token"]
+            .as_str()
+            .expect("a token")
+            .to_string();
+        Server { child, port, token }
     }
 
+    /// Sends SIGTERM and waits for the server to exit, which it must within
+    /// its grace period (far less than the patience here).
+    fn terminate(&mut self) -> ExitStatus {
+        let pid = self.child.id().to_string();
+        let killed = Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .expect("kill runs");
+        assert!(killed.success());
+        exit_within(&mut self.child, Duration::from_secs(20))
+            .expect("the server exits within its grace period")
+    }
+
+    /// A request as the page's own script or a client that fetched the token
+    /// sends it.
     fn request(&self, method: &str, path: &str, content_type: Option<&str>, body: &[u8]) -> Reply {
-        request(self.port, method, path, content_type, body)
+        let mut headers = vec![("X-Attest-Token", self.token.as_str())];
+        headers.extend(content_type.map(|value| ("Content-Type", value)));
+        request(self.port, method, path, &headers, body)
     }
 
     fn get(&self, path: &str) -> Reply {
@@ -84,6 +107,16 @@ impl Reply {
             .map(|(_, value)| value.as_str())
     }
 
+    /// Checks that the request succeeded.
+    fn served(&self, what: &str) {
+        assert_eq!(
+            self.status,
+            200,
+            "{what}: {}",
+            String::from_utf8_lossy(&self.body)
+        );
+    }
+
     /// The status and message of a JSON error body, checked to be one.
     fn error(&self) -> (u16, String) {
         let json = self.json();
@@ -95,22 +128,29 @@ impl Reply {
     }
 }
 
-fn request(port: u16, method: &str, path: &str, content_type: Option<&str>, body: &[u8]) -> Reply {
-    receive(send(port, method, path, content_type, body))
+fn request(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
+    receive(send(port, method, path, headers, body))
 }
 
-/// Sends a request and returns the connection its answer will come on.
-fn send(port: u16, method: &str, path: &str, content_type: Option<&str>, body: &[u8]) -> TcpStream {
+/// Sends a request with `headers` (and `Host: 127.0.0.1` unless they name
+/// one) and returns the connection its answer will come on.
+fn send(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> TcpStream {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("the server accepts");
     stream
         .set_read_timeout(Some(Duration::from_secs(120)))
         .expect("a timeout can be set");
     let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+        "{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
         body.len()
     );
-    if let Some(content_type) = content_type {
-        head.push_str(&format!("Content-Type: {content_type}\r\n"));
+    if !headers
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("host"))
+    {
+        head.push_str("Host: 127.0.0.1\r\n");
+    }
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
     }
     head.push_str("\r\n");
     stream
@@ -375,7 +415,10 @@ fn a_saturated_server_answers_503_and_recovers() {
             server.port,
             "POST",
             "/v1/analyze",
-            Some("text/plain"),
+            &[
+                ("Content-Type", "text/plain"),
+                ("X-Attest-Token", &server.token),
+            ],
             article.as_bytes(),
         );
         std::thread::sleep(Duration::from_millis(100));
@@ -392,12 +435,7 @@ fn a_saturated_server_answers_503_and_recovers() {
     assert!(message.contains("analyses are running"), "{message}");
     assert_eq!(refused.header("retry-after"), Some("1"));
     let after = server.request("POST", "/v1/analyze", Some("text/plain"), small);
-    assert_eq!(
-        after.status,
-        200,
-        "the slot is free again: {}",
-        String::from_utf8_lossy(&after.body)
-    );
+    after.served("the slot is free again");
 }
 
 #[test]
@@ -409,7 +447,7 @@ fn a_request_over_the_time_limit_answers_503() {
     stream
         .write_all(
             b"POST /v1/analyze HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\
-              Content-Type: text/plain\r\nContent-Length: 1000\r\n\r\nThe mayor",
+              Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"text\": \"The mayor",
         )
         .expect("the head is sent");
     stream
@@ -427,14 +465,213 @@ fn a_request_over_the_time_limit_answers_503() {
 fn sigterm_stops_the_server_cleanly() {
     let mut server = Server::start(&[]);
     assert_eq!(server.get("/v1/health").status, 200);
-    let pid = server.child.id().to_string();
-    let killed = Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
-    let status = server.child.wait().expect("the server exits");
+    let status = server.terminate();
     assert!(status.success(), "a clean stop exits 0: {status:?}");
+}
+
+/// Waits for `child` to exit for at most `patience`.
+fn exit_within(child: &mut Child, patience: Duration) -> Option<ExitStatus> {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("the server can be waited for") {
+            return Some(status);
+        }
+        if started.elapsed() > patience {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Reads whatever comes until the server closes `stream`, for at most
+/// `patience`; how long that took, or `None` when the connection stayed open.
+fn closed_within(stream: &mut TcpStream, patience: Duration) -> Option<Duration> {
+    stream
+        .set_read_timeout(Some(patience))
+        .expect("a timeout can be set");
+    let started = Instant::now();
+    let mut buffer = [0; 4096];
+    loop {
+        match stream.read(&mut buffer) {
+            Ok(0) => return Some(started.elapsed()),
+            Ok(_) => {}
+            Err(error)
+                if matches!(
+                    error.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return None;
+            }
+            // Reset by the server: closed too.
+            Err(_) => return Some(started.elapsed()),
+        }
+    }
+}
+
+/// A connection that has sent half a request head and then nothing.
+fn half_a_head(port: u16) -> TcpStream {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("the server accepts");
+    stream
+        .write_all(b"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        .expect("half a head is sent");
+    stream
+}
+
+#[test]
+fn a_client_that_sends_half_a_head_or_idles_is_disconnected() {
+    let server = Server::start(&["--header-timeout-secs", "1"]);
+    let mut slow = half_a_head(server.port);
+    let closed = closed_within(&mut slow, Duration::from_secs(30))
+        .expect("a half-sent head does not hold the connection");
+    assert!(closed < Duration::from_secs(10), "closed after {closed:?}");
+
+    // A keep-alive connection that asks nothing more after its answer is
+    // closed after the same time.
+    let mut idle = TcpStream::connect(("127.0.0.1", server.port)).expect("the server accepts");
+    idle.write_all(b"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .expect("a request is sent");
+    let closed = closed_within(&mut idle, Duration::from_secs(30))
+        .expect("an idle connection is not kept for ever");
+    assert!(closed < Duration::from_secs(10), "closed after {closed:?}");
+    assert_eq!(server.get("/v1/health").status, 200, "the server goes on");
+}
+
+#[test]
+fn sigterm_exits_within_the_grace_period_whatever_the_clients_do() {
+    let mut server = Server::start(&[
+        "--grace-secs",
+        "1",
+        "--header-timeout-secs",
+        "600",
+        "--timeout-secs",
+        "600",
+        "--max-body-bytes",
+        "30000000",
+    ]);
+    let _half = half_a_head(server.port);
+    // An analysis that takes far longer than the grace period.
+    let record = serde_json::json!({ "text": long_article(8_000_000) }).to_string();
+    let _busy = send(
+        server.port,
+        "POST",
+        "/v1/analyze",
+        &[("Content-Type", "application/json")],
+        record.as_bytes(),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let status = server.terminate();
+    assert!(status.success(), "a stop on a signal exits 0: {status:?}");
+}
+
+#[test]
+fn an_analysis_past_its_time_limit_gives_its_slot_back_at_once() {
+    let server = Server::start(&[
+        "--max-analyses",
+        "1",
+        "--timeout-secs",
+        "1",
+        "--max-body-bytes",
+        "30000000",
+    ]);
+    // The abandoned analysis may still run, but not in the only slot.
+    refused_then_served(&server, long_article(8_000_000), 503, "longer than 1 s");
+}
+
+#[test]
+fn an_answer_over_the_output_limit_gets_413() {
+    let server = Server::start(&["--max-output-bytes", "20000"]);
+    refused_then_served(&server, long_article(20_000), 413, "--max-output-bytes");
+}
+
+/// Posts `text`, which must get `status` with `needle` in its message, then a
+/// short article, which must be analysed.
+fn refused_then_served(server: &Server, text: String, status: u16, needle: &str) {
+    let record = serde_json::json!({ "text": text });
+    let (got, message) = server.post_json("/v1/analyze", &record).error();
+    assert_eq!(got, status, "{message}");
+    assert!(message.contains(needle), "{message}");
+    server
+        .post_json(
+            "/v1/analyze",
+            &serde_json::json!({ "text": "Officials said the road would reopen." }),
+        )
+        .served("the next request");
+}
+
+#[test]
+fn only_the_servers_own_host_names_are_answered() {
+    let server = Server::start(&["--allow-host", "news.example"]);
+    let port = server.port.to_string();
+    let local = format!("localhost:{port}");
+    for host in [
+        "127.0.0.1",
+        &local,
+        "[::1]",
+        "news.example",
+        "NEWS.example.:443",
+    ] {
+        let reply = request(server.port, "GET", "/v1/health", &[("Host", host)], b"");
+        assert_eq!(reply.status, 200, "Host {host}");
+    }
+    // What a DNS-rebinding page sends: its own name, now pointing here.
+    for host in [
+        "rebound.example",
+        "rebound.example:8080",
+        "localhost.rebound.example",
+        "10.1.2.3",
+    ] {
+        for path in ["/v1/health", "/", "/v1/token"] {
+            let (status, message) =
+                request(server.port, "GET", path, &[("Host", host)], b"").error();
+            assert_eq!(status, 421, "Host {host} {path}");
+            assert!(message.contains("--allow-host"), "{message}");
+        }
+    }
+}
+
+#[test]
+fn a_post_must_be_json_or_carry_the_token() {
+    let server = Server::start(&[]);
+    let text = b"Officials said the road would reopen.";
+    // What a form on another site can send without asking the server first.
+    for content_type in [
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        Some("multipart/form-data; boundary=x"),
+        None,
+    ] {
+        let headers: Vec<(&str, &str)> = content_type
+            .map(|value| ("Content-Type", value))
+            .into_iter()
+            .collect();
+        let (status, message) = request(server.port, "POST", "/v1/analyze", &headers, text).error();
+        assert_eq!(status, 403, "{content_type:?}");
+        assert!(message.contains("application/json"), "{message}");
+    }
+    let forged = request(
+        server.port,
+        "POST",
+        "/v1/analyze",
+        &[("Content-Type", "text/plain"), ("X-Attest-Token", "guess")],
+        text,
+    );
+    assert_eq!(forged.status, 403);
+
+    let json = request(
+        server.port,
+        "POST",
+        "/v1/analyze",
+        &[("Content-Type", "application/json; charset=utf-8")],
+        serde_json::json!({ "text": "Officials said the road would reopen." })
+            .to_string()
+            .as_bytes(),
+    );
+    assert_eq!(json.status, 200, "{}", String::from_utf8_lossy(&json.body));
+    let token = server.get("/v1/token").json();
+    assert_eq!(token["header"], "x-attest-token");
+    let with_token = server.request("POST", "/v1/analyze", Some("text/plain"), text);
+    assert_eq!(with_token.status, 200);
 }
 
 #[test]
@@ -475,8 +712,13 @@ fn every_route_is_in_the_openapi_document_and_back() {
     }
 }
 
-/// A ledger made by `attest ingest` from articles written for this test.
-fn ingested_ledger(dir: &std::path::Path) -> std::path::PathBuf {
+/// A fresh directory named after `name` holding a ledger made by
+/// `attest ingest` from articles written for this test; the directory and the
+/// ledger.
+fn ingested_ledger(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("attest-serve-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
     let corpus = dir.join("corpus.jsonl");
     let records = [
         serde_json::json!({
@@ -514,7 +756,7 @@ fn ingested_ledger(dir: &std::path::Path) -> std::path::PathBuf {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    db
+    (dir, db)
 }
 
 /// Checks `value` against a schema of the OpenAPI document's components.
@@ -545,10 +787,7 @@ fn rows_of<'a>(
 
 #[test]
 fn ledger_routes_answer_from_an_ingested_ledger() {
-    let dir = std::env::temp_dir().join(format!("attest-serve-ledger-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    let db = ingested_ledger(&dir);
+    let (dir, db) = ingested_ledger("ledger");
     let server = Server::start(&["--db", db.to_str().unwrap()]);
     let openapi = server.get("/v1/openapi.json").json();
     assert_eq!(server.get("/v1/health").json()["ledger"], true);
@@ -607,12 +846,32 @@ fn ledger_routes_answer_from_an_ingested_ledger() {
 }
 
 #[test]
-fn ledger_routes_refuse_bad_questions_clearly() {
-    let dir = std::env::temp_dir().join(format!("attest-serve-bad-{}", std::process::id()));
+fn a_long_ledger_query_is_stopped_at_the_statement_timeout() {
+    let (dir, db) = ingested_ledger("slow");
+    // Statistics over 200,000 cells take millions of SQLite steps: far more
+    // than a millisecond on any machine.
+    let conn = rusqlite::Connection::open(&db).expect("the ledger opens");
+    conn.execute_batch(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000) \
+         INSERT INTO stats_cells SELECT 'Outlet ' || (i % 500), '2026-03-02', \
+         1, 100, 1, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 100 FROM n",
+    )
+    .expect("cells are added");
+    drop(conn);
+    let server = Server::start(&["--db", db.to_str().unwrap(), "--query-timeout-ms", "1"]);
+    let (status, message) = server.get("/v1/stats?by=outlet").error();
+    assert_eq!(status, 503);
+    assert!(message.contains("statement timeout"), "{message}");
+    assert_eq!(server.get("/v1/health").status, 200, "the server goes on");
+    drop(server);
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    let db = ingested_ledger(&dir);
+}
+
+#[test]
+fn ledger_routes_refuse_bad_questions_clearly() {
+    let (dir, db) = ingested_ledger("bad");
     let server = Server::start(&["--db", db.to_str().unwrap()]);
+    let long_search = format!("/v1/search?q={}", "harbor+".repeat(400));
     let cases = [
         ("/v1/articles?since=yesterday", 400, "since"),
         ("/v1/articles?colour=red", 400, "colour"),
@@ -624,6 +883,8 @@ fn ledger_routes_refuse_bad_questions_clearly() {
         ("/v1/search", 400, "q="),
         ("/v1/search?q=%22unclosed", 200, ""),
         ("/v1/stats?by=weather", 400, "weather"),
+        ("/v1/articles?limit=5000", 400, "5000"),
+        (&long_search, 414, "--max-query-bytes"),
     ];
     for (path, status, needle) in cases {
         let reply = server.get(path);

@@ -111,6 +111,22 @@ pub enum LedgerError {
         /// Why.
         why: String,
     },
+    /// A question ran past its budget's time limit and was stopped.
+    #[error("the query was stopped at its time limit of {limit:?} (--time-limit)")]
+    OverTime {
+        /// The limit.
+        limit: Duration,
+    },
+    /// A question was cancelled by its budget's flag (see [`crate::Cancel`]).
+    #[error("the query was cancelled")]
+    Cancelled,
+    /// An export query gives more rows than its budget allows; what was
+    /// written is incomplete.
+    #[error("the query gives more rows than its limit of {limit} (--max-rows)")]
+    TooManyRows {
+        /// The limit.
+        limit: usize,
+    },
     /// The consumer of exported rows failed (a closed pipe, a full disk).
     #[error("writing rows: {0}")]
     Sink(#[source] std::io::Error),

@@ -8,8 +8,8 @@
 use rusqlite::Connection;
 use rusqlite::types::ValueRef;
 
-use crate::LedgerError;
 use crate::rows::Cell;
+use crate::{Budget, LedgerError};
 
 /// The tables [`crate::Ledger::export`] knows by name.
 pub const TABLES: [&str; 9] = [
@@ -74,11 +74,14 @@ pub(crate) fn export(
     conn: &Connection,
     what: &str,
     sink: &mut dyn RowSink,
+    budget: &Budget,
 ) -> Result<usize, LedgerError> {
     let bad = |why: String| LedgerError::BadQuery {
         query: what.to_string(),
         why,
     };
+    let failed =
+        |err: rusqlite::Error| budget.stopped(&err).unwrap_or_else(|| bad(err.to_string()));
     let sql = match table_query(what) {
         Some(sql) => sql,
         None => {
@@ -92,7 +95,7 @@ pub(crate) fn export(
             what.to_string()
         }
     };
-    let mut statement = conn.prepare(&sql).map_err(|err| bad(err.to_string()))?;
+    let mut statement = conn.prepare(&sql).map_err(failed)?;
     if !statement.readonly() {
         return Err(bad(
             "only queries that change nothing can be exported".to_string()
@@ -106,13 +109,14 @@ pub(crate) fn export(
         })
         .collect();
     sink.columns(&columns).map_err(LedgerError::Sink)?;
-    let mut rows = statement.query([]).map_err(|err| bad(err.to_string()))?;
+    let mut rows = statement.query([]).map_err(failed)?;
     let mut cells = Vec::with_capacity(columns.len());
     let mut count = 0;
-    while let Some(row) = rows.next().map_err(|err| bad(err.to_string()))? {
+    while let Some(row) = rows.next().map_err(failed)? {
+        budget.allow_row(count + 1)?;
         cells.clear();
         for i in 0..columns.len() {
-            let value = row.get_ref(i).map_err(|err| bad(err.to_string()))?;
+            let value = row.get_ref(i).map_err(failed)?;
             cells.push(cell(value));
         }
         sink.row(&cells).map_err(LedgerError::Sink)?;

@@ -88,6 +88,7 @@
 
 #![deny(missing_docs)]
 
+mod budget;
 mod cells;
 mod check;
 mod error;
@@ -108,6 +109,7 @@ use std::path::{Path, PathBuf};
 use attest_doc::Doc;
 use rusqlite::Connection;
 
+pub use budget::{Budget, Cancel};
 pub use check::CheckReport;
 pub use error::LedgerError;
 pub use export::{Column, ColumnType, RowSink, TABLES};
@@ -128,6 +130,7 @@ pub struct Ledger {
     path: PathBuf,
     options: OpenOptions,
     access: Access,
+    budget: Budget,
 }
 
 impl Ledger {
@@ -154,6 +157,7 @@ impl Ledger {
             path: path.to_path_buf(),
             options: *options,
             access,
+            budget: Budget::default(),
         })
     }
 
@@ -163,7 +167,19 @@ impl Ledger {
     }
 
     fn sqlite(&self, source: rusqlite::Error) -> LedgerError {
-        schema::classify(&self.path, &self.options, source)
+        self.budget
+            .stopped(&source)
+            .unwrap_or_else(|| schema::classify(&self.path, &self.options, source))
+    }
+
+    /// Limits every question asked from now on (see [`Budget`]); its time
+    /// limit counts from this call.
+    pub fn set_budget(&mut self, budget: Budget) -> Result<(), LedgerError> {
+        budget
+            .install(&mut self.conn)
+            .map_err(|err| self.sqlite(err))?;
+        self.budget = budget;
+        Ok(())
     }
 
     /// Closes the ledger. After writing, the write-ahead log is copied into the
@@ -299,7 +315,7 @@ impl Ledger {
         if fts_query.trim().is_empty() {
             return Ok(Vec::new());
         }
-        query::search(&self.conn, fts_query, filter, limit)
+        query::search(&self.conn, fts_query, filter, limit, &self.budget)
     }
 
     /// Sourcing statistics per group of articles.
@@ -335,8 +351,9 @@ impl Ledger {
     }
 
     /// Streams a table of [`TABLES`], or the rows of a read-only SQL query, to
-    /// `sink`; returns the number of rows.
+    /// `sink`, within the budget's row and time limits; returns the number of
+    /// rows.
     pub fn export(&self, what: &str, sink: &mut dyn RowSink) -> Result<usize, LedgerError> {
-        export::export(&self.conn, what, sink)
+        export::export(&self.conn, what, sink, &self.budget)
     }
 }

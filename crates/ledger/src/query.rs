@@ -12,7 +12,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params_from_iter};
 use crate::rows::{
     ArticleAttribution, ArticleDetail, ArticleRow, SearchHit, SourceRow, Statement, StatsRow,
 };
-use crate::{LedgerError, cells, identity};
+use crate::{Budget, LedgerError, cells, identity};
 
 /// Which articles a query looks at. The default looks at all of them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -337,10 +337,15 @@ pub(crate) fn search(
     fts_query: &str,
     filter: &Filter,
     limit: usize,
+    budget: &Budget,
 ) -> Result<Vec<SearchHit>, LedgerError> {
-    let bad = |err: rusqlite::Error| LedgerError::BadSearch {
-        query: fts_query.to_string(),
-        why: err.to_string(),
+    let bad = |err: rusqlite::Error| {
+        budget
+            .stopped(&err)
+            .unwrap_or_else(|| LedgerError::BadSearch {
+                query: fts_query.to_string(),
+                why: err.to_string(),
+            })
     };
     let mut hits = Vec::new();
     for (found_in, fts, content, table) in [

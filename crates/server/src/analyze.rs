@@ -10,15 +10,22 @@
 //! | `text/html` | an HTML page: main text and meta tags |
 //!
 //! The answer is the document in the JSON schema of `docs/schema.md`
-//! (`?tokens=true` adds tokens and part-of-speech tags).
+//! (`?tokens=true` adds tokens and part-of-speech tags), or 413 when it would
+//! be over [`crate::Limits::output_bytes`].
+//!
+//! A POST that is not `application/json` needs the token of `GET /v1/token`
+//! (see the `origin` module).
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
+use std::io::{self, Write};
 
-use crate::{ApiError, AppState};
+use attest_ledger::Cancel;
+
+use crate::{ApiError, AppState, CancelOnDrop};
 
 /// The id of an article that comes without one.
 const REQUEST_ID: &str = "request";
@@ -46,13 +53,28 @@ pub(crate) async fn analyze(
     let bytes = read_body(body, limit).await?;
     let kind = BodyKind::of(&headers)?;
     // Analysis is CPU-bound: a bounded number run at once, and the rest are
-    // told so at once instead of queueing without end.
-    let permit = state.analyses.clone().try_acquire_owned().map_err(|_| {
+    // told so at once instead of queueing without end. The slot stays with
+    // this request, so a request whose time is up gives it back at once.
+    let slot = state.analyses.clone().try_acquire_owned().map_err(|_| {
         ApiError::unavailable(format!(
             "{} analyses are running, the most this server runs at once; try again shortly",
             state.limits.analyses
         ))
     })?;
+    // The thread's permit goes with the analysis, which a stage cannot stop
+    // midway: analyses abandoned by their request finish on it, and when as
+    // many of them run as there are slots, new requests wait for them.
+    let thread = state
+        .analysis_threads
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| {
+            ApiError::unavailable(
+                "analyses whose requests timed out are still finishing; try again shortly",
+            )
+        })?;
+    let abandoned = Cancel::new();
+    let _abandon = CancelOnDrop(abandoned.clone());
     let pipeline = state.pipeline.clone();
     let limits = attest_doc::Limits {
         article_bytes: limit,
@@ -61,21 +83,65 @@ pub(crate) async fn analyze(
     let json_config = attest_write::JsonConfig {
         tokens: query.tokens,
     };
+    let output_bytes = state.limits.output_bytes;
     let analysed = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
+        let _thread = thread;
         let config = attest_read::ReadConfig { limits };
         let item = kind.read(bytes, &config)?;
+        if abandoned.is_cancelled() {
+            return Err(ApiError::unavailable("the request was abandoned"));
+        }
         let doc = pipeline.analyze_noted(item.article, item.warnings);
+        if abandoned.is_cancelled() {
+            return Err(ApiError::unavailable("the request was abandoned"));
+        }
         // Written as `attest analyze --format jsonl` writes it, so the fields
         // keep the schema's order.
-        let mut json = Vec::new();
-        attest_write::write_jsonl(&doc, &json_config, &mut json)
-            .map_err(|error| ApiError::internal(format!("writing the document: {error}")))?;
-        Ok::<_, ApiError>(json)
+        let mut json = Capped::new(output_bytes);
+        match attest_write::write_jsonl(&doc, &json_config, &mut json) {
+            Ok(()) => Ok(json.bytes),
+            Err(_) if json.over => Err(ApiError::answer_too_large(output_bytes)),
+            Err(error) => Err(ApiError::internal(format!("writing the document: {error}"))),
+        }
     })
     .await
     .map_err(|_| ApiError::internal("the analysis stopped unexpectedly"))??;
+    drop(slot);
     Ok(([(header::CONTENT_TYPE, "application/json")], analysed).into_response())
+}
+
+/// A buffer that refuses to grow past `limit` bytes, so that an answer over
+/// the limit is never held whole.
+struct Capped {
+    bytes: Vec<u8>,
+    limit: usize,
+    over: bool,
+}
+
+impl Capped {
+    fn new(limit: usize) -> Capped {
+        Capped {
+            bytes: Vec::new(),
+            limit,
+            over: false,
+        }
+    }
+}
+
+impl Write for Capped {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.bytes.len().saturating_add(buf.len()) > self.limit {
+            self.over = true;
+            self.bytes = Vec::new();
+            return Err(io::Error::other("the answer is over its limit"));
+        }
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Reads the body, refusing it as soon as it passes `limit` bytes.

@@ -41,6 +41,36 @@ impl ApiError {
         )
     }
 
+    /// 413: the answer would be over the limit.
+    pub fn answer_too_large(limit: usize) -> ApiError {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the answer would be over the limit of {limit} bytes (attest serve --max-output-bytes); send a shorter article"
+            ),
+        )
+    }
+
+    /// 403: a request the server does not take from where it may come from.
+    pub fn forbidden(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, message)
+    }
+
+    /// 414: the address is over the limit.
+    pub fn uri_too_long(limit: usize) -> ApiError {
+        ApiError::new(
+            StatusCode::URI_TOO_LONG,
+            format!(
+                "the path and query are over the limit of {limit} bytes (attest serve --max-query-bytes)"
+            ),
+        )
+    }
+
+    /// 421: the request names a `Host` this server does not answer to.
+    pub fn misdirected(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::MISDIRECTED_REQUEST, message)
+    }
+
     /// 415: a body type the route does not read.
     pub fn unsupported(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, message)

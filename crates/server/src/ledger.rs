@@ -9,15 +9,18 @@
 use std::path::PathBuf;
 
 use attest_doc::SourceKind;
-use attest_ledger::{Filter, GroupBy, Ledger, LedgerError, OpenOptions};
-use axum::Json;
+use attest_ledger::{Budget, Cancel, Filter, GroupBy, Ledger, LedgerError, OpenOptions};
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, Query, Request, State};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
-use crate::{ApiError, AppState};
+use crate::{ApiError, AppState, CancelOnDrop};
 
-/// The most rows one request may ask for; a larger `limit` is cut to it.
+/// The most rows one request may ask for; a larger `limit` gets 400.
 const MAX_ROWS: usize = 1_000;
 
 /// Filters every ledger route takes, as query parameters.
@@ -74,8 +77,13 @@ impl Params {
         })
     }
 
-    fn limit(&self, default: usize) -> usize {
-        self.limit.unwrap_or(default).min(MAX_ROWS)
+    fn limit(&self, default: usize) -> Result<usize, ApiError> {
+        match self.limit {
+            Some(limit) if limit > MAX_ROWS => Err(ApiError::bad_request(format!(
+                "limit={limit} is over {MAX_ROWS}, the most rows one request gives"
+            ))),
+            limit => Ok(limit.unwrap_or(default)),
+        }
     }
 }
 
@@ -92,7 +100,34 @@ fn params(query: Result<Query<Params>, QueryRejection>) -> Result<Params, ApiErr
         .map_err(|rejection| ApiError::bad_request(rejection.body_text()))
 }
 
-/// Runs `question` against a read-only ledger in a blocking task.
+/// The ledger routes, each refusing a path and query over
+/// [`crate::Limits::query_bytes`] before anything else.
+pub(crate) fn routes(state: &AppState) -> Router<AppState> {
+    Router::new()
+        .route("/v1/articles", get(articles))
+        .route("/v1/articles/{id}", get(article))
+        .route("/v1/sources", get(sources))
+        .route("/v1/sources/{id}", get(source))
+        .route("/v1/search", get(search))
+        .route("/v1/stats", get(stats))
+        .route_layer(middleware::from_fn_with_state(state.clone(), question_size))
+}
+
+async fn question_size(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let limit = state.limits.query_bytes;
+    let asked = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |pq| pq.as_str().len());
+    if asked > limit {
+        return ApiError::uri_too_long(limit).into_response();
+    }
+    next.run(request).await
+}
+
+/// Runs `question` against a read-only ledger in a blocking task, under the
+/// server's statement timeout; a request that is dropped meanwhile (its time
+/// is up, its client gone) stops the statement through the budget's flag.
 async fn ask<T: Send + 'static>(
     state: &AppState,
     question: impl FnOnce(&Ledger) -> Result<T, ApiError> + Send + 'static,
@@ -100,8 +135,30 @@ async fn ask<T: Send + 'static>(
     let path: PathBuf = state.ledger.clone().ok_or_else(|| {
         ApiError::not_found("this server has no ledger: start it with attest serve --db PATH")
     })?;
+    // The permit goes with the thread, so the cap bounds threads and SQLite
+    // connections, not only requests.
+    let permit = state
+        .ledger_queries
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| {
+            ApiError::unavailable(format!(
+                "{} ledger queries are running, the most this server runs at once; try again shortly",
+                state.limits.ledger_queries
+            ))
+        })?;
+    let cancel = Cancel::new();
+    let _stop = CancelOnDrop(cancel.clone());
+    let budget = Budget {
+        time: Some(state.limits.query_timeout),
+        rows: None,
+        cancel: Some(cancel),
+    };
     tokio::task::spawn_blocking(move || {
-        let ledger = Ledger::open_read_only(&path, &OpenOptions::DEFAULT).map_err(ledger_error)?;
+        let _permit = permit;
+        let mut ledger =
+            Ledger::open_read_only(&path, &OpenOptions::DEFAULT).map_err(ledger_error)?;
+        ledger.set_budget(budget).map_err(ledger_error)?;
         question(&ledger)
     })
     .await
@@ -112,6 +169,11 @@ fn ledger_error(error: LedgerError) -> ApiError {
     match error {
         LedgerError::BadSearch { .. } => ApiError::bad_request(error.to_string()),
         LedgerError::Locked { .. } => ApiError::unavailable(error.to_string()),
+        LedgerError::OverTime { limit } => ApiError::unavailable(format!(
+            "the ledger query was stopped at the statement timeout of {} s (attest serve --query-timeout-ms)",
+            limit.as_secs_f64()
+        )),
+        LedgerError::Cancelled => ApiError::unavailable("the ledger query was cancelled"),
         other => ApiError::internal(other.to_string()),
     }
 }
@@ -127,7 +189,7 @@ pub(crate) async fn articles(
 ) -> Result<Json<Rows<attest_ledger::ArticleRow>>, ApiError> {
     let params = params(query)?;
     let filter = params.filter()?;
-    let (limit, offset) = (params.limit(50), params.offset.unwrap_or(0));
+    let (limit, offset) = (params.limit(50)?, params.offset.unwrap_or(0));
     let rows = ask(&state, move |ledger| {
         ledger
             .articles(&filter, limit, offset)
@@ -157,7 +219,7 @@ pub(crate) async fn sources(
 ) -> Result<Json<Rows<attest_ledger::SourceRow>>, ApiError> {
     let params = params(query)?;
     let filter = params.filter()?;
-    let limit = params.limit(20);
+    let limit = params.limit(20)?;
     let rows = ask(&state, move |ledger| {
         ledger.top_sources(&filter, limit).map_err(ledger_error)
     })
@@ -181,7 +243,7 @@ pub(crate) async fn source(
         .map_err(|_| ApiError::bad_request(format!("source id {id:?} is not a number")))?;
     let params = params(query)?;
     let filter = params.filter()?;
-    let limit = params.limit(MAX_ROWS);
+    let limit = params.limit(MAX_ROWS)?;
     let page = ask(&state, move |ledger| {
         let source = ledger
             .source(id)
@@ -202,7 +264,7 @@ pub(crate) async fn search(
 ) -> Result<Json<Rows<attest_ledger::SearchHit>>, ApiError> {
     let params = params(query)?;
     let filter = params.filter()?;
-    let limit = params.limit(50);
+    let limit = params.limit(50)?;
     let text = params
         .q
         .clone()

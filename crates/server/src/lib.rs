@@ -7,14 +7,24 @@
 //! pipeline it is given and, when [`AppState::with_ledger`] names a ledger
 //! file, answers the ledger's questions from it (articles, sources, a source's
 //! statements, full-text search, statistics). [`serve`] binds an address and runs the
-//! router until SIGINT or SIGTERM, finishing the requests in flight.
+//! router until SIGINT or SIGTERM, finishing the requests in flight for at most
+//! [`Limits::grace`].
 //!
 //! Every failure is a JSON error object with the status code that says what
-//! went wrong ([`ApiError`]): 400 for bad input with the reason, 404, 413 for a
-//! body over [`Limits::body_bytes`], 503 when [`Limits::analyses`] analyses are
-//! already running or a request outlives [`Limits::timeout`]. A stage that
-//! panics on an article is caught by the pipeline and reported in the
-//! document's diagnostics, so no input takes the server down.
+//! went wrong ([`ApiError`]): 400 for bad input with the reason, 403 for a POST
+//! that is neither JSON nor carries the page's token, 404, 413 for a body over
+//! [`Limits::body_bytes`] or an answer over [`Limits::output_bytes`], 414 for a
+//! ledger question over [`Limits::query_bytes`], 421 for a `Host` the server
+//! does not answer to, 503 when the analyses or ledger queries that may run at
+//! once are running or a request outlives its time limit. A stage that panics
+//! on an article is caught by the pipeline and reported in the document's
+//! diagnostics, so no input takes the server down.
+//!
+//! Every resource a client can hold is bounded by a field of [`Limits`]:
+//! connections, the time to send a request's head, the time of a request and
+//! of a ledger statement, the threads that analyse and query, and the bytes of
+//! a body, a ledger question and an answer. ARCHITECTURE.md lists the
+//! invariants.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -32,10 +42,12 @@
 mod analyze;
 mod error;
 mod ledger;
+mod listen;
+mod origin;
 mod page;
 mod routes;
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -59,17 +71,65 @@ pub struct Limits {
     pub timeout: Duration,
     /// How many analyses run at once; one more request gets 503 at once rather
     /// than queueing without bound. Analysis is CPU-bound: more than the
-    /// cores only makes every request slower.
+    /// cores only makes every request slower. A request that outlives
+    /// [`Limits::timeout`] gives its slot back at once; its analysis, which
+    /// cannot be stopped midway, finishes on its thread and is thrown away.
+    /// At most as many such analyses finish at a time as there are slots, so
+    /// no more than twice this many analysis threads ever exist.
     pub analyses: usize,
+    /// The largest answer of one analysis, in bytes of JSON; a larger one gets
+    /// 413 and is not kept. The JSON of an article is some ten to forty times
+    /// its text: 64 MB holds any article under the body limit but pathological
+    /// ones.
+    pub output_bytes: usize,
+    /// How many ledger questions run at once; one more gets 503 at once.
+    /// Each holds a thread and a SQLite connection while it runs.
+    pub ledger_queries: usize,
+    /// How long one ledger question may run (the statement timeout): SQLite's
+    /// progress handler stops it then, and the client gets 503. Every route
+    /// answers in milliseconds on a corpus of a hundred thousand articles.
+    pub query_timeout: Duration,
+    /// The longest path and query string of a ledger route, in bytes; a longer
+    /// one gets 414. Search words and filters fit in far less.
+    pub query_bytes: usize,
+    /// How long a client may take to send a request's head, counted from when
+    /// the connection opens or its previous answer was sent; the connection is
+    /// closed then. This is also how long an idle keep-alive connection stays
+    /// open, and how long a client may leave an answer untaken before the
+    /// connection is closed.
+    pub header_timeout: Duration,
+    /// How many connections are open at once; more wait in the kernel's
+    /// accept queue until one closes. Each costs a task and buffers of at most
+    /// 64 kB while it waits for a request.
+    pub connections: usize,
+    /// How long the requests in flight may take to finish after SIGINT or
+    /// SIGTERM; the process exits then, whatever the clients do.
+    pub grace: Duration,
 }
 
 impl Limits {
-    /// 2 MB bodies, 30 s per request, two analyses at once.
+    /// 2 MB bodies, 30 s per request, two analyses at once with answers of at
+    /// most 64 MB, four ledger questions at once of 10 s and 2,000 bytes each,
+    /// 10 s to send a head, 256 connections, 10 s to finish on a signal.
     pub const DEFAULT: Limits = Limits {
         body_bytes: 2 * 1024 * 1024,
         timeout: Duration::from_secs(30),
         analyses: 2,
+        output_bytes: 64 * 1024 * 1024,
+        ledger_queries: 4,
+        query_timeout: Duration::from_secs(10),
+        query_bytes: 2_000,
+        header_timeout: Duration::from_secs(10),
+        connections: 256,
+        grace: Duration::from_secs(10),
     };
+
+    /// The most threads that analyse or ask the ledger at once: the slots,
+    /// the analyses finishing after their request gave up, and the ledger
+    /// questions.
+    fn blocking_threads(&self) -> usize {
+        2 * self.analyses.max(1) + self.ledger_queries.max(1)
+    }
 }
 
 /// What every request handler shares.
@@ -77,18 +137,31 @@ impl Limits {
 pub struct AppState {
     pipeline: Arc<Pipeline>,
     limits: Limits,
+    /// Analyses running for a request that waits for them.
     analyses: Arc<Semaphore>,
+    /// Threads analysing, including those whose request has given up.
+    analysis_threads: Arc<Semaphore>,
+    ledger_queries: Arc<Semaphore>,
     ledger: Option<PathBuf>,
+    origin: Arc<origin::Origin>,
 }
 
 impl AppState {
-    /// A state that analyses with `pipeline` under `limits`, with no ledger.
+    /// A state that analyses with `pipeline` under `limits`, with no ledger,
+    /// answering to the `Host` names of loopback.
     pub fn new(pipeline: Arc<Pipeline>, limits: Limits) -> AppState {
+        let analyses = limits.analyses.max(1);
         AppState {
             pipeline,
             limits,
-            analyses: Arc::new(Semaphore::new(limits.analyses.max(1))),
+            analyses: Arc::new(Semaphore::new(analyses)),
+            analysis_threads: Arc::new(Semaphore::new(2 * analyses)),
+            ledger_queries: Arc::new(Semaphore::new(limits.ledger_queries.max(1))),
             ledger: None,
+            origin: Arc::new(origin::Origin::new(
+                IpAddr::V4(Ipv4Addr::LOCALHOST),
+                Vec::new(),
+            )),
         }
     }
 
@@ -98,20 +171,44 @@ impl AppState {
         self.ledger = Some(path);
         self
     }
+
+    /// The same state answering to `Host` values that match `bind` (see
+    /// [`serve`]) and to the names in `allowed`, besides.
+    pub fn with_hosts(mut self, bind: IpAddr, allowed: Vec<String>) -> AppState {
+        self.origin = Arc::new(origin::Origin::new(bind, allowed));
+        self
+    }
+}
+
+/// Raises its flag when dropped: when a request is done, or abandoned because
+/// its time is up or its client is gone, so that the work it started on
+/// another thread stops or skips what is left.
+struct CancelOnDrop(attest_ledger::Cancel);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
 }
 
 /// Serves `state` on `addr` until SIGINT or SIGTERM; `ready` is called with the
 /// address bound (port 0 picks a free one) before the first request is taken.
+///
+/// On a signal the server stops accepting, lets the requests in flight finish
+/// for at most [`Limits::grace`], and returns; analyses still running then are
+/// abandoned with the runtime.
 pub fn serve(
     addr: SocketAddr,
     state: AppState,
     ready: impl FnOnce(SocketAddr),
 ) -> Result<(), ServerError> {
+    let limits = state.limits;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .max_blocking_threads(limits.blocking_threads())
         .build()
         .map_err(ServerError::Runtime)?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|source| ServerError::Bind { addr, source })?;
@@ -119,11 +216,13 @@ pub fn serve(
             .local_addr()
             .map_err(|source| ServerError::Bind { addr, source })?;
         ready(bound);
-        axum::serve(listener, router(state))
-            .with_graceful_shutdown(shutdown_signal())
-            .await
-            .map_err(ServerError::Serve)
-    })
+        listen::run(listener, router(state), &limits, shutdown_signal()).await;
+        Ok(())
+    });
+    // The grace period is over: threads still analysing or querying are not
+    // waited for.
+    runtime.shutdown_background();
+    served
 }
 
 /// Resolves on SIGINT (Ctrl-C) or SIGTERM, whichever comes first.

@@ -7,13 +7,14 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
 
-use crate::{ApiError, AppState, analyze, ledger, page};
+use crate::{ApiError, AppState, analyze, ledger, origin, page};
 
 /// Every API route as `(method, path)` with OpenAPI's `{parameter}` syntax; a
 /// test checks this list and `assets/openapi.json` against each other.
 pub const ROUTES: &[(&str, &str)] = &[
     ("get", "/v1/health"),
     ("get", "/v1/openapi.json"),
+    ("get", "/v1/token"),
     ("post", "/v1/analyze"),
     ("get", "/v1/articles"),
     ("get", "/v1/articles/{id}"),
@@ -31,19 +32,16 @@ pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/v1/health", get(health))
         .route("/v1/openapi.json", get(openapi))
+        .route("/v1/token", get(token))
         .route("/v1/analyze", post(analyze::analyze))
-        .route("/v1/articles", get(ledger::articles))
-        .route("/v1/articles/{id}", get(ledger::article))
-        .route("/v1/sources", get(ledger::sources))
-        .route("/v1/sources/{id}", get(ledger::source))
-        .route("/v1/search", get(ledger::search))
-        .route("/v1/stats", get(ledger::stats))
+        .merge(ledger::routes(&state))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed);
     Router::new()
         .merge(api)
         .merge(page::routes())
         .layer(middleware::from_fn_with_state(state.clone(), time_limit))
+        .layer(middleware::from_fn_with_state(state.clone(), origin::check))
         .with_state(state)
 }
 
@@ -62,6 +60,22 @@ async fn health(State(state): State<AppState>) -> axum::Json<Health> {
         stages: state.pipeline.stages().iter().map(|s| s.name()).collect(),
         ledger: state.ledger.is_some(),
     })
+}
+
+#[derive(Serialize)]
+struct Token<'a> {
+    token: &'a str,
+    header: &'static str,
+}
+
+/// The token that lets a POST of another type than JSON through; only pages
+/// of this server's own origin can read it.
+async fn token(State(state): State<AppState>) -> Response {
+    axum::Json(Token {
+        token: state.origin.token(),
+        header: origin::TOKEN_HEADER,
+    })
+    .into_response()
 }
 
 async fn openapi() -> Response {
