@@ -322,6 +322,29 @@ fn is_root() -> bool {
     root
 }
 
+/// Runs attest as a user whom file permissions bind: as this user, or, when
+/// that is root (which writes anywhere), as `nobody` through `setpriv`.
+/// `None`, with the reason printed, where neither can be done.
+#[cfg(unix)]
+fn attest_as_user(args: &[&str]) -> Option<Output> {
+    if !is_root() {
+        return Some(attest(args));
+    }
+    let as_nobody = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_attest"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output();
+    match as_nobody {
+        Ok(output) if !stderr(&output).starts_with("setpriv:") => Some(output),
+        _ => {
+            println!("skipped: running as root, and setpriv cannot run attest as nobody");
+            None
+        }
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn a_ledger_in_a_directory_the_user_cannot_write_is_queried() {
@@ -330,50 +353,53 @@ fn a_ledger_in_a_directory_the_user_cannot_write_is_queried() {
     let shared = dir.join("shared");
     fs::create_dir(&shared).expect("made");
     let db = ledger(&shared);
-    fs::set_permissions(&db, fs::Permissions::from_mode(0o444)).expect("chmod");
-    fs::set_permissions(&shared, fs::Permissions::from_mode(0o555)).expect("chmod");
-    fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).expect("chmod");
-    let args = ["sources", "--db", path_str(&db)];
-    // Root writes anywhere, so the case a user meets is run as `nobody`;
-    // where that cannot be done, the test says so and checks what root sees.
-    let output = if is_root() {
-        let as_nobody = Command::new("setpriv")
-            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-            .arg(env!("CARGO_BIN_EXE_attest"))
-            .args(args)
-            .env("NO_COLOR", "1")
-            .output();
-        match as_nobody {
-            Ok(output) if !stderr(&output).starts_with("setpriv:") => output,
-            _ => {
-                println!(
-                    "running as root, and setpriv cannot run attest as nobody: \
-                     only root's view is checked"
-                );
-                attest(&args)
-            }
-        }
-    } else {
-        attest(&args)
+    let mut wal = db.clone().into_os_string();
+    wal.push("-wal");
+    let wal = PathBuf::from(wal);
+    // A -wal file with content, as a killed ingest leaves it: kept aside while
+    // the connection that wrote it closes and merges it.
+    let writer = rusqlite::Connection::open(&db).expect("it opens");
+    writer
+        .execute_batch("PRAGMA wal_autocheckpoint = 0; CREATE TABLE scratch (x); INSERT INTO scratch VALUES (1);")
+        .expect("written");
+    let unmerged = fs::read(&wal).expect("a -wal file");
+    drop(writer);
+
+    let lock = |mode| {
+        fs::set_permissions(&shared, fs::Permissions::from_mode(mode)).expect("chmod");
     };
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert!(
-        stdout(&output).contains("Tomas Reyes"),
-        "{}",
-        stdout(&output)
-    );
-    let created: Vec<String> = fs::read_dir(&shared)
-        .expect("listed")
-        .map(|e| {
-            e.expect("an entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .filter(|name| name.ends_with("-wal") || name.ends_with("-shm"))
-        .collect();
-    assert!(created.is_empty(), "created beside the ledger: {created:?}");
-    fs::set_permissions(&shared, fs::Permissions::from_mode(0o755)).expect("chmod");
+    fs::set_permissions(&db, fs::Permissions::from_mode(0o444)).expect("chmod");
+    lock(0o555);
+    let args = ["sources", "--db", path_str(&db)];
+    if let Some(output) = attest_as_user(&args) {
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        assert!(
+            stdout(&output).contains("Tomas Reyes"),
+            "{}",
+            stdout(&output)
+        );
+        let created: Vec<String> = fs::read_dir(&shared)
+            .expect("listed")
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with("-wal") || name.ends_with("-shm"))
+            .collect();
+        assert!(created.is_empty(), "created beside the ledger: {created:?}");
+
+        lock(0o755);
+        fs::write(&wal, &unmerged).expect("written");
+        lock(0o555);
+        let output = attest_as_user(&args).expect("it ran before");
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{err}");
+        assert!(err.contains("cannot read the unmerged changes"), "{err}");
+        assert_eq!(
+            err.matches(path_str(&db)).count(),
+            2,
+            "the ledger and its -wal: {err}"
+        );
+    }
+    lock(0o755);
     let _ = fs::remove_dir_all(&dir);
 }
 
