@@ -38,8 +38,5 @@ pub fn read_as(data: &[u8], extension: &str) {
 
 /// A file of this process in the temporary directory, one per extension.
 fn scratch(extension: &str) -> PathBuf {
-    std::env::temp_dir().join(format!(
-        "attest-fuzz-{}.{extension}",
-        std::process::id()
-    ))
+    std::env::temp_dir().join(format!("attest-fuzz-{}.{extension}", std::process::id()))
 }

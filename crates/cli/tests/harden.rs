@@ -146,6 +146,18 @@ fn export_replaces_only_regular_files_and_never_the_ledger() {
 
     let to_stdout = export(&db, "-", &[]);
     assert!(stdout(&to_stdout).starts_with("id,key,"));
+    let parquet = attest(&[
+        "export",
+        "sources",
+        "--format",
+        "parquet",
+        "--out",
+        "-",
+        "--db",
+        path_str(&db),
+    ]);
+    assert_eq!(parquet.status.code(), Some(0), "{}", stderr(&parquet));
+    assert!(parquet.stdout.starts_with(b"PAR1") && parquet.stdout.ends_with(b"PAR1"));
     assert!(temporary_files(&dir).is_empty());
     let _ = fs::remove_dir_all(&dir);
 }
