@@ -2,16 +2,19 @@
 
 use std::fs;
 use std::io::{self, IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use attest_doc::{Article, Diagnostic, Doc};
 use attest_pipeline::Pipeline;
-use attest_read::{Input, ReadConfig, ReadError, ReadItem};
-use attest_write::{BratNames, JsonConfig, ReportConfig};
+use attest_read::{Input, Origin, ReadConfig, ReadError, ReadItem};
+use attest_write::{JsonConfig, ReportConfig};
 use rayon::prelude::*;
 
 use crate::flags::{AnalyzeArgs, ColorChoice, Format};
+use crate::ids::SeenIds;
+use crate::out_names::{OutNames, relative_stem};
+use crate::safe_write::{self, Overwrite};
 use crate::{messages, sample};
 
 /// How many articles are read ahead and analysed at once: enough to keep every
@@ -29,26 +32,51 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let mut writer = Writer::new(args)?;
     if args.inputs.is_empty() {
         let doc = pipeline.analyze(sample::article());
-        return writer.write(&doc);
+        return writer.write(&doc, &Place::default());
     }
     let inputs = args.inputs.iter().map(Input::from_arg).collect();
-    let mut items = attest_read::read_inputs(inputs, ReadConfig { limits });
+    let mut items =
+        attest_read::read_inputs(inputs, ReadConfig { limits }).blank_ids(args.ids.blank_ids());
+    let mut seen = SeenIds::default();
     loop {
         let chunk: Vec<Result<ReadItem, ReadError>> = items.by_ref().take(CHUNK).collect();
         if chunk.is_empty() {
             return Ok(());
         }
-        let chunk = chunk
+        let (chunk, places): (Vec<_>, Vec<_>) = chunk
             .into_iter()
-            .map(|item| item.map(|item| (item.article, item.warnings)))
-            .collect();
-        for doc in analyze_chunk(&pipeline, chunk) {
+            .map(|item| match item {
+                Ok(item) => {
+                    let place = Place {
+                        origin: item.origin,
+                        id_given: item.id_given,
+                    };
+                    (Ok((item.article, item.warnings)), place)
+                }
+                Err(err) => (Err(err), Place::default()),
+            })
+            .unzip();
+        for (doc, place) in analyze_chunk(&pipeline, chunk).into_iter().zip(places) {
             match doc {
-                Ok(doc) => writer.write(&doc)?,
+                Ok(doc) => {
+                    if place.id_given
+                        && let Err(earlier) = seen.note(doc.article(), &place.origin.place())
+                    {
+                        messages::warning(earlier);
+                    }
+                    writer.write(&doc, &place)?;
+                }
                 Err(err) => messages::input_failed(err),
             }
         }
     }
+}
+
+/// Where an article was read, for naming its output files.
+#[derive(Debug, Default)]
+struct Place {
+    origin: Origin,
+    id_given: bool,
 }
 
 /// Analyses a chunk of articles on every core, each core taking batches of
@@ -73,10 +101,11 @@ pub(crate) fn analyze_chunk<E: Send>(
 /// Where and how documents are written.
 struct Writer {
     format: Format,
-    out_dir: Option<std::path::PathBuf>,
+    out_dir: Option<PathBuf>,
+    overwrite: Overwrite,
     json: JsonConfig,
     report: ReportConfig,
-    names: BratNames,
+    names: OutNames,
     stdout: io::BufWriter<io::Stdout>,
     written: usize,
 }
@@ -107,6 +136,10 @@ impl Writer {
         Ok(Writer {
             format: args.format,
             out_dir: args.out.clone(),
+            overwrite: Overwrite {
+                force: args.force,
+                protected: Vec::new(),
+            },
             json: JsonConfig {
                 tokens: args.tokens,
             },
@@ -114,13 +147,13 @@ impl Writer {
                 color,
                 width: args.width.max(40),
             },
-            names: BratNames::new(),
+            names: OutNames::default(),
             stdout: io::BufWriter::new(io::stdout()),
             written: 0,
         })
     }
 
-    fn write(&mut self, doc: &Doc) -> anyhow::Result<()> {
+    fn write(&mut self, doc: &Doc, place: &Place) -> anyhow::Result<()> {
         for diagnostic in doc.diagnostics() {
             messages::warning(format_args!(
                 "{}: {}: {}",
@@ -130,11 +163,8 @@ impl Writer {
             ));
         }
         match (self.format, self.out_dir.clone()) {
-            (Format::Brat, Some(dir)) => {
-                attest_write::write_brat(doc, &dir, &mut self.names)
-                    .with_context(|| format!("writing brat files to {}", dir.display()))?;
-            }
-            (Format::Json, Some(dir)) => self.write_json_file(doc, &dir)?,
+            (Format::Brat, Some(dir)) => self.write_files(doc, place, &dir)?,
+            (Format::Json, Some(dir)) => self.write_files(doc, place, &dir)?,
             (Format::Json, None) => attest_write::write_json(doc, &self.json, &mut self.stdout)?,
             (Format::Jsonl, _) => attest_write::write_jsonl(doc, &self.json, &mut self.stdout)?,
             (Format::Report, _) => {
@@ -150,13 +180,47 @@ impl Writer {
         Ok(())
     }
 
-    fn write_json_file(&mut self, doc: &Doc, dir: &Path) -> anyhow::Result<()> {
-        let path = dir.join(format!("{}.json", self.names.allocate(&doc.article().id)));
-        let mut file = io::BufWriter::new(
-            fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?,
-        );
-        attest_write::write_json(doc, &self.json, &mut file)
-            .and_then(|()| file.flush())
-            .with_context(|| format!("writing {}", path.display()))
+    /// Writes the files of one article under `dir` (see [`crate::out_names`]);
+    /// a name taken earlier in the run, or a file that may not be replaced,
+    /// fails this article only.
+    fn write_files(&mut self, doc: &Doc, place: &Place, dir: &Path) -> anyhow::Result<()> {
+        let id = &doc.article().id;
+        let stem = relative_stem(&place.origin, id, place.id_given);
+        if let Err(first) = self.names.take(&stem, &place.origin.place()) {
+            messages::input_failed(format_args!(
+                "{id}: not written: its output name {} is taken by the article read at {first} \
+                 (names are compared without case)",
+                dir.join(&stem).display()
+            ));
+            return Ok(());
+        }
+        let path = |extension: &str| {
+            let mut name = dir.join(&stem).into_os_string();
+            name.push(extension);
+            PathBuf::from(name)
+        };
+        let outcome = (|| -> anyhow::Result<()> {
+            if let Some(parent) = path("").parent() {
+                fs::create_dir_all(parent)
+                    .with_context(|| format!("creating {}", parent.display()))?;
+            }
+            if self.format == Format::Brat {
+                safe_write::write_file(&path(".txt"), &self.overwrite, |out| {
+                    Ok(out.write_all(doc.text().as_bytes())?)
+                })?;
+                let ann = attest_write::brat_ann(doc);
+                safe_write::write_file(&path(".ann"), &self.overwrite, |out| {
+                    Ok(out.write_all(ann.as_bytes())?)
+                })
+            } else {
+                safe_write::write_file(&path(".json"), &self.overwrite, |out| {
+                    Ok(attest_write::write_json(doc, &self.json, out)?)
+                })
+            }
+        })();
+        if let Err(err) = outcome {
+            messages::input_failed(format_args!("{id}: {err:#}"));
+        }
+        Ok(())
     }
 }

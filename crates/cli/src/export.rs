@@ -1,61 +1,37 @@
 //! `attest export`: a ledger table or query as JSON Lines, CSV or Parquet.
 //!
-//! A file is written beside its destination under a `.partial` name and renamed
-//! into place only once complete, so a failed export never leaves a truncated
-//! file that looks finished.
+//! A file is written through [`crate::safe_write`]: never over the ledger, a
+//! device or a directory, over an existing file only with `--force`, and a
+//! failed or killed export leaves no truncated file under the final name.
 
-use std::fs;
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, BufWriter, IsTerminal, Write};
 
 use anyhow::Context;
 use attest_ledger::{Cell, Column, Ledger, RowSink};
 
 use crate::ledger_flags::{ExportArgs, ExportFormat};
+use crate::messages;
+use crate::safe_write::{self, Overwrite};
 use crate::table::write_csv_row;
 
 pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<()> {
     let mut ledger = Ledger::open_read_only(&args.db.db, &args.db.options())?;
     ledger.set_budget(args.budget())?;
-    let to_stdout = args.out.as_os_str() == "-";
-    if to_stdout {
-        if args.format == ExportFormat::Parquet {
-            anyhow::bail!("Parquet is written to a file: give --out FILE");
+    if args.out.as_os_str() == "-" {
+        if args.format == ExportFormat::Parquet && io::stdout().is_terminal() {
+            anyhow::bail!("Parquet is binary: redirect standard output, or give --out FILE");
         }
         let mut out = BufWriter::new(io::stdout());
         export_to(&ledger, args, &mut out)?;
         return out.flush().context("writing standard output");
     }
-    let partial = partial_path(&args.out);
-    let outcome = (|| -> anyhow::Result<usize> {
-        let file = fs::File::create(&partial)
-            .with_context(|| format!("creating {}", partial.display()))?;
-        let mut out = BufWriter::new(file);
-        let rows = export_to(&ledger, args, &mut out)?;
-        out.into_inner()
-            .map_err(|err| err.into_error())
-            .and_then(|file| file.sync_all())
-            .with_context(|| format!("writing {}", partial.display()))?;
-        fs::rename(&partial, &args.out)
-            .with_context(|| format!("moving the export into {}", args.out.display()))?;
-        Ok(rows)
-    })();
-    match outcome {
-        Ok(rows) => {
-            eprintln!("attest: exported {rows} rows to {}", args.out.display());
-            Ok(())
-        }
-        Err(err) => {
-            let _ = fs::remove_file(&partial);
-            Err(err)
-        }
-    }
-}
-
-fn partial_path(out: &Path) -> PathBuf {
-    let mut name = out.file_name().unwrap_or_default().to_os_string();
-    name.push(".partial");
-    out.with_file_name(name)
+    let policy = Overwrite::protecting_ledger(args.force, &args.db.db);
+    let rows = safe_write::write_file(&args.out, &policy, |out| export_to(&ledger, args, out))?;
+    messages::note(format_args!(
+        "exported {rows} rows to {}",
+        args.out.display()
+    ));
+    Ok(())
 }
 
 fn export_to(

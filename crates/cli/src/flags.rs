@@ -135,9 +135,19 @@ pub(crate) struct AnalyzeArgs {
     pub(crate) format: Format,
 
     /// Directory to write to: required by `brat` (a .txt and an .ann per
-    /// article); with `json`, one .json file per article instead of standard output.
+    /// article); with `json`, one .json file per article instead of standard
+    /// output. Files are named after the input files, below DIR as below the
+    /// input directory; the records of a .jsonl or .warc file go into a folder
+    /// named after it, by id.
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
+
+    /// Replace files already in the --out directory.
+    #[arg(long)]
+    pub(crate) force: bool,
+
+    #[command(flatten)]
+    pub(crate) ids: IdArgs,
 
     /// Include every token in JSON output.
     #[arg(long)]
@@ -153,6 +163,31 @@ pub(crate) struct AnalyzeArgs {
 
     #[command(flatten)]
     pub(crate) limits: LimitArgs,
+}
+
+/// What a JSON Lines record with a blank `id` becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum BlankId {
+    /// The record fails, with an error naming the file and line.
+    Error,
+    /// The record is read as one without an id: known by its content hash.
+    Hash,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct IdArgs {
+    /// What a JSON Lines record whose `id` is empty or only whitespace becomes.
+    #[arg(long, value_enum, default_value_t = BlankId::Error, value_name = "WHAT")]
+    pub(crate) blank_id: BlankId,
+}
+
+impl IdArgs {
+    pub(crate) fn blank_ids(&self) -> attest_read::BlankIds {
+        match self.blank_id {
+            BlankId::Error => attest_read::BlankIds::Error,
+            BlankId::Hash => attest_read::BlankIds::Hash,
+        }
+    }
 }
 
 /// The size limits, each with the default of `attest_doc::Limits::DEFAULT`.

@@ -20,12 +20,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use attest_doc::Doc;
-use attest_ledger::{ArticleKey, Entry, Ledger, OnConflict, Stored};
+use attest_ledger::{ArticleKey, Entry, Ledger, OnConflict, Stored, content_hash};
 use attest_pipeline::Pipeline;
 use attest_read::{Input, ReadConfig, ReadError, ReadItem};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::analyze::analyze_chunk;
+use crate::ids::SeenIds;
 use crate::ledger_flags::IngestArgs;
 use crate::messages;
 
@@ -138,6 +139,7 @@ pub(crate) fn run(args: &IngestArgs) -> anyhow::Result<()> {
     let progress = Progress::new();
     let inputs: Vec<Input> = args.inputs.iter().map(Input::from_arg).collect();
     let config = ReadConfig { limits };
+    let blank_ids = args.ids.blank_ids();
     if progress.0.is_some() && !inputs.contains(&Input::Stdin) {
         count_in_background(inputs.clone(), config, progress.clone());
     }
@@ -161,7 +163,10 @@ pub(crate) fn run(args: &IngestArgs) -> anyhow::Result<()> {
         tally: &tally,
         progress: &progress,
     };
-    let fed = feeder.feed(attest_read::read_inputs(inputs, config), &sender);
+    let fed = feeder.feed(
+        attest_read::read_inputs(inputs, config).blank_ids(blank_ids),
+        &sender,
+    );
     // Closing the channel lets the writer commit what it holds and stop, also
     // when reading failed: what was analysed is not thrown away. The lookup
     // connection closes first, so that the writer's closing checkpoint can
@@ -187,7 +192,47 @@ struct Feeder<'a> {
     progress: &'a Progress,
 }
 
+/// What the ledger, and the run so far, hold under an article's key.
+enum Conflict {
+    /// Nothing, or something `--update` replaces: analyse and store it.
+    None,
+    /// The same article: skip it.
+    Stored,
+    /// Different content under the same id: report it, store nothing.
+    Different(String),
+}
+
 impl Feeder<'_> {
+    /// Whether `item` may be stored under `key`. An id given to different
+    /// content earlier in the run is an error whatever `--update` says, since
+    /// either record may be the right one; an id stored by an earlier run with
+    /// different content is one unless `--update` replaces it.
+    fn conflict(
+        &self,
+        item: &ReadItem,
+        key: &ArticleKey,
+        seen: &mut SeenIds,
+    ) -> anyhow::Result<Conflict> {
+        let place = item.origin.place();
+        if item.id_given
+            && let Err(why) = seen.note(&item.article, &place)
+        {
+            return Ok(Conflict::Different(why));
+        }
+        if self.on_conflict == OnConflict::Replace {
+            return Ok(Conflict::None);
+        }
+        Ok(match self.lookup.stored_hash(key)? {
+            None => Conflict::None,
+            Some(hash) if !item.id_given || hash == content_hash(&item.article) => Conflict::Stored,
+            Some(_) => Conflict::Different(format!(
+                "{place}: id {:?} is already stored with different content; not stored \
+                 (--update replaces it)",
+                item.article.id
+            )),
+        })
+    }
+
     /// Reads, skips what is stored, analyses, and sends chunks to the writer
     /// until the input ends or the writer stops.
     fn feed(
@@ -196,6 +241,7 @@ impl Feeder<'_> {
         sender: &mpsc::SyncSender<Vec<Analysed>>,
     ) -> anyhow::Result<()> {
         let (tally, progress) = (self.tally, self.progress);
+        let mut seen = SeenIds::default();
         loop {
             let chunk: Vec<Result<ReadItem, ReadError>> = items.by_ref().take(CHUNK).collect();
             if chunk.is_empty() {
@@ -216,11 +262,17 @@ impl Feeder<'_> {
                         } else {
                             ArticleKey::by_content(&item.article)
                         };
-                        if self.on_conflict == OnConflict::Skip && self.lookup.contains(&key)? {
-                            Tally::bump(&tally.skipped, 1);
-                            progress.advance(1);
-                        } else {
-                            todo.push((item, key));
+                        match self.conflict(&item, &key, &mut seen)? {
+                            Conflict::None => todo.push((item, key)),
+                            Conflict::Stored => {
+                                Tally::bump(&tally.skipped, 1);
+                                progress.advance(1);
+                            }
+                            Conflict::Different(why) => {
+                                Tally::bump(&tally.failed, 1);
+                                progress.advance(1);
+                                progress.report(|| messages::input_failed(why));
+                            }
                         }
                     }
                 }
@@ -341,8 +393,8 @@ fn summary(tally: &Tally, started: Instant, db: &std::path::Path) {
     let seconds = started.elapsed().as_secs_f64().max(1e-9);
     let read = Tally::get(&tally.read);
     let megabytes = Tally::get(&tally.bytes) as f64 / 1e6;
-    eprintln!(
-        "attest: {read} articles: {} added, {} replaced, {} already stored, {} failed; \
+    messages::note(format_args!(
+        "{read} articles: {} added, {} replaced, {} already stored, {} failed; \
          {seconds:.1} s, {:.1} articles/s, {:.2} MB/s analysed; ledger {}",
         Tally::get(&tally.added),
         Tally::get(&tally.replaced),
@@ -351,5 +403,5 @@ fn summary(tally: &Tally, started: Instant, db: &std::path::Path) {
         read as f64 / seconds,
         megabytes / seconds,
         db.display()
-    );
+    ));
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 use attest_doc::SourceKind;
 use clap::{Args, ValueEnum};
 
-use crate::flags::LimitArgs;
+use crate::flags::{IdArgs, LimitArgs};
 
 /// Which ledger, and how long to wait for it.
 #[derive(Debug, Args)]
@@ -40,9 +40,13 @@ pub(crate) struct IngestArgs {
     pub(crate) db: DbArgs,
 
     /// Replace articles already stored (same id, or same content when the input
-    /// gives no id) instead of skipping them.
+    /// gives no id) instead of skipping them. Without it, an id already stored
+    /// with different content is reported and not stored.
     #[arg(long)]
     pub(crate) update: bool,
+
+    #[command(flatten)]
+    pub(crate) ids: IdArgs,
 
     /// Articles per transaction: a process killed mid-run loses at most the
     /// batch it was writing, which the next run stores again.
@@ -236,7 +240,9 @@ pub(crate) struct ExportArgs {
     #[arg(long, value_enum)]
     pub(crate) format: ExportFormat,
 
-    /// The file to write; `-` writes JSON Lines or CSV to standard output.
+    /// The file to write; `-` writes to standard output (`./-` is a file
+    /// named `-`). The ledger itself, directories, devices and FIFOs are
+    /// refused; an existing file only with --force.
     #[arg(long, value_name = "FILE")]
     pub(crate) out: PathBuf,
 
@@ -248,6 +254,10 @@ pub(crate) struct ExportArgs {
     /// seconds.
     #[arg(long, value_name = "SECONDS")]
     pub(crate) time_limit: Option<u64>,
+
+    /// Replace an existing file at --out.
+    #[arg(long)]
+    pub(crate) force: bool,
 
     #[command(flatten)]
     pub(crate) db: DbArgs,

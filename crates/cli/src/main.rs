@@ -7,12 +7,15 @@ mod entities;
 mod eval;
 mod export;
 mod flags;
+mod ids;
 mod ingest;
 mod ledger_flags;
 mod messages;
+mod out_names;
 #[cfg(feature = "parquet")]
 mod parquet_sink;
 mod query;
+mod safe_write;
 mod sample;
 mod serve;
 mod table;
@@ -54,7 +57,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if messages::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("attest: error: {err:#}");
+            messages::note(format_args!("error: {err:#}"));
             ExitCode::from(2)
         }
     }

@@ -4,11 +4,12 @@ use std::io::{self, IsTerminal, Write};
 
 use anyhow::Context;
 use attest_ledger::{GroupBy, Ledger, SearchHit};
+use attest_write::terminal_safe;
 
 use crate::ledger_flags::{
     DbArgs, QueryFormat, SaidArgs, SearchArgs, SourcesArgs, StatsArgs, StatsBy,
 };
-use crate::table;
+use crate::{messages, table};
 
 fn open(db: &DbArgs) -> anyhow::Result<Ledger> {
     Ok(Ledger::open_read_only(&db.db, &db.options())?)
@@ -33,10 +34,10 @@ pub(crate) fn said(args: &SaidArgs) -> anyhow::Result<()> {
     if let (true, QueryFormat::Table, Some(name)) =
         (rows.is_empty(), args.output.format, &args.name)
     {
-        eprintln!(
-            "attest: no statements by {name:?}; `attest sources` lists the sources stored \
+        messages::note(format_args!(
+            "no statements by {name:?}; `attest sources` lists the sources stored \
              (a bare surname matches only sources named that way)"
-        );
+        ));
     }
     table::print(&rows, args.output.format)
 }
@@ -76,11 +77,17 @@ fn write_hit(out: &mut dyn Write, hit: &SearchHit, color: bool) -> io::Result<()
         (None, _) => "no source".to_string(),
     };
     heading.push(who);
-    writeln!(out, "{}", heading.join(" · "))?;
+    writeln!(out, "{}", terminal_safe(&heading.join(" · "), false))?;
     let (open, close) = if color {
         ("\u{1b}[1;33m", "\u{1b}[0m")
     } else {
         ("[", "]")
+    };
+    // Each piece of the text is made safe on its own: the matches are offsets
+    // into the raw text, and the marks must stay real escape sequences.
+    let shown = |piece: &str| {
+        let flat = piece.replace(['\n', '\r', '\t'], " ");
+        terminal_safe(&flat, false).into_owned()
     };
     let mut marked = String::with_capacity(hit.text.len() + 8);
     let mut at = 0;
@@ -89,14 +96,14 @@ fn write_hit(out: &mut dyn Write, hit: &SearchHit, color: bool) -> io::Result<()
         else {
             continue;
         };
-        marked.push_str(before);
+        marked.push_str(&shown(before));
         marked.push_str(open);
-        marked.push_str(word);
+        marked.push_str(&shown(word));
         marked.push_str(close);
         at = *end;
     }
-    marked.push_str(hit.text.get(at..).unwrap_or_default());
-    writeln!(out, "    {}\n", marked.replace('\n', " "))
+    marked.push_str(&shown(hit.text.get(at..).unwrap_or_default()));
+    writeln!(out, "    {marked}\n")
 }
 
 pub(crate) fn stats(args: &StatsArgs) -> anyhow::Result<()> {

@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 
 use attest_ledger::{Cell, Tabular};
+use attest_write::terminal_safe;
 use serde::Serialize;
 
 use crate::ledger_flags::QueryFormat;
@@ -97,8 +98,9 @@ fn table_text(cell: &Cell) -> String {
         Cell::Text(text) => {
             let flat: String = text
                 .chars()
-                .map(|c| if c.is_control() { ' ' } else { c })
+                .map(|c| if c.is_whitespace() { ' ' } else { c })
                 .collect();
+            let flat = terminal_safe(&flat, false).into_owned();
             if flat.chars().count() > MAX_TEXT_COLUMN {
                 let cut: String = flat.chars().take(MAX_TEXT_COLUMN - 1).collect();
                 format!("{cut}…")
@@ -167,5 +169,11 @@ mod tests {
         let shown = table_text(&long);
         assert_eq!(shown.chars().count(), MAX_TEXT_COLUMN);
         assert!(shown.starts_with("first line") && shown.ends_with('…'));
+    }
+
+    #[test]
+    fn control_characters_in_cells_are_shown_escaped() {
+        let shown = table_text(&Cell::Text("Ann\u{1b}]0;pwned\u{7}\u{202e}Lee".into()));
+        assert_eq!(shown, "Ann\\u{1b}]0;pwned\\u{7}\\u{202e}Lee");
     }
 }

@@ -300,7 +300,15 @@ fn ingest_then_queries_and_exports_agree_with_the_analysis() {
         "{}",
         &csv[..80]
     );
-    assert!(!dir.join("articles.csv.partial").exists());
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .expect("listed")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().contains("attest-tmp"))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "no temporary file is left: {leftovers:?}"
+    );
 
     let parquet = dir.join("sources.parquet");
     succeeds(&[
@@ -356,6 +364,7 @@ fn dump(dir: &Path, db: &Path) -> String {
             "jsonl",
             "--out",
             path_str(&out),
+            "--force",
             "--db",
             path_str(db),
         ]);

@@ -370,7 +370,7 @@ fn bad_requests_get_clear_json_errors() {
             "POST",
             "/v1/analyze",
             Some("text/plain"),
-            b"\x00\x01\x02\x03binary",
+            b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x06\0\0\0",
         )
         .error();
     assert_eq!(status, 400);

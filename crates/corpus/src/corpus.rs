@@ -284,9 +284,9 @@ fn choose_annotator(entry: &Entry) -> (Option<String>, AnnotatorChoice) {
 }
 
 fn list_dir(dir: &Path) -> Result<Vec<String>, CorpusError> {
-    let io = |source| CorpusError::Io {
+    let io = |error| CorpusError::Io {
         path: dir.to_owned(),
-        source,
+        error,
     };
     let mut files = Vec::new();
     for entry in fs::read_dir(dir).map_err(io)? {
@@ -300,9 +300,9 @@ fn list_dir(dir: &Path) -> Result<Vec<String>, CorpusError> {
 }
 
 fn read_file(path: &Path) -> Result<String, CorpusError> {
-    fs::read_to_string(path).map_err(|source| CorpusError::Io {
+    fs::read_to_string(path).map_err(|error| CorpusError::Io {
         path: path.to_owned(),
-        source,
+        error,
     })
 }
 

@@ -7,12 +7,13 @@ use std::path::PathBuf;
 #[non_exhaustive]
 pub enum CorpusError {
     /// A file or directory could not be read.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file or directory.
         path: PathBuf,
-        /// What the system said.
-        source: std::io::Error,
+        /// What the system said (in the message, not also its `source()`, so
+        /// that a chain prints it once).
+        error: std::io::Error,
     },
     /// The split directory lacks a directory it must have.
     #[error("{}: missing directory (a split needs text/ and attributions/)", path.display())]

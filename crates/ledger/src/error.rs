@@ -129,21 +129,52 @@ pub enum LedgerError {
     },
     /// The consumer of exported rows failed (a closed pipe, a full disk).
     #[error("writing rows: {0}")]
-    Sink(#[source] std::io::Error),
+    Sink(std::io::Error),
     /// Any other SQLite error, with the file it concerns.
-    #[error("{path}: {source}")]
+    #[error("{path}: {}", sqlite_message(error, path))]
     Sqlite {
         /// The ledger file.
         path: PathBuf,
         /// What SQLite said.
-        source: rusqlite::Error,
+        error: rusqlite::Error,
     },
     /// The file could not be inspected before opening.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The I/O error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
+}
+
+// Every variant's message includes its cause, so no variant also returns it
+// as `source()`: printed with its chain, a cause would show twice ("disk I/O
+// error: disk I/O error"), and a SQLite error three times, since
+// `rusqlite::Error` chains to the bare SQLite code of the same text.
+
+/// What SQLite said about `path`, saying the path once: when opening fails,
+/// rusqlite appends the path it was given ("unable to open database file:
+/// /data/x.db", or the `file:` URI of a read-only opening), which the ledger's
+/// message names already.
+pub(crate) fn sqlite_message(error: &rusqlite::Error, path: &std::path::Path) -> String {
+    let message = error.to_string();
+    let given = format!(": {}", path.display());
+    if let Some(plain) = message.strip_suffix(&given) {
+        return plain.to_string();
+    }
+    match message.find(": file:") {
+        Some(at) => message[..at].to_string(),
+        None => message,
+    }
+}
+
+impl LedgerError {
+    /// The I/O error behind this one, if any (a closed pipe while exporting).
+    pub fn io_error(&self) -> Option<&std::io::Error> {
+        match self {
+            LedgerError::Sink(error) | LedgerError::Io { error, .. } => Some(error),
+            _ => None,
+        }
+    }
 }

@@ -202,6 +202,13 @@ impl Ledger {
         store::contains(&self.conn, key).map_err(|err| self.sqlite(err))
     }
 
+    /// The [`content_hash`] of the article stored with this key, if one is: an
+    /// input that gives a stored id to different content can be told apart
+    /// from one read again.
+    pub fn stored_hash(&self, key: &ArticleKey) -> Result<Option<String>, LedgerError> {
+        store::stored_hash(&self.conn, key).map_err(|err| self.sqlite(err))
+    }
+
     /// Stores a batch of documents in one transaction and returns what happened
     /// to each, in order.
     ///

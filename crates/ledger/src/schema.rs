@@ -14,6 +14,7 @@ use std::time::Duration;
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 
 use crate::LedgerError;
+use crate::error::sqlite_message;
 
 /// `application_id` of attest ledgers: "atst" in ASCII.
 pub(crate) const APPLICATION_ID: i64 = 0x6174_7374;
@@ -256,13 +257,18 @@ pub(crate) fn open(
     options: &OpenOptions,
 ) -> Result<Connection, LedgerError> {
     let exists = check_file(path, access)?;
-    let flags = match access {
-        Access::ReadWrite => OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE,
-        Access::ReadOnly => OpenFlags::SQLITE_OPEN_READ_ONLY,
-    } | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let fail = |source| classify(path, options, source);
-    let conn = Connection::open_with_flags(path, flags).map_err(fail)?;
-    conn.busy_timeout(options.busy_timeout).map_err(fail)?;
+    let conn = match access {
+        Access::ReadWrite => {
+            let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+            let conn = Connection::open_with_flags(path, flags).map_err(fail)?;
+            conn.busy_timeout(options.busy_timeout).map_err(fail)?;
+            conn
+        }
+        Access::ReadOnly => open_read_only(path, options)?,
+    };
     let found = inspect(&conn, path, options)?;
     if found.version > SCHEMA_VERSION {
         return Err(LedgerError::NewerSchema {
@@ -315,6 +321,85 @@ pub(crate) fn open(
     Ok(conn)
 }
 
+/// How a file is opened for reading only.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum ReadMode {
+    /// Read-only, with locking: sees what a concurrent writer commits. For a
+    /// file in WAL mode SQLite must open, or create, the `-shm` file beside it.
+    Shared,
+    /// Read-only, as a file no one changes: no locks, no `-shm`, and no
+    /// `-wal` read. For a ledger in a directory the user cannot write.
+    Immutable,
+}
+
+/// The `file:` URI SQLite opens `path` by in `mode` (the path percent-encoded,
+/// since `?`, `#` and `%` mean something in a URI).
+fn read_only_uri(path: &Path, mode: ReadMode) -> String {
+    let mut uri = String::from("file:");
+    for &byte in path.as_os_str().as_encoded_bytes() {
+        if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
+            uri.push(char::from(byte));
+        } else {
+            uri.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    uri.push_str(match mode {
+        ReadMode::Shared => "?mode=ro",
+        ReadMode::Immutable => "?mode=ro&immutable=1",
+    });
+    uri
+}
+
+/// Opens an existing ledger for reading, wherever the file is readable.
+///
+/// A ledger is in WAL mode, and SQLite reads a WAL file only beside a `-shm`
+/// file that it opens or creates; in a directory the user cannot write (a
+/// shared corpus, a read-only mount) there is none to open, and SQLite fails
+/// with "unable to open database file". The file is then opened immutable,
+/// which needs no `-shm`, provided its `-wal` holds nothing: attest empties
+/// the `-wal` into the file when an ingest closes, and a non-empty one means
+/// a writer is at work or was killed, whose last batches an immutable reading
+/// would silently miss.
+fn open_read_only(path: &Path, options: &OpenOptions) -> Result<Connection, LedgerError> {
+    let fail = |source| classify(path, options, source);
+    let connect = |mode| -> Result<Connection, rusqlite::Error> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(read_only_uri(path, mode), flags)?;
+        conn.busy_timeout(options.busy_timeout)?;
+        // Opening is lazy: the first read is what meets a missing `-shm`.
+        conn.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))?;
+        Ok(conn)
+    };
+    let error = match connect(ReadMode::Shared) {
+        Ok(conn) => return Ok(conn),
+        Err(error) => error,
+    };
+    let cannot_open = matches!(
+        error.sqlite_error_code(),
+        Some(ErrorCode::CannotOpen | ErrorCode::ReadOnly)
+    );
+    if !cannot_open {
+        return Err(fail(error));
+    }
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    if fs::metadata(&wal).is_ok_and(|wal| wal.len() > 0) {
+        return Err(LedgerError::ReadOnly {
+            path: path.to_path_buf(),
+            why: format!(
+                "SQLite cannot create its -shm file beside it ({}), and without one \
+                 it cannot read the unmerged changes in {}; a run of `attest ingest` by \
+                 someone who can write there merges them",
+                sqlite_message(&error, path),
+                Path::new(&wal).display()
+            ),
+        });
+    }
+    connect(ReadMode::Immutable).map_err(fail)
+}
+
 /// What [`inspect`] found in a file.
 struct Found {
     version: i64,
@@ -333,9 +418,9 @@ impl Found {
 /// its permissions mark read-only is refused for writing (SQLite running as root
 /// would write it anyway). Returns whether the file exists.
 fn check_file(path: &Path, access: Access) -> Result<bool, LedgerError> {
-    let io = |source| LedgerError::Io {
+    let io = |error| LedgerError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let metadata = match fs::metadata(path) {
         Ok(metadata) => metadata,
@@ -446,13 +531,55 @@ pub(crate) fn classify(path: &Path, options: &OpenOptions, source: rusqlite::Err
             timeout: options.busy_timeout,
         },
         Some(ErrorCode::ReadOnly | ErrorCode::PermissionDenied) => LedgerError::ReadOnly {
+            why: sqlite_message(&source, &path),
             path,
-            why: source.to_string(),
         },
         Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => LedgerError::NotSqlite {
+            why: sqlite_message(&source, &path),
             path,
-            why: source.to_string(),
         },
-        _ => LedgerError::Sqlite { path, source },
+        _ => LedgerError::Sqlite {
+            path,
+            error: source,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn read_only_uris_encode_what_a_uri_would_read() {
+        assert_eq!(
+            read_only_uri(Path::new("/data/a b/x?y#z%.db"), ReadMode::Shared),
+            "file:/data/a%20b/x%3Fy%23z%25.db?mode=ro"
+        );
+        assert_eq!(
+            read_only_uri(Path::new("rel/attest.db"), ReadMode::Immutable),
+            "file:rel/attest.db?mode=ro&immutable=1"
+        );
+    }
+
+    #[test]
+    fn an_immutable_opening_reads_a_ledger_in_wal_mode() {
+        let path = crate::testing::temp_ledger("odd ?#% name");
+        let conn = open(&path, Access::ReadWrite, &OpenOptions::DEFAULT).unwrap();
+        let mode: String = conn
+            .pragma_query_value(None, "journal_mode", |row| row.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+            .unwrap();
+        drop(conn);
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI;
+        let conn =
+            Connection::open_with_flags(read_only_uri(&path, ReadMode::Immutable), flags).unwrap();
+        let version: i64 = conn
+            .pragma_query_value(None, "user_version", |row| row.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        drop(conn);
+        crate::testing::remove_ledger(&path);
     }
 }

@@ -198,6 +198,13 @@ pub(crate) fn contains(conn: &Connection, key: &ArticleKey) -> rusqlite::Result<
     article_row(conn, key).map(|row| row.is_some())
 }
 
+/// The content hash of the article stored under `key`, if one is.
+pub(crate) fn stored_hash(conn: &Connection, key: &ArticleKey) -> rusqlite::Result<Option<String>> {
+    conn.prepare_cached("SELECT content_hash FROM articles WHERE key = ?1")?
+        .query_row([key.as_str()], |row| row.get(0))
+        .optional()
+}
+
 fn article_row(conn: &Connection, key: &ArticleKey) -> rusqlite::Result<Option<i64>> {
     conn.prepare_cached("SELECT id FROM articles WHERE key = ?1")?
         .query_row([key.as_str()], |row| row.get(0))

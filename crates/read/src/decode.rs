@@ -5,16 +5,60 @@ use std::io::{self, Read};
 
 use attest_doc::Diagnostic;
 
-/// How far into a file a NUL byte marks it as binary.
+/// How much of a file's start decides whether it is binary.
 pub(crate) const SNIFF_BYTES: usize = 8 * 1024;
 
 /// The `origin` of every diagnostic this crate attaches.
 pub(crate) const ORIGIN: &str = "attest-read";
 
-/// Whether the start of a file looks binary: text formats never contain NUL.
+/// How many NUL offsets a warning lists before it only counts.
+const NUL_OFFSETS_LISTED: usize = 5;
+
+/// Whether the start of a file is mostly binary: more than 1% of its first
+/// 8 KiB, and at least 8 bytes, are NUL or other C0 control bytes that text
+/// does not hold (all but tab, line feed, vertical tab, form feed, carriage
+/// return and escape). Images, archives, executables and UTF-16 exceed that by
+/// far; a text with a few stray NULs, as some exporters leave, is read, and
+/// [`nul_warning`] names them.
 pub(crate) fn is_binary(bytes: &[u8]) -> bool {
     let head = bytes.get(..SNIFF_BYTES).unwrap_or(bytes);
-    head.contains(&0)
+    let binary = head
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0x1b))
+        .count();
+    binary >= 8 && binary * 100 > head.len()
+}
+
+/// The warning for an article text that holds NUL characters, naming the byte
+/// offsets of the first few in the text and counting the rest.
+pub(crate) fn nul_warning(place: &str, text: &str) -> Option<Diagnostic> {
+    let mut offsets = text
+        .bytes()
+        .enumerate()
+        .filter(|(_, b)| *b == 0)
+        .map(|(i, _)| i);
+    let listed: Vec<String> = offsets
+        .by_ref()
+        .take(NUL_OFFSETS_LISTED)
+        .map(|i| i.to_string())
+        .collect();
+    if listed.is_empty() {
+        return None;
+    }
+    let more = offsets.count();
+    let total = listed.len() + more;
+    let noun = if total == 1 { "byte" } else { "bytes" };
+    let mut message = format!(
+        "{place}: {total} NUL {noun} in the text, kept, at byte {}",
+        listed.join(", ")
+    );
+    if more > 0 {
+        message.push_str(&format!(" and {more} more"));
+    }
+    Some(Diagnostic {
+        origin: ORIGIN,
+        message,
+    })
 }
 
 /// Reads at most `limit + 1` bytes, so that going over the limit is seen without
@@ -207,12 +251,41 @@ mod tests {
     }
 
     #[test]
-    fn nul_marks_binary_only_near_the_start() {
-        assert!(is_binary(b"text\0more"));
+    fn only_mostly_binary_starts_are_binary() {
+        assert!(!is_binary(b"text\0more"), "one NUL is no binary file");
         assert!(!is_binary(b"plain text"));
+        assert!(is_binary(&[0u8; 16]));
+        assert!(is_binary(
+            b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x01\0\0\0\x01\0\x08\x06\0"
+        ));
+        let utf16: Vec<u8> = "A quoted line."
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        assert!(is_binary(&utf16));
+        let mut few = vec![b'a'; 4000];
+        for at in [10, 500, 1000, 2000] {
+            few[at] = 0;
+        }
+        assert!(!is_binary(&few), "4 NULs in 4,000 bytes");
         let mut late = vec![b'a'; SNIFF_BYTES];
-        late.push(0);
-        assert!(!is_binary(&late));
+        late.extend([0; 64]);
+        assert!(!is_binary(&late), "only the first 8 KiB count");
+    }
+
+    #[test]
+    fn nul_warnings_name_the_first_offsets_and_count_the_rest() {
+        assert_eq!(nul_warning("f", "no nul"), None);
+        let one = nul_warning("f", "a\0b").map(|d| d.message);
+        assert_eq!(
+            one.as_deref(),
+            Some("f: 1 NUL byte in the text, kept, at byte 1")
+        );
+        let many = nul_warning("f", &"\0x".repeat(8)).map(|d| d.message);
+        assert_eq!(
+            many.as_deref(),
+            Some("f: 8 NUL bytes in the text, kept, at byte 0, 2, 4, 6, 8 and 3 more")
+        );
     }
 
     #[test]

@@ -84,14 +84,9 @@ impl fmt::Display for ReadError {
     }
 }
 
-impl std::error::Error for ReadError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
-            ReadErrorKind::Io(error) => Some(error),
-            _ => None,
-        }
-    }
-}
+/// The cause is part of the message and not also a `source()`: printed with
+/// its chain (`{:#}`), the cause would otherwise show twice.
+impl std::error::Error for ReadError {}
 
 /// What went wrong with one record.
 #[derive(Debug, thiserror::Error)]
@@ -99,9 +94,10 @@ impl std::error::Error for ReadError {
 pub enum ReadErrorKind {
     /// The file or directory could not be opened or read (missing, permission denied, ...).
     #[error("cannot read: {0}")]
-    Io(#[source] io::Error),
-    /// A NUL byte in the first 8 KiB: the file is not text.
-    #[error("binary file, skipped")]
+    Io(io::Error),
+    /// A mostly binary start (over 1% of the first 8 KiB, and at least 8
+    /// bytes, NUL or control bytes text does not hold): the file is not text.
+    #[error("binary file (over 1% of its first 8 KiB are NUL or control bytes), skipped")]
     Binary,
     /// The article text is empty or only whitespace.
     #[error("empty article")]
@@ -152,6 +148,11 @@ pub enum ReadErrorKind {
     /// A JSON Lines line that is valid JSON but not an object.
     #[error("expected a JSON object")]
     NotAnObject,
+    /// A JSON Lines `id` that is empty or only whitespace.
+    #[error(
+        "blank `id`: give each record its own id, or --blank-id hash to know such records by their content"
+    )]
+    BlankId,
     /// A JSON Lines object without a string `text`.
     #[error("expected `text` string")]
     MissingText,

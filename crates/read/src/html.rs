@@ -30,10 +30,10 @@ use attest_doc::{Article, Diagnostic, Limits, Published};
 use dom_query::{Document, NodeRef};
 use dom_smoothie::{Config, Readability, TextMode};
 
-use crate::ReadItem;
 use crate::decode::{ORIGIN, decode_html, is_binary};
 use crate::error::{ReadError, ReadErrorKind};
 use crate::text::{check_body, read_file_bounded};
+use crate::{Origin, ReadItem};
 
 /// Reads an HTML file as one article whose id is `display`.
 pub(crate) fn read_html_file(
@@ -126,6 +126,7 @@ pub(crate) fn html_to_item(
         article,
         warnings,
         id_given: false,
+        origin: Origin::default(),
     })
 }
 

@@ -23,7 +23,7 @@ use crate::html::read_html_file;
 use crate::jsonl::JsonlReader;
 use crate::text::{read_stdin, read_text_file};
 use crate::warc::{WarcReader, looks_like_html, warc_stream};
-use crate::{Input, ReadConfig, ReadItem};
+use crate::{BlankIds, Input, ReadConfig, ReadItem};
 
 /// The formats a file can be read as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,25 +119,58 @@ fn walk(root: &Path) -> Vec<Entry> {
 /// The articles of every input, in order; see [`crate::read_inputs`].
 pub struct Articles {
     inputs: std::vec::IntoIter<Input>,
+    /// The directory named on the command line that `walked` came from.
+    root: PathBuf,
     walked: VecDeque<Entry>,
     current: Option<Box<dyn Iterator<Item = Result<ReadItem, ReadError>> + Send>>,
+    /// The file `current` reads, and the same relative to its input (see
+    /// [`crate::Origin`]).
+    current_file: Option<(PathBuf, PathBuf)>,
     config: ReadConfig,
+    blank_ids: BlankIds,
 }
 
 impl Articles {
     pub(crate) fn new(inputs: Vec<Input>, config: ReadConfig) -> Articles {
         Articles {
             inputs: inputs.into_iter(),
+            root: PathBuf::new(),
             walked: VecDeque::new(),
             current: None,
+            current_file: None,
             config,
+            blank_ids: BlankIds::default(),
         }
+    }
+
+    /// What a JSON Lines record with a blank `id` becomes (by default, an error).
+    pub fn blank_ids(mut self, blank_ids: BlankIds) -> Articles {
+        self.blank_ids = blank_ids;
+        self
+    }
+
+    /// `path` as [`crate::Origin::file`] names it.
+    fn relative(&self, path: &Path, explicit: bool) -> PathBuf {
+        let relative = if explicit {
+            path.file_name().map(Path::new)
+        } else {
+            path.strip_prefix(&self.root).ok()
+        };
+        relative.unwrap_or(path).to_path_buf()
     }
 
     /// Reads one file: the result of a one-article format, or a stream set as current.
     fn open(&mut self, path: &Path, explicit: bool) -> Option<Result<ReadItem, ReadError>> {
         let display = path.display().to_string();
         let limits = &self.config.limits;
+        let file = (path.to_path_buf(), self.relative(path, explicit));
+        let with_origin = |item: Result<ReadItem, ReadError>| {
+            item.map(|mut item| {
+                item.origin.path = Some(file.0.clone());
+                item.origin.relative = Some(file.1.clone());
+                item
+            })
+        };
         let format = match format_by_extension(path) {
             Some(format) => format,
             None if explicit => match sniff(path) {
@@ -147,11 +180,13 @@ impl Articles {
             None => return None,
         };
         match format {
-            Format::Text => Some(read_text_file(path, &display, limits)),
-            Format::Html => Some(read_html_file(path, &display, limits)),
+            Format::Text => Some(with_origin(read_text_file(path, &display, limits))),
+            Format::Html => Some(with_origin(read_html_file(path, &display, limits))),
             Format::Jsonl => match open_checked(path) {
                 Ok(reader) => {
-                    self.current = Some(Box::new(JsonlReader::new(reader, display, *limits)));
+                    let reader = JsonlReader::new(reader, display, *limits, self.blank_ids);
+                    self.current = Some(Box::new(reader));
+                    self.current_file = Some(file);
                     None
                 }
                 Err(kind) => Some(Err(ReadError::new(display, kind))),
@@ -161,6 +196,7 @@ impl Articles {
                 match stream {
                     Ok(reader) => {
                         self.current = Some(Box::new(WarcReader::new(reader, display, *limits)));
+                        self.current_file = Some(file);
                         None
                     }
                     Err(error) => Some(Err(ReadError::new(display, ReadErrorKind::Io(error)))),
@@ -180,7 +216,7 @@ fn sniff(path: &Path) -> io::Result<Format> {
 /// A file read again from its start after its first bytes were checked.
 type Checked = BufReader<io::Chain<Cursor<Vec<u8>>, File>>;
 
-/// Opens a text stream, refusing it as binary when its first 8 KiB hold a NUL.
+/// Opens a text stream, refusing it when its first 8 KiB are mostly binary.
 fn open_checked(path: &Path) -> Result<Checked, ReadErrorKind> {
     let mut file = File::open(path).map_err(ReadErrorKind::Io)?;
     let mut head = Vec::new();
@@ -201,7 +237,13 @@ impl Iterator for Articles {
         loop {
             if let Some(current) = &mut self.current {
                 if let Some(item) = current.next() {
-                    return Some(item);
+                    return Some(item.map(|mut item| {
+                        if let Some((path, relative)) = &self.current_file {
+                            item.origin.path = Some(path.clone());
+                            item.origin.relative = Some(relative.clone());
+                        }
+                        item
+                    }));
                 }
                 self.current = None;
             }
@@ -225,7 +267,10 @@ impl Iterator for Articles {
                             ReadErrorKind::Io(error),
                         )));
                     }
-                    Ok(meta) if meta.is_dir() => self.walked = walk(&path).into(),
+                    Ok(meta) if meta.is_dir() => {
+                        self.walked = walk(&path).into();
+                        self.root = path;
+                    }
                     Ok(_) => {
                         if let Some(item) = self.open(&path, true) {
                             return Some(item);

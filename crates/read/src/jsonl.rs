@@ -12,7 +12,9 @@
 //! | `published` | no, an RFC 3339 instant (`2026-03-04T18:30:00-05:00`) or a date (`2026-03-04`) | `published` |
 //! | `language` | no, a string | `language` |
 //!
-//! `null` counts as absent; other keys are ignored. Lines are numbered from 1, blank
+//! `null` counts as absent; other keys are ignored. An `id` that is empty or only
+//! whitespace fails its record, or with [`crate::BlankIds::Hash`]
+//! (`--blank-id hash`) counts as absent. Lines are numbered from 1, blank
 //! lines are skipped, a trailing `\r` is dropped. A line that is not valid JSON, or
 //! whose fields have the wrong type, is an error naming the file and line; the
 //! following lines are still read. A line over [`attest_doc::Limits::jsonl_line_bytes`]
@@ -24,27 +26,34 @@ use std::io::{self, BufRead};
 use attest_doc::{Article, Limits, Published};
 use serde_json::{Map, Value};
 
-use crate::ReadItem;
-use crate::decode::{decode_lossy, replaced_warning};
+use crate::decode::{decode_lossy, nul_warning, replaced_warning};
 use crate::error::{ReadError, ReadErrorKind};
 use crate::text::check_body;
+use crate::{BlankIds, Origin, ReadItem, Record};
 
 /// An iterator over the articles of one JSON Lines stream.
 pub(crate) struct JsonlReader<R> {
     reader: R,
     path: String,
     limits: Limits,
+    blank_ids: BlankIds,
     line: u64,
     buffer: Vec<u8>,
     done: bool,
 }
 
 impl<R: BufRead> JsonlReader<R> {
-    pub(crate) fn new(reader: R, path: impl Into<String>, limits: Limits) -> JsonlReader<R> {
+    pub(crate) fn new(
+        reader: R,
+        path: impl Into<String>,
+        limits: Limits,
+        blank_ids: BlankIds,
+    ) -> JsonlReader<R> {
         JsonlReader {
             reader,
             path: path.into(),
             limits,
+            blank_ids,
             line: 0,
             buffer: Vec::new(),
             done: false,
@@ -85,9 +94,14 @@ impl<R: BufRead> Iterator for JsonlReader<R> {
                     }
                     let bytes = std::mem::take(&mut self.buffer);
                     let place = format!("{}:{}", self.path, self.line);
+                    let line = self.line;
                     return Some(
-                        parse_record(bytes, &place, &self.limits)
-                            .map_err(|kind| ReadError::new(&self.path, kind).at_line(self.line)),
+                        parse_record(bytes, &place, &self.limits, self.blank_ids)
+                            .map(|mut item| {
+                                item.origin.record = Some(Record::Line(line));
+                                item
+                            })
+                            .map_err(|kind| ReadError::new(&self.path, kind).at_line(line)),
                     );
                 }
             }
@@ -163,6 +177,7 @@ pub(crate) fn parse_record(
     bytes: Vec<u8>,
     place: &str,
     limits: &Limits,
+    blank_ids: BlankIds,
 ) -> Result<ReadItem, ReadErrorKind> {
     let mut warnings = Vec::new();
     let (json, replaced) = decode_lossy(bytes);
@@ -178,8 +193,13 @@ pub(crate) fn parse_record(
         return Err(ReadErrorKind::MissingText);
     };
     check_body(text, limits)?;
+    warnings.extend(nul_warning(place, text));
     let (id, id_given) = match object.get("id") {
         None | Some(Value::Null) => (place.to_string(), false),
+        Some(Value::String(id)) if id.trim().is_empty() => match blank_ids {
+            BlankIds::Error => return Err(ReadErrorKind::BlankId),
+            BlankIds::Hash => (place.to_string(), false),
+        },
         Some(Value::String(id)) => (id.clone(), true),
         Some(Value::Number(number)) if number.is_i64() || number.is_u64() => {
             (number.to_string(), true)
@@ -212,6 +232,7 @@ pub(crate) fn parse_record(
         article,
         warnings,
         id_given,
+        origin: Origin::default(),
     })
 }
 
@@ -260,7 +281,12 @@ mod tests {
     #[test]
     fn fields_map_to_the_article() {
         let line = br#"{"id":7,"text":"Body.","title":"T","url":"https://x.example/a","outlet":"O","published":"2026-03-04","language":"en","extra":1}"#;
-        let item = parse_record(line.to_vec(), "f.jsonl:3", &Limits::DEFAULT);
+        let item = parse_record(
+            line.to_vec(),
+            "f.jsonl:3",
+            &Limits::DEFAULT,
+            BlankIds::Error,
+        );
         let article = item.map(|item| item.article).ok();
         let article = article.as_ref();
         assert_eq!(article.map(|a| a.id.as_str()), Some("7"));
@@ -280,14 +306,31 @@ mod tests {
             br#"{"text":"x","title":3}"#.to_vec(),
             "f:1",
             &Limits::DEFAULT,
+            BlankIds::Error,
         );
         assert!(matches!(
             result,
             Err(ReadErrorKind::FieldType { field: "title" })
         ));
-        let result = parse_record(br#"{"text":5}"#.to_vec(), "f:1", &Limits::DEFAULT);
+        let result = parse_record(
+            br#"{"text":5}"#.to_vec(),
+            "f:1",
+            &Limits::DEFAULT,
+            BlankIds::Error,
+        );
         assert!(matches!(result, Err(ReadErrorKind::MissingText)));
-        let result = parse_record(br#"[1]"#.to_vec(), "f:1", &Limits::DEFAULT);
+        let result = parse_record(br#"[1]"#.to_vec(), "f:1", &Limits::DEFAULT, BlankIds::Error);
         assert!(matches!(result, Err(ReadErrorKind::NotAnObject)));
+    }
+
+    #[test]
+    fn blank_ids_fail_or_count_as_absent() {
+        for id in [r#""""#, r#"" \t ""#] {
+            let line = format!(r#"{{"id":{id},"text":"Body."}}"#).into_bytes();
+            let result = parse_record(line.clone(), "f:2", &Limits::DEFAULT, BlankIds::Error);
+            assert!(matches!(result, Err(ReadErrorKind::BlankId)), "{id}");
+            let item = parse_record(line, "f:2", &Limits::DEFAULT, BlankIds::Hash).unwrap();
+            assert_eq!((item.article.id.as_str(), item.id_given), ("f:2", false));
+        }
     }
 }

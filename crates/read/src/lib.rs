@@ -87,6 +87,66 @@ pub struct ReadItem {
     /// line or record number), which says where it came from but not which
     /// article it is.
     pub id_given: bool,
+    /// Where in the inputs the article was read.
+    pub origin: Origin,
+}
+
+/// Where an article was read, for naming what is written about it and for
+/// messages; the id says which article it is, this says where it sits.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Origin {
+    /// The file as errors name it: as given on the command line, or as the
+    /// directory walk found it. `None` for standard input and for bytes handed
+    /// to a reader directly.
+    pub path: Option<PathBuf>,
+    /// The same file relative to the input named on the command line: its own
+    /// name for a file named there, its path below the directory for a file
+    /// found by walking one.
+    pub relative: Option<PathBuf>,
+    /// The record's place inside a file of many articles (JSON Lines, WARC);
+    /// `None` for a file that is one article.
+    pub record: Option<Record>,
+}
+
+impl Origin {
+    /// The place in the style of errors: `data.jsonl:7`, `crawl.warc: record 3`,
+    /// `story.txt`; `-` for standard input.
+    pub fn place(&self) -> String {
+        let path = self
+            .path
+            .as_ref()
+            .map_or_else(|| "-".to_string(), |path| path.display().to_string());
+        match self.record {
+            None => path,
+            Some(Record::Line(line)) => format!("{path}:{line}"),
+            Some(Record::Warc(record)) => format!("{path}: record {record}"),
+        }
+    }
+}
+
+/// A record's place inside a file of many articles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Record {
+    /// The 1-based line of a JSON Lines file.
+    Line(u64),
+    /// The 1-based record of a WARC file.
+    Warc(u64),
+}
+
+/// What a JSON Lines record with an empty or whitespace-only `id` becomes.
+///
+/// A blank id is almost always a bug of the exporting tool, and taken as it
+/// is it would make every such record one article; so by default it fails
+/// its record, naming the file and line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum BlankIds {
+    /// The record fails with [`ReadErrorKind::BlankId`].
+    #[default]
+    Error,
+    /// The record is read as one without an `id`: its id is `"{path}:{line}"`
+    /// and [`ReadItem::id_given`] is false, so the ledger knows it by its
+    /// content hash.
+    Hash,
 }
 
 /// Streams every article of every input, in input order; each item is one article
@@ -114,7 +174,8 @@ pub fn read_json_record(
             },
         ));
     }
-    jsonl::parse_record(bytes, place, &config.limits).map_err(|kind| ReadError::new(place, kind))
+    jsonl::parse_record(bytes, place, &config.limits, BlankIds::Error)
+        .map_err(|kind| ReadError::new(place, kind))
 }
 
 /// Reads one plain text article given as bytes, as the plain text reader reads a

@@ -3,9 +3,12 @@
 //! | Article field | value |
 //! |---|---|
 //! | `id` | the path as given on the command line or found by the directory walk; `-` for standard input |
-//! | `text` | the whole file, UTF-8 (a leading byte order mark is dropped; invalid bytes become U+FFFD with a warning) |
+//! | `text` | the whole file, UTF-8 (a leading byte order mark is dropped; invalid bytes become U+FFFD with a warning; NUL bytes are kept, with a warning naming their offsets) |
 //! | other fields | none |
 //!
+//! A file that is mostly binary (see `decode::is_binary`: more than 1% of its
+//! first 8 KiB, and at least 8 bytes, are NUL or control bytes text does not
+//! hold) is skipped with an error.
 //! A file is refused before it is read when its size is over
 //! [`attest_doc::Limits::article_bytes`]; standard input is read up to one byte past it.
 
@@ -14,9 +17,9 @@ use std::path::Path;
 
 use attest_doc::{Article, Limits};
 
-use crate::ReadItem;
-use crate::decode::{decode_lossy, is_binary, read_bounded, replaced_warning};
+use crate::decode::{decode_lossy, is_binary, nul_warning, read_bounded, replaced_warning};
 use crate::error::{ReadError, ReadErrorKind};
+use crate::{Origin, ReadItem};
 
 /// Reads a plain text file as one article whose id is `display`.
 pub(crate) fn read_text_file(
@@ -84,10 +87,12 @@ pub(crate) fn text_article(
         warnings.push(replaced_warning(id, "of the file", replaced));
     }
     check_body(&text, limits)?;
+    warnings.extend(nul_warning(id, &text));
     Ok(ReadItem {
         article: Article::new(id, text),
         warnings,
         id_given: false,
+        origin: Origin::default(),
     })
 }
 

@@ -30,11 +30,11 @@ use std::io::{self, BufRead, Read};
 use attest_doc::{Limits, Published};
 use flate2::read::{GzDecoder, MultiGzDecoder, ZlibDecoder};
 
-use crate::ReadItem;
 use crate::decode::read_bounded;
 use crate::error::{ReadError, ReadErrorKind};
 use crate::html::html_bytes_to_item;
 use crate::jsonl::{Line, read_line_bounded};
+use crate::{ReadItem, Record};
 
 /// The longest WARC header line kept; real ones are far shorter.
 const HEADER_LINE_BYTES: usize = 64 * 1024;
@@ -266,7 +266,15 @@ impl<R: BufRead> WarcReader<R> {
             Err(kind) => return Some(Err(self.error(start, kind))),
         };
         drop(content);
-        Some(page_item(page, &id, header, &self.limits).map_err(|kind| self.error(start, kind)))
+        let record = self.record;
+        Some(
+            page_item(page, &id, header, &self.limits)
+                .map(|mut item| {
+                    item.origin.record = Some(Record::Warc(record));
+                    item
+                })
+                .map_err(|kind| self.error(start, kind)),
+        )
     }
 }
 

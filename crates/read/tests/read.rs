@@ -611,12 +611,31 @@ fn invalid_utf8_is_replaced_with_a_warning_naming_the_offset() {
 fn binary_files_are_skipped_with_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     for name in ["blob.txt", "blob.jsonl", "blob.html", "blob.data"] {
-        let path = temp_file(&dir, name, b"\x00\x01\x02 binary \x00 data");
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x06\0\0\0";
+        let path = temp_file(&dir, name, png);
         let items = read(&[&path]);
         assert_eq!(items.len(), 1, "{name}");
         assert_eq!(
             error_text(&items[0]),
-            format!("{}: binary file, skipped", path.display())
+            format!(
+                "{}: binary file (over 1% of its first 8 KiB are NUL or control bytes), skipped",
+                path.display()
+            )
+        );
+    }
+}
+
+#[test]
+fn text_with_a_few_nuls_is_read_with_their_offsets() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["nul.txt", "nul.data"] {
+        let path = temp_file(&dir, name, b"\x00\x01\x02 mostly \x00 words");
+        let item = read_one(&path).expect("read as text");
+        assert_eq!(item.article.text, "\0\u{1}\u{2} mostly \0 words");
+        let warning = &item.warnings[0].message;
+        assert!(
+            warning.ends_with("2 NUL bytes in the text, kept, at byte 0, 11"),
+            "{warning}"
         );
     }
 }

@@ -140,16 +140,16 @@ impl IntoResponse for ApiError {
 pub enum ServerError {
     /// The async runtime could not start.
     #[error("starting the server runtime: {0}")]
-    Runtime(#[source] std::io::Error),
+    Runtime(std::io::Error),
     /// The address could not be bound.
-    #[error("listening on {addr}: {source}")]
+    #[error("listening on {addr}")]
     Bind {
         /// The address asked for.
         addr: SocketAddr,
-        /// Why it failed.
+        /// Why it failed: its `source()`, so the message leaves it to the chain.
         source: std::io::Error,
     },
     /// Serving failed.
     #[error("serving: {0}")]
-    Serve(#[source] std::io::Error),
+    Serve(std::io::Error),
 }

@@ -53,103 +53,18 @@
 //! U+001C–U+001E, U+0085, U+2028, U+2029) is shown there as one space. Only the
 //! display field changes; the offsets stay exact.
 //!
-//! # File names
+//! # Files
 //!
-//! [`BratNames`] turns an article id into a file stem: ASCII letters, digits, `-`,
-//! `_` and `.` are kept and every other character becomes `_`; a leading `.`
-//! becomes `_` (no hidden files, no `..`), stems are cut to 100 characters, an
-//! empty id becomes `article`, and names Windows reserves (`con`, `nul`, `com1`,
-//! ...) get a leading `_`. A stem already given out in the same run, compared
-//! without case (for case-insensitive file systems), gets `-2`, `-3`, ... appended.
+//! [`brat_ann`] gives the `.ann`; the `.txt` is [`attest_doc::Doc::text`]. The
+//! command line names and writes both files.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::fs;
-use std::io;
-use std::path::{Path, PathBuf};
 
 use attest_doc::{Doc, EntityLabel, Span, serde_name};
 
 use crate::json::rounded_confidence;
 use crate::offsets::Geometry;
-
-/// The longest stem [`BratNames`] gives out, before a collision suffix.
-const MAX_STEM: usize = 100;
-
-/// Hands out file stems for the articles of one run, deterministically.
-///
-/// The same sequence of ids always gives the same stems; see the module docs for
-/// the mapping.
-#[derive(Debug, Default, Clone)]
-pub struct BratNames {
-    /// Stems given out so far, lowercased.
-    taken: BTreeSet<String>,
-}
-
-impl BratNames {
-    /// An allocator that has given out no stem yet.
-    pub fn new() -> BratNames {
-        BratNames::default()
-    }
-
-    /// The stem for the article `id`, distinct from every stem given out before.
-    pub fn allocate(&mut self, id: &str) -> String {
-        let base = safe_stem(id);
-        let mut stem = base.clone();
-        let mut n = 2usize;
-        while !self.taken.insert(stem.to_ascii_lowercase()) {
-            stem = format!("{base}-{n}");
-            n += 1;
-        }
-        stem
-    }
-}
-
-fn safe_stem(id: &str) -> String {
-    let mut stem: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(MAX_STEM)
-        .collect();
-    if stem.starts_with('.') {
-        stem.replace_range(..1, "_");
-    }
-    if stem.is_empty() {
-        return "article".to_string();
-    }
-    let device = stem
-        .split('.')
-        .next()
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    let reserved = matches!(device.as_str(), "con" | "prn" | "aux" | "nul")
-        || (device.len() == 4
-            && (device.starts_with("com") || device.starts_with("lpt"))
-            && device.ends_with(|c: char| c.is_ascii_digit()));
-    if reserved {
-        stem.insert(0, '_');
-    }
-    stem
-}
-
-/// Writes `<stem>.txt` (the exact text) and `<stem>.ann` into `dir`, creating
-/// it if needed, and returns the path of the `.ann`.
-///
-/// Existing files of the same name are replaced.
-pub fn write_brat(doc: &Doc, dir: &Path, names: &mut BratNames) -> io::Result<PathBuf> {
-    fs::create_dir_all(dir)?;
-    let stem = names.allocate(&doc.article().id);
-    fs::write(dir.join(format!("{stem}.txt")), doc.text())?;
-    let ann = dir.join(format!("{stem}.ann"));
-    fs::write(&ann, brat_ann(doc))?;
-    Ok(ann)
-}
 
 /// The `.ann` content for `doc`.
 pub fn brat_ann(doc: &Doc) -> String {
@@ -461,7 +376,7 @@ mod tests {
                 .collect();
             assert_eq!(&one_line(&texts.join(" ")), shown, "{id} {label}");
         }
-        let defined: BTreeSet<String> = ann
+        let defined: std::collections::BTreeSet<String> = ann
             .lines()
             .filter_map(|line| line.split('\t').next())
             .map(String::from)
@@ -577,44 +492,6 @@ mod tests {
              E1\tAttribution-no-source:T2 Cue:T1\nA1\tKind E1 indirect\n\
              #1\tAnnotatorNotes E1\tconfidence=0.2\n"
         );
-    }
-
-    #[test]
-    fn stems_are_safe_and_unique_without_case() {
-        let mut names = BratNames::new();
-        assert_eq!(names.allocate("nyt/2016-09-12 visa"), "nyt_2016-09-12_visa");
-        assert_eq!(
-            names.allocate("NYT/2016-09-12 visa"),
-            "NYT_2016-09-12_visa-2"
-        );
-        assert_eq!(
-            names.allocate("nyt_2016-09-12_visa"),
-            "nyt_2016-09-12_visa-3"
-        );
-        assert_eq!(
-            names.allocate("nyt_2016-09-12_visa-2"),
-            "nyt_2016-09-12_visa-2-2"
-        );
-        assert_eq!(names.allocate(""), "article");
-        assert_eq!(names.allocate("../etc/passwd"), "_._etc_passwd");
-        assert_eq!(names.allocate("Con"), "_Con");
-        assert_eq!(names.allocate("com1.txt"), "_com1.txt");
-        assert_eq!(names.allocate("café"), "caf_");
-        assert_eq!(names.allocate(&"x".repeat(300)).len(), MAX_STEM);
-    }
-
-    #[test]
-    fn writes_the_exact_text_beside_the_annotations() {
-        let dir = tempfile::tempdir().unwrap();
-        let doc = full_doc();
-        let mut names = BratNames::new();
-        let ann = write_brat(&doc, dir.path(), &mut names).unwrap();
-        assert_eq!(ann, dir.path().join("harbour_2026-03-04.ann"));
-        assert_eq!(fs::read_to_string(&ann).unwrap(), brat_ann(&doc));
-        let txt = fs::read_to_string(dir.path().join("harbour_2026-03-04.txt")).unwrap();
-        assert_eq!(txt, doc.text());
-        let again = write_brat(&doc, dir.path(), &mut names).unwrap();
-        assert_eq!(again, dir.path().join("harbour_2026-03-04-2.ann"));
     }
 
     proptest! {

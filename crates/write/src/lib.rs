@@ -6,9 +6,10 @@
 //! - [`write_json`] / [`write_jsonl`] / [`to_json_value`]: the versioned
 //!   `attest.document/1` object ([`SCHEMA`]), with every span in bytes and code
 //!   points and its exact text;
-//! - [`write_brat`] / [`brat_ann`]: brat standoff (`.txt` + `.ann`), attributions
+//! - [`brat_ann`]: brat standoff (the `.ann` beside the text as `.txt`), attributions
 //!   exactly as PolNeAR writes them, offsets in code points;
-//! - [`write_report`]: a report for people at a terminal, coloured on request.
+//! - [`write_report`]: a report for people at a terminal, coloured on request;
+//! - [`terminal_safe`]: the one sanitiser every string bound for a terminal passes.
 //!
 //! Only layers a stage assigned are written; an assigned layer with no records is
 //! written as empty, so "none found" and "not looked for" stay apart.
@@ -31,9 +32,11 @@ mod json;
 mod offsets;
 mod pretty;
 mod report;
+mod terminal;
 #[cfg(test)]
 mod testing;
 
-pub use brat::{BratNames, brat_ann, write_brat};
+pub use brat::brat_ann;
 pub use json::{JsonConfig, SCHEMA, to_json_value, write_json, write_jsonl};
 pub use report::{ReportConfig, write_report};
+pub use terminal::terminal_safe;

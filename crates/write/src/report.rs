@@ -22,6 +22,7 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use crate::json::rounded_confidence;
 use crate::offsets::Geometry;
+use crate::terminal::terminal_safe;
 
 /// How the report looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -771,7 +772,8 @@ fn plural(n: usize, noun: &str) -> String {
 }
 
 /// The text on one line: whitespace runs as one space, other control
-/// characters (escape sequences among them) as `�`.
+/// characters (escape sequences among them) as visible escapes
+/// ([`terminal_safe`]).
 fn one_line(text: &str) -> String {
     let mut line = String::with_capacity(text.len());
     let mut space = false;
@@ -784,9 +786,9 @@ fn one_line(text: &str) -> String {
             line.push(' ');
         }
         space = false;
-        line.push(if c.is_control() { '\u{fffd}' } else { c });
+        line.push(c);
     }
-    line
+    terminal_safe(&line, false).into_owned()
 }
 
 /// The text cut to `max` columns, with `…` in place of what is cut.
@@ -970,7 +972,7 @@ mod tests {
         assert_eq!(clip("abc", 3), "abc");
         assert_eq!(clip("日本語テキスト", 7), "日本語…");
         assert_eq!(clip("ab cd", 4), "ab…");
-        assert_eq!(one_line("  a\r\n\tb\u{7}c "), "a b\u{fffd}c");
+        assert_eq!(one_line("  a\r\n\tb\u{7}c\u{202e} "), "a b\\u{7}c\\u{202e}");
     }
 
     #[test]

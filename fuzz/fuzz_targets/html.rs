@@ -1,0 +1,5 @@
+//! Fuzzes the html reader: any bytes read as a `.html` file.
+
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| attest_read_fuzz::read_as(data, "html"));
