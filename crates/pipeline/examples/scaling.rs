@@ -3,9 +3,9 @@
 //!
 //! For each pathological family below, an article of [`SMALL`] bytes and one
 //! of [`LARGE`] bytes (four times as large) are analysed by
-//! [`Pipeline::analyze`] and written as JSON, as `attest analyze --format json`
-//! does; the table gives the best CPU time of [`ROUNDS`] runs of each, their
-//! ratio, and the JSON bytes per input byte. Linear work gives a ratio near 4
+//! [`Pipeline::analyze`] and written as JSON, as a report and as brat standoff,
+//! as `attest analyze` does in each format; the table gives the best CPU time
+//! of [`ROUNDS`] runs of each, their ratio, and the JSON bytes per input byte. Linear work gives a ratio near 4
 //! and quadratic work near 16; with `--check` the program fails when a ratio
 //! reaches [`BOUND`], a bound generous enough for a noisy shared machine.
 //! `--stages` adds the ratio of each stage alone, to find the one that grew.
@@ -18,7 +18,7 @@ use std::process::ExitCode;
 
 use attest_doc::{Article, Doc, Limits};
 use attest_pipeline::Pipeline;
-use attest_write::{JsonConfig, write_json};
+use attest_write::{JsonConfig, ReportConfig, brat_ann, write_json, write_report};
 
 /// The smaller size, in bytes.
 const SMALL: usize = 256 * 1024;
@@ -145,11 +145,14 @@ fn best_of<T>(mut run: impl FnMut() -> T) -> (f64, T) {
     (best, last.expect("ROUNDS is at least one"))
 }
 
-/// Analyses `text` and writes its JSON; returns the JSON's length.
+/// Analyses `text` and writes it in every format; returns the JSON's length.
 fn analyze_and_write(pipeline: &Pipeline, text: &str) -> usize {
     let doc = pipeline.analyze(Article::new("scaling", text));
     let mut json = Vec::new();
     write_json(&doc, &JsonConfig::default(), &mut json).expect("writing to memory succeeds");
+    let mut report = Vec::new();
+    write_report(&doc, &ReportConfig::default(), &mut report).expect("writing to memory succeeds");
+    std::hint::black_box(brat_ann(&doc));
     json.len()
 }
 
@@ -180,7 +183,7 @@ fn main() -> ExitCode {
     let only: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let pipeline = Pipeline::standard(&Limits::DEFAULT).expect("the bundled models load");
     println!(
-        "scaling: CPU seconds of analyze + JSON, best of {ROUNDS}; {} KB against {} KB; bound {BOUND}x",
+        "scaling: CPU seconds of analyze + JSON + report + brat, best of {ROUNDS}; {} KB against {} KB; bound {BOUND}x",
         SMALL / 1024,
         LARGE / 1024
     );
