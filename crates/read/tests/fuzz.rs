@@ -125,6 +125,7 @@ fn limits() -> Limits {
         html_depth: 16,
         jsonl_line_bytes: 1_000,
         warc_record_bytes: 4_000,
+        ..Limits::DEFAULT
     }
 }
 
