@@ -36,7 +36,7 @@ pub struct Budget {
     spent: Duration,
     /// When the running stage started, if one runs.
     since: Option<Instant>,
-    cancelled: Arc<AtomicBool>,
+    cancelled: Canceller,
 }
 
 /// Why a budget stopped the work.
@@ -54,8 +54,10 @@ pub enum Exhausted {
     Cancelled,
 }
 
-/// Stops the analysis of the article whose [`Budget`] gave it, from any thread.
-#[derive(Clone)]
+/// A flag that stops work from any thread: the analysis of the article whose
+/// [`Budget`] gave it, or a ledger question (`attest_ledger::Budget`), so that
+/// whoever no longer waits for an answer can say so once for both.
+#[derive(Clone, Default)]
 pub struct Canceller(Arc<AtomicBool>);
 
 impl fmt::Debug for Canceller {
@@ -67,10 +69,20 @@ impl fmt::Debug for Canceller {
 }
 
 impl Canceller {
-    /// Asks the analysis to stop: the running stage stops at its next check
-    /// and no later stage starts.
+    /// A flag not raised.
+    pub fn new() -> Canceller {
+        Canceller::default()
+    }
+
+    /// Asks the work to stop: the running stage stops at its next check and no
+    /// later stage starts.
     pub fn cancel(&self) {
         self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the flag is raised.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
     }
 }
 
@@ -82,7 +94,7 @@ impl Budget {
                 .then(|| Duration::from_secs(limits.article_seconds)),
             spent: Duration::ZERO,
             since: None,
-            cancelled: Arc::new(AtomicBool::new(false)),
+            cancelled: Canceller::new(),
         }
     }
 
@@ -96,7 +108,7 @@ impl Budget {
 
     /// A handle that stops this budget's analysis from another thread.
     pub fn canceller(&self) -> Canceller {
-        Canceller(Arc::clone(&self.cancelled))
+        self.cancelled.clone()
     }
 
     /// Starts counting time: a stage starts on the article.
@@ -114,7 +126,7 @@ impl Budget {
     /// Whether the work may go on: cheap enough (an atomic load and a clock
     /// read) to call once per sentence or per cue.
     pub fn check(&self) -> Result<(), Exhausted> {
-        if self.cancelled.load(Ordering::Relaxed) {
+        if self.cancelled.is_cancelled() {
             return Err(Exhausted::Cancelled);
         }
         if let Some(limit) = self.limit {

@@ -9,10 +9,9 @@
 //! limit and frees its thread. One mechanism serves `attest serve`, whose ledger
 //! routes each get a budget, and `attest export --time-limit --max-rows`.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use attest_doc::Canceller;
 use rusqlite::{Connection, ErrorCode};
 
 use crate::LedgerError;
@@ -35,29 +34,7 @@ pub struct Budget {
     pub rows: Option<usize>,
     /// A flag that stops the question at once when raised from another
     /// thread ([`LedgerError::Cancelled`]).
-    pub cancel: Option<Cancel>,
-}
-
-/// A flag shared with the thread asking the ledger; raising it stops the
-/// statement that thread runs.
-#[derive(Clone, Debug, Default)]
-pub struct Cancel(Arc<AtomicBool>);
-
-impl Cancel {
-    /// A flag not raised.
-    pub fn new() -> Cancel {
-        Cancel::default()
-    }
-
-    /// Raises the flag.
-    pub fn cancel(&self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-
-    /// Whether the flag is raised.
-    pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
+    pub cancel: Option<Canceller>,
 }
 
 impl Budget {
@@ -72,7 +49,7 @@ impl Budget {
         conn.progress_handler(
             CHECK_EVERY,
             Some(move || {
-                cancel.as_ref().is_some_and(Cancel::is_cancelled)
+                cancel.as_ref().is_some_and(Canceller::is_cancelled)
                     || deadline.is_some_and(|deadline| Instant::now() >= deadline)
             }),
         )
@@ -84,7 +61,7 @@ impl Budget {
         if error.sqlite_error_code() != Some(ErrorCode::OperationInterrupted) {
             return None;
         }
-        if self.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+        if self.cancel.as_ref().is_some_and(Canceller::is_cancelled) {
             return Some(LedgerError::Cancelled);
         }
         Some(LedgerError::OverTime {
@@ -133,7 +110,7 @@ mod tests {
     #[test]
     fn a_raised_flag_stops_a_statement_from_another_thread() {
         let mut conn = Connection::open_in_memory().unwrap();
-        let cancel = Cancel::new();
+        let cancel = Canceller::new();
         let budget = Budget {
             cancel: Some(cancel.clone()),
             ..Budget::default()

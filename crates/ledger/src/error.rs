@@ -117,7 +117,7 @@ pub enum LedgerError {
         /// The limit.
         limit: Duration,
     },
-    /// A question was cancelled by its budget's flag (see [`crate::Cancel`]).
+    /// A question was cancelled by its budget's flag (see [`attest_doc::Canceller`]).
     #[error("the query was cancelled")]
     Cancelled,
     /// An export query gives more rows than its budget allows; what was

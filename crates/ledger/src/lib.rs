@@ -109,7 +109,7 @@ use std::path::{Path, PathBuf};
 use attest_doc::Doc;
 use rusqlite::Connection;
 
-pub use budget::{Budget, Cancel};
+pub use budget::Budget;
 pub use check::CheckReport;
 pub use error::LedgerError;
 pub use export::{Column, ColumnType, RowSink, TABLES};

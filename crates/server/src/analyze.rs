@@ -23,8 +23,6 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use std::io::{self, Write};
 
-use attest_ledger::Cancel;
-
 use crate::{ApiError, AppState, CancelOnDrop};
 
 /// The id of an article that comes without one.
@@ -61,9 +59,9 @@ pub(crate) async fn analyze(
             state.limits.analyses
         ))
     })?;
-    // The thread's permit goes with the analysis, which a stage cannot stop
-    // midway: analyses abandoned by their request finish on it, and when as
-    // many of them run as there are slots, new requests wait for them.
+    // The thread's permit goes with the analysis until it has stopped: an
+    // abandoned analysis is cancelled and stops at its stage's next check, and
+    // while as many of them are stopping as there are slots, new requests wait.
     let thread = state
         .analysis_threads
         .clone()
@@ -73,7 +71,11 @@ pub(crate) async fn analyze(
                 "analyses whose requests timed out are still finishing; try again shortly",
             )
         })?;
-    let abandoned = Cancel::new();
+    let budget = attest_doc::Budget::new(&attest_doc::Limits {
+        article_seconds: state.limits.timeout.as_secs().max(1),
+        ..attest_doc::Limits::DEFAULT
+    });
+    let abandoned = budget.canceller();
     let _abandon = CancelOnDrop(abandoned.clone());
     let pipeline = state.pipeline.clone();
     let limits = attest_doc::Limits {
@@ -91,7 +93,7 @@ pub(crate) async fn analyze(
         if abandoned.is_cancelled() {
             return Err(ApiError::unavailable("the request was abandoned"));
         }
-        let doc = pipeline.analyze_noted(item.article, item.warnings);
+        let doc = pipeline.analyze_with(item.article, item.warnings, budget);
         if abandoned.is_cancelled() {
             return Err(ApiError::unavailable("the request was abandoned"));
         }

@@ -8,8 +8,9 @@
 
 use std::path::PathBuf;
 
+use attest_doc::Canceller;
 use attest_doc::SourceKind;
-use attest_ledger::{Budget, Cancel, Filter, GroupBy, Ledger, LedgerError, OpenOptions};
+use attest_ledger::{Budget, Filter, GroupBy, Ledger, LedgerError, OpenOptions};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, Request, State};
 use axum::middleware::{self, Next};
@@ -147,7 +148,7 @@ async fn ask<T: Send + 'static>(
                 state.limits.ledger_queries
             ))
         })?;
-    let cancel = Cancel::new();
+    let cancel = Canceller::new();
     let _stop = CancelOnDrop(cancel.clone());
     let budget = Budget {
         time: Some(state.limits.query_timeout),

@@ -72,10 +72,10 @@ pub struct Limits {
     /// How many analyses run at once; one more request gets 503 at once rather
     /// than queueing without bound. Analysis is CPU-bound: more than the
     /// cores only makes every request slower. A request that outlives
-    /// [`Limits::timeout`] gives its slot back at once; its analysis, which
-    /// cannot be stopped midway, finishes on its thread and is thrown away.
-    /// At most as many such analyses finish at a time as there are slots, so
-    /// no more than twice this many analysis threads ever exist.
+    /// [`Limits::timeout`] gives its slot back at once and cancels its
+    /// analysis, which stops at its stage's next check. At most as many such
+    /// analyses may be stopping at a time as there are slots, so no more than
+    /// twice this many analysis threads ever exist.
     pub analyses: usize,
     /// The largest answer of one analysis, in bytes of JSON; a larger one gets
     /// 413 and is not kept. The JSON of an article is some ten to forty times
@@ -183,7 +183,7 @@ impl AppState {
 /// Raises its flag when dropped: when a request is done, or abandoned because
 /// its time is up or its client is gone, so that the work it started on
 /// another thread stops or skips what is left.
-struct CancelOnDrop(attest_ledger::Cancel);
+struct CancelOnDrop(attest_doc::Canceller);
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
