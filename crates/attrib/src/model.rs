@@ -10,7 +10,7 @@
 //! bytes a function of the weights alone, so the same data and seed give the
 //! same file.
 
-use attest_doc::{Attribution, Doc, Layer, LayerError, Stage};
+use attest_doc::{Attribution, Budget, Doc, Exhausted, Layer, LayerError, Stage, StageError};
 
 use crate::conventions::{self, Convention};
 use crate::error::ModelError;
@@ -146,17 +146,26 @@ impl Attributor {
     /// Finds the attributions of a segmented (and, for best results, POS-tagged)
     /// document, ordered by cue.
     pub fn attributions(&self, doc: &Doc) -> Vec<Attribution> {
+        // An unlimited budget whose canceller no one holds never runs out.
+        self.attributions_within(doc, &Budget::unlimited())
+            .unwrap_or_default()
+    }
+
+    /// [`Attributor::attributions`], checking `budget` at each sentence and
+    /// each cue.
+    pub fn attributions_within(
+        &self,
+        doc: &Doc,
+        budget: &Budget,
+    ) -> Result<Vec<Attribution>, Exhausted> {
         let view = View::new(doc, &self.lexicon);
         let conventions = conventions::find(&view, doc);
         // A convention overrides the cues of the model it overlaps.
+        let overridden = Overlaps::new(conventions.iter().map(|c| c.cue));
         let mut cues: Vec<((usize, usize), f32, Option<&Convention>)> = self
-            .cues(&view)
+            .cues(&view, budget)?
             .into_iter()
-            .filter(|(cue, _)| {
-                !conventions
-                    .iter()
-                    .any(|c| c.cue.0 < cue.1 && cue.0 < c.cue.1)
-            })
+            .filter(|(cue, _)| !overridden.any(*cue))
             .map(|(cue, confidence)| (cue, confidence, None))
             .collect();
         cues.extend(conventions.iter().map(|c| (c.cue, c.confidence, Some(c))));
@@ -172,6 +181,7 @@ impl Attributor {
         let mut keys = Vec::with_capacity(64);
         let mut out = Vec::new();
         for (cue, confidence, convention) in cues {
+            budget.check()?;
             let (source, content) = match convention {
                 Some(Convention {
                     source: Some(source),
@@ -197,7 +207,7 @@ impl Attributor {
                 out.push(attribution);
             }
         }
-        out
+        Ok(out)
     }
 
     /// The source and content the role tagger finds for a cue.
@@ -235,13 +245,14 @@ impl Attributor {
     }
 
     /// The cues of a document as token ranges, with confidences.
-    fn cues(&self, view: &View) -> Vec<((usize, usize), f32)> {
+    fn cues(&self, view: &View, budget: &Budget) -> Result<Vec<ScoredCue>, Exhausted> {
         let constraints = cue_constraints();
         let mut out = Vec::new();
         let mut keys = Vec::with_capacity(64);
         let mut emissions = Vec::new();
         let mut masks = Vec::new();
         for &sentence in &view.sentences {
+            budget.check()?;
             emissions.clear();
             masks.clear();
             for index in sentence.0..sentence.1 {
@@ -282,7 +293,43 @@ impl Attributor {
                 ));
             }
         }
-        out
+        Ok(out)
+    }
+}
+
+/// A cue's token range and its confidence.
+type ScoredCue = ((usize, usize), f32);
+
+/// Token ranges, to ask whether any overlaps a range in logarithmic time, so
+/// that an article full of conventions and cues stays linear.
+struct Overlaps {
+    /// The ranges by start.
+    ranges: Vec<(usize, usize)>,
+    /// The largest end among `ranges[..=i]`.
+    ends: Vec<usize>,
+}
+
+impl Overlaps {
+    fn new(ranges: impl Iterator<Item = (usize, usize)>) -> Overlaps {
+        let mut ranges: Vec<(usize, usize)> = ranges.collect();
+        ranges.sort_unstable();
+        let ends = ranges
+            .iter()
+            .scan(0, |end, range| {
+                *end = (*end).max(range.1);
+                Some(*end)
+            })
+            .collect();
+        Overlaps { ranges, ends }
+    }
+
+    /// Whether a range starting before `range` ends ends after it starts.
+    fn any(&self, range: (usize, usize)) -> bool {
+        let before = self.ranges.partition_point(|r| r.0 < range.1);
+        before
+            .checked_sub(1)
+            .and_then(|i| self.ends.get(i))
+            .is_some_and(|end| *end > range.0)
     }
 }
 
@@ -299,6 +346,11 @@ impl Stage for Attributor {
     fn run(&self, doc: &mut Doc) -> Result<(), LayerError> {
         let attributions = self.attributions(doc);
         doc.set_attributions(attributions)
+    }
+
+    fn run_within(&self, doc: &mut Doc, budget: &Budget) -> Result<(), StageError> {
+        let attributions = self.attributions_within(doc, budget)?;
+        Ok(doc.set_attributions(attributions)?)
     }
 }
 
@@ -324,6 +376,19 @@ mod tests {
             confidence: 1.0,
         }];
         TrainingExample { doc, gold }
+    }
+
+    #[test]
+    fn overlaps_agree_with_a_search_through_every_range() {
+        let ranges = [(5, 9), (0, 2), (12, 13), (3, 30), (40, 41)];
+        let overlaps = Overlaps::new(ranges.iter().copied());
+        for start in 0..45 {
+            for end in start + 1..46 {
+                let expected = ranges.iter().any(|r| r.0 < end && start < r.1);
+                assert_eq!(overlaps.any((start, end)), expected, "{start}..{end}");
+            }
+        }
+        assert!(!Overlaps::new(std::iter::empty()).any((0, 5)));
     }
 
     fn tiny() -> Vec<u8> {

@@ -155,7 +155,7 @@ pub(crate) struct AnalyzeArgs {
     pub(crate) limits: LimitArgs,
 }
 
-/// The size limits, each with the default of `attest_doc::Limits::DEFAULT`.
+/// The size and time limits, each with the default of `attest_doc::Limits::DEFAULT`.
 #[derive(Debug, Args)]
 pub(crate) struct LimitArgs {
     /// Largest article body read, in bytes; larger articles fail with an error.
@@ -177,6 +177,11 @@ pub(crate) struct LimitArgs {
     /// Largest WARC record read, in bytes.
     #[arg(long, default_value_t = attest_doc::Limits::DEFAULT.warc_record_bytes, value_name = "BYTES")]
     pub(crate) max_warc_record_bytes: usize,
+
+    /// Most seconds the analysis may spend on one article (0: no limit); past it
+    /// the running stage stops and the article says which layers it lacks.
+    #[arg(long, default_value_t = attest_doc::Limits::DEFAULT.article_seconds, value_name = "SECONDS")]
+    pub(crate) max_article_seconds: u64,
 }
 
 impl LimitArgs {
@@ -187,6 +192,7 @@ impl LimitArgs {
             html_depth: self.max_html_depth,
             jsonl_line_bytes: self.max_jsonl_line_bytes,
             warc_record_bytes: self.max_warc_record_bytes,
+            article_seconds: self.max_article_seconds,
         }
     }
 }

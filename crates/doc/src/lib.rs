@@ -26,6 +26,7 @@
 #![deny(missing_docs)]
 
 mod article;
+mod budget;
 mod doc;
 mod ids;
 mod layers;
@@ -37,6 +38,7 @@ mod stage;
 mod summary;
 
 pub use article::{Article, Published, PublishedError};
+pub use budget::{Budget, Canceller, Exhausted};
 pub use doc::{Doc, Layer, LayerError, LayerSet, Segmentation};
 pub use ids::{AttributionId, ClusterId, ParagraphId, SentenceId, SourceId, TokenId};
 pub use layers::{
@@ -48,5 +50,5 @@ pub use limits::Limits;
 pub use names::serde_name;
 pub use offsets::OffsetIndex;
 pub use span::{Span, SpanError};
-pub use stage::Stage;
+pub use stage::{Stage, StageError};
 pub use summary::{Counts, SourcingSummary};

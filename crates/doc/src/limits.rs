@@ -1,6 +1,6 @@
 //! The limits that keep one bad input from exhausting a batch.
 
-/// Every size limit attest enforces, in one place.
+/// Every size and time limit attest enforces, in one place.
 ///
 /// Each limit guards memory or time against a hostile or broken input; reaching one
 /// fails only the record that reached it, with an error naming the limit, and the
@@ -22,6 +22,13 @@ pub struct Limits {
     pub jsonl_line_bytes: usize,
     /// The largest WARC record, in bytes (default 64 MB), decompressed.
     pub warc_record_bytes: usize,
+    /// The most time the stages may spend on one article, in seconds (default
+    /// 120; 0 for no limit). Every stage is linear, and the largest article
+    /// (10 MB) takes well under a minute, so only a machine far slower than
+    /// expected, or a bug, reaches it; then the stage running stops, the later
+    /// ones are skipped, and the article says which layers it lacks (see
+    /// [`crate::Budget`]), rather than holding a worker without end.
+    pub article_seconds: u64,
 }
 
 impl Limits {
@@ -32,6 +39,7 @@ impl Limits {
         html_depth: 256,
         jsonl_line_bytes: 16_000_000,
         warc_record_bytes: 64_000_000,
+        article_seconds: 120,
     };
 }
 

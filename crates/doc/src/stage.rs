@@ -1,6 +1,6 @@
 //! The contract between the pipeline and its stages.
 
-use crate::{Doc, Layer, LayerError};
+use crate::{Budget, Doc, Exhausted, Layer, LayerError};
 
 /// One step of analysis: reads some layers of a [`Doc`] and assigns others.
 ///
@@ -21,4 +21,24 @@ pub trait Stage {
     /// means the stage produced a layer that does not fit the document, a bug the
     /// pipeline reports as a diagnostic on that article.
     fn run(&self, doc: &mut Doc) -> Result<(), LayerError>;
+
+    /// [`Stage::run`] within `budget`: stops, assigning nothing, once the
+    /// budget is exhausted. The default checks the budget once, before
+    /// running; a stage with long loops overrides it to check inside them.
+    fn run_within(&self, doc: &mut Doc, budget: &Budget) -> Result<(), StageError> {
+        budget.check()?;
+        Ok(self.run(doc)?)
+    }
+}
+
+/// Why a stage assigned no layers.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StageError {
+    /// The layers it made do not fit the document: a bug.
+    #[error(transparent)]
+    Layer(#[from] LayerError),
+    /// The article's budget ran out, or its analysis was cancelled.
+    #[error(transparent)]
+    Exhausted(#[from] Exhausted),
 }

@@ -596,12 +596,10 @@ fn insert_quotes(
         "INSERT INTO quotes (article, idx, byte_start, byte_end, text, attribution) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
-    for (idx, quote) in quotes::find_quotes(doc).into_iter().enumerate() {
-        let attribution = doc
-            .attributions()
-            .iter()
-            .position(|a| a.content.iter().any(|content| content.overlaps(quote)))
-            .and_then(|position| attribution_rows.get(position).copied());
+    let quotes = quotes::find_quotes(doc);
+    let speaking = quotes::speaking_attribution(doc, &quotes);
+    for (idx, (quote, speaking)) in quotes.into_iter().zip(speaking).enumerate() {
+        let attribution = speaking.and_then(|position| attribution_rows.get(position).copied());
         statement.execute(params![
             article_row,
             idx as i64,

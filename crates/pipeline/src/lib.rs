@@ -7,6 +7,13 @@
 //! [`Article`] and returns its [`Doc`]; a stage that fails on an article leaves a
 //! diagnostic on it and the later stages that need its layers are skipped.
 //!
+//! Each article gets a [`Budget`] from [`Limits::article_seconds`]; a caller
+//! that must stop an analysis early (a server whose client gave up) passes its
+//! own to [`Pipeline::analyze_with`] and keeps the budget's [`Canceller`]. When
+//! the budget runs out, the running stage stops, no later stage starts, and the
+//! document holds a diagnostic naming the stage, the limit and every layer
+//! left out.
+//!
 //! Adding a stage means one new arm in [`AnyStage`] and one line in
 //! [`Pipeline::standard`].
 //!
@@ -24,7 +31,10 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use attest_doc::{Article, Diagnostic, Doc, Layer, LayerError, LayerSet, Limits, Stage};
+use attest_doc::{
+    Article, Budget, Diagnostic, Doc, Exhausted, Layer, LayerError, LayerSet, Limits, Stage,
+    StageError,
+};
 
 /// One stage of the pipeline: a closed set, so that dispatch is a `match`.
 #[derive(Debug)]
@@ -115,6 +125,11 @@ impl AnyStage {
     pub fn run(&self, doc: &mut Doc) -> Result<(), LayerError> {
         with_stage!(self, stage, _S => stage.run(doc))
     }
+
+    /// [`AnyStage::run`] within `budget`, unguarded.
+    pub fn run_within(&self, doc: &mut Doc, budget: &Budget) -> Result<(), StageError> {
+        with_stage!(self, stage, _S => stage.run_within(doc, budget))
+    }
 }
 
 /// A pipeline that cannot be built.
@@ -146,6 +161,7 @@ pub enum PipelineError {
 #[derive(Debug)]
 pub struct Pipeline {
     stages: Vec<AnyStage>,
+    limits: Limits,
 }
 
 impl Pipeline {
@@ -164,7 +180,19 @@ impl Pipeline {
                 assigned = assigned.with(*layer);
             }
         }
-        Ok(Pipeline { stages })
+        Ok(Pipeline {
+            stages,
+            limits: Limits::DEFAULT,
+        })
+    }
+
+    /// The same pipeline with `limits`, whose time limit gives each article
+    /// its [`Budget`].
+    pub fn with_limits(self, limits: &Limits) -> Pipeline {
+        Pipeline {
+            limits: *limits,
+            ..self
+        }
     }
 
     /// Every stage attest has, with its bundled models.
@@ -191,6 +219,7 @@ impl Pipeline {
             AnyStage::Quantities(attest_numbers::QuantityTagger::new()),
             AnyStage::Times(attest_numbers::TimeTagger::new()),
         ])
+        .map(|pipeline| pipeline.with_limits(limits))
     }
 
     /// The stages, in order.
@@ -210,9 +239,34 @@ impl Pipeline {
     /// Analyses one article that comes with diagnostics of its own (a reader's
     /// warnings), which the document lists before those of the stages.
     pub fn analyze_noted(&self, article: Article, diagnostics: Vec<Diagnostic>) -> Doc {
+        self.analyze_with(article, diagnostics, Budget::new(&self.limits))
+    }
+
+    /// [`Pipeline::analyze_noted`] within `budget`: keep its
+    /// [`Budget::canceller`] to stop the analysis from another thread.
+    ///
+    /// ```
+    /// use attest_doc::{Article, Budget, Layer, Limits};
+    /// use attest_pipeline::Pipeline;
+    ///
+    /// let pipeline = Pipeline::standard(&Limits::DEFAULT).unwrap();
+    /// let budget = Budget::new(&Limits::DEFAULT);
+    /// budget.canceller().cancel();
+    /// let doc = pipeline.analyze_with(Article::new("a1", "It rained."), Vec::new(), budget);
+    /// assert!(!doc.has(Layer::Tokens), "cancelled before the first stage");
+    /// assert!(doc.diagnostics()[0].message.contains("cancelled"));
+    /// ```
+    pub fn analyze_with(
+        &self,
+        article: Article,
+        diagnostics: Vec<Diagnostic>,
+        mut budget: Budget,
+    ) -> Doc {
         let mut doc = noted(article, diagnostics);
-        for stage in &self.stages {
-            stage.step(&mut doc);
+        for (index, stage) in self.stages.iter().enumerate() {
+            if !self.step(index, stage, &mut doc, &mut budget) {
+                break;
+            }
         }
         doc
     }
@@ -230,16 +284,81 @@ impl Pipeline {
         &self,
         items: impl IntoIterator<Item = Result<(Article, Vec<Diagnostic>), E>>,
     ) -> Vec<Result<Doc, E>> {
-        let mut docs: Vec<Result<Doc, E>> = items
+        let mut docs: Vec<Result<(Doc, Budget, bool), E>> = items
             .into_iter()
-            .map(|item| item.map(|(article, diagnostics)| noted(article, diagnostics)))
+            .map(|item| {
+                item.map(|(article, diagnostics)| {
+                    (noted(article, diagnostics), Budget::new(&self.limits), true)
+                })
+            })
             .collect();
-        for stage in &self.stages {
-            for doc in docs.iter_mut().flatten() {
-                stage.step(doc);
+        for (index, stage) in self.stages.iter().enumerate() {
+            for (doc, budget, going) in docs.iter_mut().flatten() {
+                if *going {
+                    *going = self.step(index, stage, doc, budget);
+                }
             }
         }
-        docs
+        docs.into_iter()
+            .map(|item| item.map(|(doc, _, _)| doc))
+            .collect()
+    }
+
+    /// Runs stage `index` on `doc` as a pipeline does: skipped when an earlier
+    /// failure left a layer it needs missing, and a failure or a panic becomes
+    /// a diagnostic. Returns false when the budget stopped it, which ends the
+    /// article's analysis.
+    fn step(&self, index: usize, stage: &AnyStage, doc: &mut Doc, budget: &mut Budget) -> bool {
+        if let Some(layer) = stage.requires().iter().find(|l| !doc.has(**l)) {
+            doc.push_diagnostic(Diagnostic {
+                origin: stage.name(),
+                message: format!("skipped: layer {layer} is missing after an earlier failure"),
+            });
+            return true;
+        }
+        budget.resume();
+        let outcome = catch_unwind(AssertUnwindSafe(|| stage.run_within(doc, budget)));
+        budget.pause();
+        let message = match outcome {
+            Ok(Ok(())) => return true,
+            Ok(Err(StageError::Exhausted(why))) => {
+                let left_out = self.left_out(index, doc);
+                doc.push_diagnostic(stopped(stage.name(), why, &left_out));
+                return false;
+            }
+            Ok(Err(err)) => format!("failed: {err}"),
+            Err(panic) => format!("panicked: {}", panic_message(&*panic)),
+        };
+        doc.push_diagnostic(Diagnostic {
+            origin: stage.name(),
+            message,
+        });
+        true
+    }
+
+    /// The layers that stage `index` and those after it would have assigned.
+    fn left_out(&self, index: usize, doc: &Doc) -> Vec<Layer> {
+        let mut layers: Vec<Layer> = Vec::new();
+        for stage in self.stages.get(index..).unwrap_or_default() {
+            for layer in stage.assigns() {
+                if !doc.has(*layer) && !layers.contains(layer) {
+                    layers.push(*layer);
+                }
+            }
+        }
+        layers
+    }
+}
+
+/// The diagnostic of an article whose budget ran out in `stage`.
+fn stopped(stage: &'static str, why: Exhausted, left_out: &[Layer]) -> Diagnostic {
+    let layers: Vec<String> = left_out.iter().map(Layer::to_string).collect();
+    Diagnostic {
+        origin: stage,
+        message: format!(
+            "incomplete: stopped in stage {stage} because {why}; layers not computed: {}",
+            layers.join(", ")
+        ),
     }
 }
 
@@ -250,31 +369,6 @@ fn noted(article: Article, diagnostics: Vec<Diagnostic>) -> Doc {
         doc.push_diagnostic(diagnostic);
     }
     doc
-}
-
-impl AnyStage {
-    /// Runs the stage on `doc` as a pipeline does: skipped when an earlier
-    /// failure left a layer it needs missing, and a failure or a panic becomes
-    /// a diagnostic.
-    fn step(&self, doc: &mut Doc) {
-        if let Some(layer) = self.requires().iter().find(|l| !doc.has(**l)) {
-            doc.push_diagnostic(Diagnostic {
-                origin: self.name(),
-                message: format!("skipped: layer {layer} is missing after an earlier failure"),
-            });
-            return;
-        }
-        let outcome = catch_unwind(AssertUnwindSafe(|| self.run(doc)));
-        let message = match outcome {
-            Ok(Ok(())) => return,
-            Ok(Err(err)) => format!("failed: {err}"),
-            Err(panic) => format!("panicked: {}", panic_message(&*panic)),
-        };
-        doc.push_diagnostic(Diagnostic {
-            origin: self.name(),
-            message,
-        });
-    }
 }
 
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
@@ -327,6 +421,67 @@ mod tests {
         ];
         for (doc, alone) in docs.iter().filter_map(|d| d.as_ref().ok()).zip(&alone) {
             assert_eq!(format!("{doc:?}"), format!("{alone:?}"));
+        }
+    }
+
+    #[test]
+    fn a_cancelled_analysis_stops_and_says_which_layers_it_lacks() {
+        let pipeline = Pipeline::standard(&Limits::DEFAULT).unwrap();
+        let budget = Budget::unlimited();
+        budget.canceller().cancel();
+        let doc = pipeline.analyze_with(
+            Article::new("a", "“We will,” she said."),
+            Vec::new(),
+            budget,
+        );
+        assert!(!doc.has(Layer::Tokens) && !doc.has(Layer::Times));
+        let [diagnostic] = doc.diagnostics() else {
+            panic!("one diagnostic, not {:?}", doc.diagnostics());
+        };
+        assert_eq!(diagnostic.origin, "segment");
+        assert!(
+            diagnostic
+                .message
+                .starts_with("incomplete: stopped in stage segment")
+        );
+        for layer in pipeline.stages().iter().flat_map(|s| s.assigns()) {
+            assert!(
+                diagnostic.message.contains(&layer.to_string()),
+                "{layer} is named in {diagnostic:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_budget_stops_the_attribution_stage_inside_its_loop() {
+        let pipeline = Pipeline::standard(&Limits::DEFAULT).unwrap();
+        let mut doc = Doc::new(Article::new("a", "“We will,” she said. “No,” he said."));
+        for stage in pipeline.stages().iter().take(2) {
+            stage.run(&mut doc).unwrap();
+        }
+        let attributions = pipeline.stages().get(2).unwrap();
+        assert_eq!(attributions.name(), "attributions");
+        let budget = Budget::unlimited();
+        budget.canceller().cancel();
+        let outcome = attributions.run_within(&mut doc, &budget);
+        assert!(matches!(
+            outcome,
+            Err(StageError::Exhausted(Exhausted::Cancelled))
+        ));
+        assert!(
+            !doc.has(Layer::Attributions),
+            "nothing half-done is assigned"
+        );
+    }
+
+    #[test]
+    fn each_article_of_a_batch_has_a_budget_of_its_own() {
+        let pipeline = Pipeline::standard(&Limits::DEFAULT).unwrap();
+        let items =
+            (0..3).map(|i| Ok::<_, ()>((Article::new(i.to_string(), "It rained."), Vec::new())));
+        for doc in pipeline.analyze_batch(items) {
+            let doc = doc.unwrap();
+            assert!(doc.diagnostics().is_empty() && doc.has(Layer::Times));
         }
     }
 

@@ -27,6 +27,7 @@ fn small_limits() -> Limits {
         html_depth: 8,
         jsonl_line_bytes: 200,
         warc_record_bytes: 2_000,
+        ..Limits::DEFAULT
     }
 }
 

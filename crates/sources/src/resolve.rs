@@ -40,6 +40,9 @@
 use attest_doc::{
     AttributionId, Doc, Gender, Layer, LayerError, Source, SourceKind, Span, Stage, TokenKind,
 };
+use std::cell::Cell;
+use std::collections::{BTreeMap, BTreeSet};
+
 use serde::Serialize;
 
 use crate::hedge::is_hedge_adverb;
@@ -151,18 +154,20 @@ struct Referent {
     /// The words of the fullest name, as written.
     words: Vec<String>,
     /// Titles and descriptor heads ("senator", "doctor", "spokesman").
-    heads: Vec<String>,
+    heads: BTreeSet<String>,
     /// For described sources: the description without its determiner.
     key: Option<String>,
     gender: Option<Gender>,
-    positions: Vec<usize>,
+    /// Where it was mentioned, as byte offsets: a set, so that the last
+    /// mention before a place is a lookup however often it was mentioned.
+    positions: BTreeSet<usize>,
     mentions: Vec<Span>,
     descriptors: Vec<Span>,
     attributions: Vec<usize>,
     social: Vec<bool>,
     has_honorific: bool,
     /// Where a spokesperson spoke for it: "he" and "she" may stand for those.
-    voices: Vec<usize>,
+    voices: BTreeSet<usize>,
 }
 
 impl Referent {
@@ -171,22 +176,22 @@ impl Referent {
             kind,
             name,
             words,
-            heads: Vec::new(),
+            heads: BTreeSet::new(),
             key: None,
             gender: None,
-            positions: Vec::new(),
+            positions: BTreeSet::new(),
             mentions: Vec::new(),
             descriptors: Vec::new(),
             attributions: Vec::new(),
             social: Vec::new(),
             has_honorific: false,
-            voices: Vec::new(),
+            voices: BTreeSet::new(),
         }
     }
 
     /// The last position before `at` the referent was mentioned at.
     fn last_before(&self, at: usize) -> Option<usize> {
-        self.positions.iter().copied().filter(|&p| p < at).max()
+        self.positions.range(..at).next_back().copied()
     }
 
     fn is_person_like(&self) -> bool {
@@ -208,13 +213,21 @@ impl Referent {
 /// Resolves the sources of `doc`, which must hold tokens, sentences,
 /// paragraphs and attributions.
 pub fn resolve(doc: &Doc) -> Resolution {
+    resolve_counted(doc).0
+}
+
+/// [`resolve`], and how many stored names, mentions and referents its
+/// searches visited: the work that must stay linear in the attributions.
+fn resolve_counted(doc: &Doc) -> (Resolution, usize) {
     let view = View::new(doc);
     let mut state = State {
         view: &view,
         names: Vec::new(),
         events: Default::default(),
         scanned: 0,
+        added_at: BTreeMap::new(),
         referents: Vec::new(),
+        visited: Cell::new(0),
     };
     state.scan_names();
     state.scanned = state.names.len();
@@ -301,7 +314,8 @@ pub fn resolve(doc: &Doc) -> Resolution {
         }
     }
 
-    state.into_resolution(referent_of, routes)
+    let visited = state.visited.get();
+    (state.into_resolution(referent_of, routes), visited)
 }
 
 /// Whether an attribution is delivered as a social-media post.
@@ -347,11 +361,16 @@ struct State<'v, 'a> {
     view: &'v View<'a>,
     names: Vec<Name>,
     /// Every (position, referent) mention, for recency searches.
-    events: std::collections::BTreeSet<(usize, usize)>,
+    events: BTreeSet<(usize, usize)>,
     /// How many of `names` the text scan found (in text order); the rest were
     /// added for source phrases.
     scanned: usize,
+    /// For each token inside a name added after the scan, the first such name:
+    /// an index, so that finding a name is a lookup however many were added.
+    added_at: BTreeMap<usize, usize>,
     referents: Vec<Referent>,
+    /// Stored items the searches visited (see [`resolve_counted`]).
+    visited: Cell<usize>,
 }
 
 /// What a source phrase's core is.
@@ -375,6 +394,11 @@ struct Description {
 }
 
 impl<'v, 'a> State<'v, 'a> {
+    /// Counts one stored item visited by a search.
+    fn visit(&self) {
+        self.visited.set(self.visited.get() + 1);
+    }
+
     fn is_name_token(&self, i: usize) -> bool {
         let view = self.view;
         if !view.is_capitalized(i) {
@@ -538,7 +562,7 @@ impl<'v, 'a> State<'v, 'a> {
 
     fn link_names(&mut self) {
         // A sentence-opening word is a name only if it recurs inside a surer one.
-        let strong_words: std::collections::BTreeSet<String> = self
+        let strong_words: BTreeSet<String> = self
             .names
             .iter()
             .filter(|n| !n.weak)
@@ -573,14 +597,12 @@ impl<'v, 'a> State<'v, 'a> {
             let position = self.view.span(name.start).map_or(0, |s| s.byte_start());
             self.events.insert((position, referent));
             if let Some(r) = self.referents.get_mut(referent) {
-                r.positions.push(position);
+                r.positions.insert(position);
                 if r.gender.is_none() {
                     r.gender = name.gender;
                 }
-                if let Some(title) = name.title
-                    && !r.heads.iter().any(|h| h == title)
-                {
-                    r.heads.push(title.to_string());
+                if let Some(title) = name.title {
+                    r.heads.insert(title.to_string());
                 }
                 if name.core > name.start && name.kind == Kind::Person {
                     r.has_honorific = true;
@@ -597,6 +619,7 @@ impl<'v, 'a> State<'v, 'a> {
 
     fn find_entity(&self, name: &Name, words: &[String], last: &str) -> Option<usize> {
         let named = |r: &&Referent| {
+            self.visit();
             matches!(
                 r.kind,
                 Kind::Person | Kind::Organization | Kind::Media | Kind::Unknown
@@ -621,6 +644,7 @@ impl<'v, 'a> State<'v, 'a> {
                     .rev()
                     .take(LOOKBACK)
                     .find(|(_, r)| {
+                        self.visit();
                         matches!(r.kind, Kind::Person | Kind::Unknown)
                             && r.words.last().is_some_and(|w| w == last)
                     })
@@ -634,6 +658,7 @@ impl<'v, 'a> State<'v, 'a> {
                                 .rev()
                                 .take(LOOKBACK)
                                 .find(|(_, r)| {
+                                    self.visit();
                                     matches!(r.kind, Kind::Organization | Kind::Media)
                                         && r.has_word(last)
                                 })
@@ -643,7 +668,10 @@ impl<'v, 'a> State<'v, 'a> {
                 })
             }
             Kind::Organization | Kind::Media => candidates
-                .filter(|(_, r)| r.kind == name.kind || r.kind == Kind::Unknown)
+                .filter(|(_, r)| {
+                    self.visit();
+                    r.kind == name.kind || r.kind == Kind::Unknown
+                })
                 .find(|(_, r)| {
                     contains_run(&r.words, words)
                         || contains_run(words, &r.words)
@@ -698,8 +726,10 @@ impl<'v, 'a> State<'v, 'a> {
     }
 
     /// The linked name holding `token`: a binary search over the scanned names,
-    /// which are in text order and disjoint, then the few added later.
+    /// which are in text order and disjoint, else the first added later that
+    /// holds it, from their index.
     fn name_at(&self, token: usize) -> Option<usize> {
+        self.visit();
         let holds = |n: &Name| n.referent.is_some() && n.start <= token && token < n.end;
         let scanned = self.names.get(..self.scanned).unwrap_or(&[]);
         let at = scanned.partition_point(|n| n.start <= token);
@@ -708,12 +738,7 @@ impl<'v, 'a> State<'v, 'a> {
         {
             return Some(i);
         }
-        self.names
-            .iter()
-            .enumerate()
-            .skip(self.scanned)
-            .find(|(_, n)| holds(n))
-            .map(|(i, _)| i)
+        self.added_at.get(&token).copied()
     }
 
     /// Resolves one source phrase; returns the referent and the route.
@@ -830,25 +855,23 @@ impl<'v, 'a> State<'v, 'a> {
                 if other != referent
                     && let Some(r) = self.referents.get_mut(other)
                 {
-                    r.positions.retain(|p| *p != position);
-                    if !r.positions.contains(&position) {
-                        self.events.remove(&(position, other));
-                    }
+                    r.positions.remove(&position);
+                    self.events.remove(&(position, other));
                 }
             }
         }
         self.events.insert((at, referent));
         let r = self.referents.get_mut(referent)?;
-        r.positions.push(at);
+        r.positions.insert(at);
         r.mentions.push(core_span);
         if spokesperson {
             r.descriptors.push(core_span);
-            r.voices.push(at);
+            r.voices.insert(at);
         }
         for (span, head) in descriptors {
             r.descriptors.push(span);
-            if !head.is_empty() && !r.heads.contains(&head) {
-                r.heads.push(head);
+            if !head.is_empty() {
+                r.heads.insert(head);
             }
         }
         Some((referent, route))
@@ -886,11 +909,17 @@ impl<'v, 'a> State<'v, 'a> {
             Some(r) => r,
             None => self.new_entity(&name, words),
         };
+        let index = self.names.len();
+        // The tokens are those of a source part, which the caller has already
+        // walked, so indexing them adds no more than a constant factor.
+        for token in name.start..name.end {
+            self.added_at.entry(token).or_insert(index);
+        }
         self.names.push(Name {
             referent: Some(referent),
             ..name
         });
-        Some(self.names.len() - 1)
+        Some(index)
     }
 
     fn span_of(&self, from: usize, to: usize) -> Option<Span> {
@@ -1023,7 +1052,10 @@ impl<'v, 'a> State<'v, 'a> {
             .range(..(at, 0))
             .rev()
             .take(LOOKBACK)
-            .find(|(_, r)| self.referents.get(*r).is_some_and(&accept))
+            .find(|(_, r)| {
+                self.visit();
+                self.referents.get(*r).is_some_and(&accept)
+            })
             .map(|(_, r)| *r)
     }
 
@@ -1051,7 +1083,8 @@ impl<'v, 'a> State<'v, 'a> {
                     .rev()
                     .take(LOOKBACK)
                     .filter_map(|(i, r)| {
-                        Some((r.voices.iter().copied().filter(|&p| p < at).max()?, i))
+                        self.visit();
+                        Some((*r.voices.range(..at).next_back()?, i))
                     })
                     .max();
                 match voice {
@@ -1074,7 +1107,7 @@ impl<'v, 'a> State<'v, 'a> {
                         let (referent, _) = self.resolve_description(range, position);
                         self.events.insert((position, referent));
                         if let Some(r) = self.referents.get_mut(referent) {
-                            r.positions.push(position);
+                            r.positions.insert(position);
                         }
                         Some(referent)
                     }
@@ -1096,7 +1129,7 @@ impl<'v, 'a> State<'v, 'a> {
                         let (referent, _) = self.resolve_description(range, position);
                         self.events.insert((position, referent));
                         if let Some(r) = self.referents.get_mut(referent) {
-                            r.positions.push(position);
+                            r.positions.insert(position);
                         }
                         Some(referent)
                     }
@@ -1292,7 +1325,7 @@ impl<'v, 'a> State<'v, 'a> {
         let mut referent = Referent::new(kind, text, Vec::new());
         referent.key = Some(description.key);
         if !head.is_empty() {
-            referent.heads.push(head);
+            referent.heads.insert(head);
         }
         self.referents.push(referent);
         (self.referents.len() - 1, route)
@@ -1384,7 +1417,7 @@ impl<'v, 'a> State<'v, 'a> {
                     .mentions
                     .iter()
                     .map(|s| s.byte_start())
-                    .chain(r.positions.iter().copied())
+                    .chain(r.positions.first().copied())
                     .min()
                     .unwrap_or(usize::MAX);
                 (first, i)
@@ -1484,6 +1517,7 @@ fn pronoun(word: &str) -> Option<Pronoun> {
 mod tests {
     use super::*;
     use crate::testing::{attribution, doc_with};
+    use attest_doc::{Attribution, AttributionKind};
 
     /// The name and kind of each attribution's source.
     fn sources_of(text: &str, parts: &[(&str, &str, &str)]) -> Vec<Option<(String, SourceKind)>> {
@@ -1663,5 +1697,53 @@ mod tests {
         );
         assert_eq!(got[1], named("Ann Lee", SourceKind::Person));
         assert_eq!(got[2], None, "three paragraphs away: no source is invented");
+    }
+
+    type Unit = fn(usize) -> String;
+
+    /// The work of resolving `repeats` copies of `unit(i)`, each one
+    /// attribution whose source is the text before " said".
+    fn work_for(repeats: usize, unit: Unit) -> usize {
+        let mut text = String::new();
+        let mut attributions = Vec::new();
+        for i in 0..repeats {
+            let piece = unit(i);
+            let said = piece.find(" said").expect("the unit has a cue");
+            let start = text.len();
+            let source = piece[..said]
+                .rsplit_once("” ")
+                .map_or(0, |(before, _)| before.len() + "” ".len());
+            attributions.push(Attribution {
+                source: vec![Span::must(start + source, start + said)],
+                cue: vec![Span::must(start + said + 1, start + said + 5)],
+                content: Vec::new(),
+                kind: AttributionKind::Indirect,
+                confidence: 1.0,
+            });
+            text.push_str(&piece);
+        }
+        resolve_counted(&doc_with(&text, attributions)).1
+    }
+
+    #[test]
+    fn resolving_stays_linear_in_the_attributions() {
+        const SURNAMES: [&str; 6] = ["Reyes", "Okafor", "Brandt", "Moreau", "Tanaka", "Novak"];
+        let units: [(&str, Unit); 3] = [
+            // Each sentence-opening surname is a name added after the scan.
+            ("surnames", |i| {
+                format!("{} said. ", SURNAMES[i % SURNAMES.len()])
+            }),
+            ("new names", |i| format!("Dana Reyes{i} said. ")),
+            ("pronouns", |_| "“We will.” She said. ".to_string()),
+        ];
+        // Past the look-back bound, linear work grows as the input does (4x);
+        // a search through everything stored before grows as its square (16x).
+        for (family, unit) in units {
+            let (small, large) = (work_for(1_000, unit), work_for(4_000, unit));
+            assert!(
+                large < 6 * small,
+                "{family}: {small} items visited for 1,000 attributions, {large} for 4,000"
+            );
+        }
     }
 }

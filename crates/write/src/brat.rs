@@ -39,7 +39,7 @@
 //!
 //! | layer | `T` label | attributes (`A`) and notes (`#`) |
 //! |---|---|---|
-//! | sources | `SourceMention` per mention, `SourceDescriptor` per descriptor | `SourceType` (`person`, `organization`, `unnamed`, `document`, `media_outlet`, `social_media`), `Gender` (`masculine`, `feminine`) on mentions; note `source=<index> attributions=E1,E4 name=<name>` on mentions, `source=<index>` on descriptors |
+//! | sources | `SourceMention` per mention, `SourceDescriptor` per descriptor | `SourceType` (`person`, `organization`, `unnamed`, `document`, `media_outlet`, `social_media`), `Gender` (`masculine`, `feminine`) on mentions; note `source=<index> attributions=E1,E4 name=<name>` on the first mention and `source=<index>` on the others and on descriptors |
 //! | hedges | `HedgeCue` (the cue), `Hedge` (its scope) | relation `R<n>  HedgeScope Arg1:T<cue> Arg2:T<scope>` |
 //! | entities | `Person`, `Organization`, `Location`, `OtherEntity` | note `cluster=<n>` |
 //! | quantities | `Quantity` | note `low=<v> high=<v> unit=<unit>` (a missing bound is left out) |
@@ -340,6 +340,9 @@ impl Ann<'_> {
                 let _ = write!(note, "attributions={} ", spoken.join(","));
             }
             let _ = write!(note, "name={}", source.name);
+            // The list and the name once: on every mention, a source quoted n
+            // times would cost n² ids.
+            let mut first = true;
             for mention in &source.mentions {
                 if let Some(t) = self.text_bound("SourceMention", &[*mention]) {
                     let target = format!("T{t}");
@@ -347,7 +350,12 @@ impl Ann<'_> {
                     if let Some(gender) = source.gender {
                         self.attribute("Gender", &target, &serde_name(&gender));
                     }
-                    self.note(&target, &note);
+                    if first {
+                        self.note(&target, &note);
+                        first = false;
+                    } else {
+                        self.note(&target, &format!("source={index}"));
+                    }
                 }
             }
             for descriptor in &source.descriptors {
@@ -492,6 +500,24 @@ mod tests {
         let ann = brat_ann(&doc);
         assert_round_trips(doc.text(), &ann);
         insta::assert_snapshot!(ann);
+    }
+
+    #[test]
+    fn a_source_lists_its_attributions_once_however_often_it_is_mentioned() {
+        let doc = full_doc();
+        let ann = brat_ann(&doc);
+        let mentioned = doc
+            .sources()
+            .iter()
+            .filter(|s| s.mentions.len() > 1)
+            .count();
+        assert!(mentioned > 0, "the document has a source mentioned twice");
+        let speaking = doc
+            .sources()
+            .iter()
+            .filter(|s| !s.mentions.is_empty() && !s.attributions.is_empty())
+            .count();
+        assert_eq!(ann.matches(" attributions=").count(), speaking);
     }
 
     #[test]
