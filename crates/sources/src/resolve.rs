@@ -47,9 +47,9 @@ use serde::Serialize;
 
 use crate::hedge::is_hedge_adverb;
 use crate::lexicon::{
-    Head, head_class, honorific, is_description_stop, is_name_stopword, is_org_follower,
-    is_org_word, is_outlet_word, is_place_start, is_platform, is_posting_verb, names_kind_of,
-    title_noun,
+    Head, cue_class, head_class, honorific, is_advocacy_word, is_description_stop,
+    is_name_stopword, is_org_follower, is_org_word, is_outlet_word, is_place_start, is_platform,
+    is_posting_verb, names_kind_of, title_noun,
 };
 use crate::words::{View, tokens_in};
 
@@ -166,6 +166,9 @@ struct Referent {
     attributions: Vec<usize>,
     social: Vec<bool>,
     has_honorific: bool,
+    /// Whether the words around one of its names speak of it as an
+    /// organization ([`State::org_context`]).
+    org_context: bool,
     /// Where a spokesperson spoke for it: "he" and "she" may stand for those.
     voices: BTreeSet<usize>,
 }
@@ -185,6 +188,7 @@ impl Referent {
             attributions: Vec::new(),
             social: Vec::new(),
             has_honorific: false,
+            org_context: false,
             voices: BTreeSet::new(),
         }
     }
@@ -203,6 +207,19 @@ impl Referent {
             Kind::Unnamed { plural } => !plural,
             _ => false,
         }
+    }
+
+    /// A name typed person by its shape that the article speaks of as an
+    /// organization, and never as a person: no honorific, no "he" or "she",
+    /// no person's title.
+    fn speaks_as_organization(&self) -> bool {
+        self.org_context
+            && !self.has_honorific
+            && self.gender.is_none()
+            && !self
+                .heads
+                .iter()
+                .any(|h| matches!(head_class(h), Some(Head::Person | Head::Spokesperson)))
     }
 
     fn has_word(&self, word: &str) -> bool {
@@ -232,6 +249,7 @@ fn resolve_counted(doc: &Doc) -> (Resolution, usize) {
     state.scan_names();
     state.scanned = state.names.len();
     state.link_names();
+    state.type_by_context();
 
     let attributions = doc.attributions();
     let mut order: Vec<usize> = (0..attributions.len()).collect();
@@ -451,9 +469,15 @@ impl<'v, 'a> State<'v, 'a> {
     fn add_run(&mut self, start: usize, end: usize) {
         let view = self.view;
         let mut s = start;
+        // An organization may be named with a plural noun first ("Friends of
+        // the Marsh, which sued"); the words after it say so.
+        let group_named = end - start > 1
+            && matches!(head_class(view.word(start)), Some(Head::Group))
+            && self.org_context(start, end);
         // Sentence-opening function words and common nouns ("Members of the
         // Brotherhood") are not part of the name.
-        while s < end
+        while !group_named
+            && s < end
             && honorific(view.raw(s)).is_none()
             && (is_name_stopword(view.raw(s))
                 || matches!(
@@ -488,6 +512,7 @@ impl<'v, 'a> State<'v, 'a> {
         let has_org = (core..end).any(|k| is_org_word(view.raw(k)));
         if !has_outlet
             && !has_org
+            && !group_named
             && let Some(cut) = (core..end).find(|&k| !self.is_name_token(k))
         {
             end = cut;
@@ -508,7 +533,7 @@ impl<'v, 'a> State<'v, 'a> {
         // Hollow neighborhood" name something else.
         let after_article = (start..s).any(|k| view.word(k) == "the")
             || (s == start && start > 0 && view.word(start - 1) == "the");
-        let kind = if has_org {
+        let kind = if has_org || group_named {
             Kind::Organization
         } else if has_outlet {
             Kind::Media
@@ -541,6 +566,73 @@ impl<'v, 'a> State<'v, 'a> {
             weak,
             referent: None,
         });
+    }
+
+    /// Whether the words around the name at `start..end` speak of it as an
+    /// organization: an apposition headed by an organization noun after it
+    /// ("Fair Play, a coalition of tenants") or before it ("the developer,
+    /// Bend Homes,"), a "which" after it where a person takes "who", or "it"
+    /// or "its" as what its cue reports ("Keel said in a statement that it").
+    fn org_context(&self, start: usize, end: usize) -> bool {
+        let view = self.view;
+        let sentence_end = view.sentence_of(start).end;
+        let phrase_head = |from: usize| -> Option<Head> {
+            let mut head = None;
+            for k in from..(from + 8).min(sentence_end) {
+                if matches!(view.word(k), "'s" | "’s") {
+                    // "the company's head of operations" is headed after it.
+                    head = None;
+                    continue;
+                }
+                if view.kind(k) != Some(TokenKind::Word)
+                    || is_description_stop(view.word(k))
+                    || matches!(view.word(k), "among" | "based" | "whose")
+                {
+                    break;
+                }
+                head = Some(k);
+            }
+            head_class(view.word(head?))
+        };
+        if view.word(end) == "," {
+            let next = view.word(end + 1);
+            if next == "which" {
+                return true;
+            }
+            if matches!(next, "a" | "an" | "the" | "its")
+                && phrase_head(end + 2) == Some(Head::Organization)
+            {
+                return true;
+            }
+        }
+        let before = |k: usize| start.checked_sub(k).map_or("", |i| view.word(i));
+        if before(1) == ","
+            && head_class(before(2)) == Some(Head::Organization)
+            && (3..6).any(|k| {
+                matches!(
+                    before(k),
+                    "a" | "an" | "the" | "its" | "their" | "'s" | "’s"
+                )
+            })
+        {
+            return true;
+        }
+        if cue_class(view.word(end)).is_some() {
+            // "Vasquez said it was" speaks of something else; "said that it
+            // had" and "said its crews" of the speaker.
+            if view.word(end + 1) == "its" {
+                return true;
+            }
+            for k in end + 1..(end + 9).min(sentence_end) {
+                match view.word(k) {
+                    "it" | "its" if view.word(k - 1) == "that" => return true,
+                    "he" | "she" | "his" | "her" | "they" | "their" | "i" | "we" => return false,
+                    _ if view.is_capitalized(k) => return false,
+                    _ => {}
+                }
+            }
+        }
+        false
     }
 
     fn words_of(&self, from: usize, to: usize) -> Vec<String> {
@@ -594,6 +686,7 @@ impl<'v, 'a> State<'v, 'a> {
                 n.referent = Some(referent);
             }
             let organization_follows = is_org_follower(self.view.word(name.end));
+            let org_context = self.org_context(name.start, name.end);
             let position = self.view.span(name.start).map_or(0, |s| s.byte_start());
             self.events.insert((position, referent));
             if let Some(r) = self.referents.get_mut(referent) {
@@ -607,12 +700,24 @@ impl<'v, 'a> State<'v, 'a> {
                 if name.core > name.start && name.kind == Kind::Person {
                     r.has_honorific = true;
                 }
+                r.org_context |= org_context;
                 if organization_follows
                     && !r.has_honorific
                     && matches!(r.kind, Kind::Person | Kind::Unknown)
                 {
                     r.kind = Kind::Organization;
                 }
+            }
+        }
+    }
+
+    /// Types organization, once all names are linked, each name typed person
+    /// by its shape that the article speaks of as an organization, so that
+    /// "the company" and "it" may find it.
+    fn type_by_context(&mut self) {
+        for r in &mut self.referents {
+            if matches!(r.kind, Kind::Person | Kind::Unknown) && r.speaks_as_organization() {
+                r.kind = Kind::Organization;
             }
         }
     }
@@ -633,7 +738,7 @@ impl<'v, 'a> State<'v, 'a> {
                     (matches!(r.kind, Kind::Person | Kind::Unknown)
                         && r.words.last().is_some_and(|w| w == last)
                         && (r.words.len() == 1 || r.words.first() == words.first()))
-                        || (r.kind == Kind::Organization && r.words == words)
+                        || starts_with_run(&r.words, words)
                 })
                 .map(|(i, _)| i),
             Kind::Person | Kind::Unknown => {
@@ -660,7 +765,7 @@ impl<'v, 'a> State<'v, 'a> {
                                 .find(|(_, r)| {
                                     self.visit();
                                     matches!(r.kind, Kind::Organization | Kind::Media)
-                                        && r.has_word(last)
+                                        && (r.has_word(last) || is_acronym_of(last, &r.words))
                                 })
                                 .map(|(i, _)| i)
                         })
@@ -1372,8 +1477,11 @@ impl<'v, 'a> State<'v, 'a> {
         if !companylike {
             return None;
         }
+        // "The company" is not the advocacy group that criticizes it.
+        let group = matches!(noun, "group" | "organization");
         self.most_recent(at, |r| {
             r.kind == Kind::Organization
+                && (group || !r.words.iter().any(|w| is_advocacy_word(w)))
                 && !r.words.iter().any(|w| {
                     matches!(
                         w.as_str(),
@@ -1488,6 +1596,13 @@ fn is_acronym_of(acronym: &str, words: &[String]) -> bool {
         && acronym.chars().all(|c| c.is_ascii_uppercase())
         && initials.len() > 1
         && initials == acronym
+}
+
+/// Whether `inner` is `outer` or its first words: "Calder River" for "Calder
+/// River Shipping", as a story shortens a company's name after first giving
+/// it in full.
+fn starts_with_run(outer: &[String], inner: &[String]) -> bool {
+    !inner.is_empty() && outer.starts_with(inner)
 }
 
 /// Whether `inner` occurs as a contiguous run of `outer`.
@@ -1745,5 +1860,84 @@ mod tests {
                 "{family}: {small} items visited for 1,000 attributions, {large} for 4,000"
             );
         }
+    }
+
+    #[test]
+    fn a_shortened_company_name_is_the_company() {
+        let text = "Marl Bay Shipping closed the dock. Marl Bay denied that it had broken the deal. \
+                    The Harbor Labor Authority (HLA) objected. HLA said talks would resume.";
+        let got = sources_of(
+            text,
+            &[
+                ("Marl Bay", "denied", "that it had broken the deal"),
+                ("HLA", "said", "talks would resume"),
+            ],
+        );
+        assert_eq!(
+            got,
+            vec![
+                named("Marl Bay Shipping", SourceKind::Organization),
+                named("Harbor Labor Authority", SourceKind::Organization),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_words_around_a_name_type_it_organization() {
+        let text = "Clean Kettle Now, a coalition of tenants, said rents were too high. \
+                    The landlord, Tovey Brook Estates, said rents were fair. \
+                    Ines Marlow, the coalition's head of research, said talks failed. \
+                    Pell Orchard Growers, which grows apples, said prices would rise. \
+                    Dunmore Quarry said in a statement that it would appeal. \
+                    Ada Byrne said it was too late.";
+        let got = sources_of(
+            text,
+            &[
+                (
+                    "Clean Kettle Now, a coalition of tenants",
+                    "said",
+                    "rents were too high",
+                ),
+                (
+                    "The landlord, Tovey Brook Estates",
+                    "said",
+                    "rents were fair",
+                ),
+                (
+                    "Ines Marlow, the coalition's head of research",
+                    "said",
+                    "talks failed",
+                ),
+                ("Pell Orchard Growers", "said", "prices would rise"),
+                ("Dunmore Quarry", "said", "that it would appeal"),
+                ("Ada Byrne", "said", "it was too late"),
+            ],
+        );
+        let organization = |name| named(name, SourceKind::Organization);
+        assert_eq!(
+            got,
+            vec![
+                organization("Clean Kettle Now"),
+                organization("Tovey Brook Estates"),
+                named("Ines Marlow", SourceKind::Person),
+                organization("Pell Orchard Growers"),
+                organization("Dunmore Quarry"),
+                named("Ada Byrne", SourceKind::Person),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_group_named_with_a_plural_noun_keeps_it() {
+        let text = "The suit was filed by Neighbors of the Creek, which opposes the dam. \
+                    Neighbors of the Creek said the permit was flawed.";
+        let got = sources_of(
+            text,
+            &[("Neighbors of the Creek", "said", "the permit was flawed")],
+        );
+        assert_eq!(
+            got,
+            vec![named("Neighbors of the Creek", SourceKind::Organization)]
+        );
     }
 }
