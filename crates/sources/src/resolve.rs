@@ -448,7 +448,18 @@ impl<'v, 'a> State<'v, 'a> {
                     j += 1;
                     continue;
                 }
-                if matches!(view.word(j), "of" | "for" | "&" | "and") {
+                // "Ada Byrne of Clean Water" is a person and her group; "Bank of
+                // Dunmore" and "Friends of the Marsh" are one name.
+                let person_before = j - start >= 2
+                    && matches!(view.word(j), "of" | "for")
+                    && !is_place_start(view.raw(start))
+                    && (start..j).all(|k| {
+                        !is_org_word(view.raw(k))
+                            && !is_outlet_word(view.raw(k))
+                            && head_class(view.word(k)).is_none()
+                            && honorific(view.raw(k)).is_none()
+                    });
+                if !person_before && matches!(view.word(j), "of" | "for" | "&" | "and") {
                     let k = if view.word(j + 1) == "the" {
                         j + 2
                     } else {
@@ -469,21 +480,24 @@ impl<'v, 'a> State<'v, 'a> {
     fn add_run(&mut self, start: usize, end: usize) {
         let view = self.view;
         let mut s = start;
-        // An organization may be named with a plural noun first ("Friends of
-        // the Marsh, which sued"); the words after it say so.
+        // An organization may be named with a plural noun ("Friends of the
+        // Marsh, which sued", "Concerned Parents of Alder, a group"); the
+        // words after it say so.
         let group_named = end - start > 1
-            && matches!(head_class(view.word(start)), Some(Head::Group))
+            && (start..end)
+                .take_while(|&k| !matches!(view.word(k), "of" | "for" | "and"))
+                .any(|k| head_class(view.word(k)) == Some(Head::Group))
             && self.org_context(start, end);
         // Sentence-opening function words and common nouns ("Members of the
         // Brotherhood") are not part of the name.
-        while !group_named
-            && s < end
+        while s < end
             && honorific(view.raw(s)).is_none()
             && (is_name_stopword(view.raw(s))
-                || matches!(
-                    head_class(view.word(s)),
-                    Some(Head::Group | Head::Person | Head::Police)
-                ))
+                || (!group_named
+                    && matches!(
+                        head_class(view.word(s)),
+                        Some(Head::Group | Head::Person | Head::Police)
+                    )))
         {
             s += 1;
             while s < end && !self.is_name_token(s) {
@@ -856,6 +870,16 @@ impl<'v, 'a> State<'v, 'a> {
                 core = Some((Core::Name(name), p));
                 break;
             }
+            // "Ada Byrne of Clean Water": the name before "of" or "for" speaks.
+            if let Some(name) = self.name_at(part.start)
+                && let Some(n) = self.names.get(name)
+                && n.start == part.start
+                && n.kind == Kind::Person
+                && matches!(self.view.word(n.end), "of" | "for")
+            {
+                core = Some((Core::Name(name), p));
+                break;
+            }
         }
         if core.is_none() {
             // "chief executive Priya Raman", "Board chair Peter Lindqvist": a
@@ -1125,13 +1149,19 @@ impl<'v, 'a> State<'v, 'a> {
                 .find(|w| head_class(w) == Some(Head::Organization))
                 .map(str::to_string);
         }
+        // "A spokesman for Ms. Lund" speaks for her as her own words.
+        let voice_of_person =
+            view.word(stop) == "for" && head_class(&head_word) == Some(Head::Spokesperson);
         if affiliation.is_none() {
             affiliation = (stop..range.end).find_map(|k| {
                 let name = self.name_at(k)?;
                 let referent = self.names.get(name)?.referent?;
                 self.referents
                     .get(referent)
-                    .is_some_and(|r| matches!(r.kind, Kind::Organization | Kind::Media))
+                    .is_some_and(|r| {
+                        matches!(r.kind, Kind::Organization | Kind::Media)
+                            || (voice_of_person && matches!(r.kind, Kind::Person | Kind::Unknown))
+                    })
                     .then_some(referent)
             });
         }
@@ -1311,7 +1341,27 @@ impl<'v, 'a> State<'v, 'a> {
         Some((start..head + 1, view.span(start)?.byte_start()))
     }
 
+    /// A source written in capitals alone is a transcript's speaker label
+    /// ("HAVERFORD:"): the person of that surname named before it.
+    fn label_speaker(&self, range: std::ops::Range<usize>, at: usize) -> Option<usize> {
+        let raw = self.view.raw(range.start);
+        let letters = raw.chars().filter(|c| c.is_alphabetic()).count();
+        if range.len() != 1 || letters < 2 || raw.chars().any(char::is_lowercase) {
+            return None;
+        }
+        self.most_recent(at, |r| {
+            matches!(r.kind, Kind::Person | Kind::Unknown)
+                && r.words.len() > 1
+                && r.words
+                    .last()
+                    .is_some_and(|w| w.to_lowercase() == raw.to_lowercase())
+        })
+    }
+
     fn resolve_description(&mut self, range: std::ops::Range<usize>, at: usize) -> (usize, Route) {
+        if let Some(person) = self.label_speaker(range.clone(), at) {
+            return (person, Route::Named);
+        }
         let description = self.describe(range.clone());
         let text = self.text_of(range.start, range.end);
         let head = description.head_word.clone();
@@ -1930,14 +1980,69 @@ mod tests {
     #[test]
     fn a_group_named_with_a_plural_noun_keeps_it() {
         let text = "The suit was filed by Neighbors of the Creek, which opposes the dam. \
-                    Neighbors of the Creek said the permit was flawed.";
+                    Neighbors of the Creek said the permit was flawed. \
+                    Worried Parents of Alder, a group of families, said the school was unsafe.";
         let got = sources_of(
             text,
-            &[("Neighbors of the Creek", "said", "the permit was flawed")],
+            &[
+                ("Neighbors of the Creek", "said", "the permit was flawed"),
+                (
+                    "Worried Parents of Alder, a group of families",
+                    "said",
+                    "the school was unsafe",
+                ),
+            ],
         );
         assert_eq!(
             got,
-            vec![named("Neighbors of the Creek", SourceKind::Organization)]
+            vec![
+                named("Neighbors of the Creek", SourceKind::Organization),
+                named("Worried Parents of Alder", SourceKind::Organization),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_speaker_label_in_capitals_is_the_person_of_that_surname() {
+        let text = "The panel heard Judge Ada Byrne and lawyer Tom Reyes-Oduya.\n\n\
+                    BYRNE: The hearing is open.\n\nREYES-ODUYA: We are ready.";
+        let got = sources_of(
+            text,
+            &[
+                ("BYRNE", "", "The hearing is open."),
+                ("REYES-ODUYA", "", "We are ready."),
+            ],
+        );
+        assert_eq!(
+            got,
+            vec![
+                named("Ada Byrne", SourceKind::Person),
+                named("Tom Reyes-Oduya", SourceKind::Person),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_person_of_a_group_and_a_spokesman_for_a_person() {
+        let text = "Ines Marlow of Clean Kettle, a tenants group, said rents rose. \
+                    Lars Dahl resigned. A spokesman for Dahl said he was tired.";
+        let got = sources_of(
+            text,
+            &[
+                (
+                    "Ines Marlow of Clean Kettle, a tenants group",
+                    "said",
+                    "rents rose",
+                ),
+                ("A spokesman for Dahl", "said", "he was tired"),
+            ],
+        );
+        assert_eq!(
+            got,
+            vec![
+                named("Ines Marlow", SourceKind::Person),
+                named("Lars Dahl", SourceKind::Person),
+            ]
         );
     }
 }
