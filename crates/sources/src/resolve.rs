@@ -409,6 +409,9 @@ struct Description {
     affiliation: Option<usize>,
     /// An organization noun it is attached to ("the company's", "a company").
     affiliation_noun: Option<String>,
+    /// Counsel acting for the name it is attached to ("lawyers for Acme"),
+    /// who speak for it as a spokesperson does.
+    counsel: bool,
 }
 
 impl<'v, 'a> State<'v, 'a> {
@@ -1149,6 +1152,11 @@ impl<'v, 'a> State<'v, 'a> {
                 .find(|w| head_class(w) == Some(Head::Organization))
                 .map(str::to_string);
         }
+        let counsel = view.word(stop) == "for"
+            && matches!(
+                head_word.as_str(),
+                "lawyer" | "lawyers" | "attorney" | "attorneys" | "counsel"
+            );
         // "A spokesman for Ms. Lund" speaks for her as her own words.
         let voice_of_person =
             view.word(stop) == "for" && head_class(&head_word) == Some(Head::Spokesperson);
@@ -1177,6 +1185,7 @@ impl<'v, 'a> State<'v, 'a> {
             key,
             affiliation,
             affiliation_noun,
+            counsel,
         }
     }
 
@@ -1366,6 +1375,9 @@ impl<'v, 'a> State<'v, 'a> {
         let text = self.text_of(range.start, range.end);
         let head = description.head_word.clone();
         let found: Option<(usize, Route)> = match description.head {
+            _ if description.counsel && description.affiliation.is_some() => description
+                .affiliation
+                .map(|r| (r, Route::DescriptionToName)),
             Some(Head::Spokesperson) => {
                 let organization = description.affiliation.or_else(|| {
                     let noun = description.affiliation_noun.as_deref()?;
@@ -1505,6 +1517,14 @@ impl<'v, 'a> State<'v, 'a> {
         });
         if named.is_some() {
             return named;
+        }
+        if noun == "union" {
+            // Teachers' and nurses' unions are often Associations; an
+            // employers' association is "the association" when a union is in
+            // play, so only where none is.
+            return self.most_recent(at, |r| {
+                r.kind == Kind::Organization && r.has_word("Association")
+            });
         }
         let companylike = matches!(
             noun,
@@ -2043,6 +2063,42 @@ mod tests {
                 named("Ines Marlow", SourceKind::Person),
                 named("Lars Dahl", SourceKind::Person),
             ]
+        );
+    }
+
+    #[test]
+    fn counsel_speak_for_their_client_and_the_union_may_be_an_association() {
+        let text = "Lawyers for the Harlow Water Board argued that the dam was safe. \
+                    The board said repairs would start soon. \
+                    The Dunmore Nurses Association called a strike. The union said pay was too low.";
+        let got = sources_of(
+            text,
+            &[
+                (
+                    "Lawyers for the Harlow Water Board",
+                    "argued",
+                    "that the dam was safe",
+                ),
+                ("The union", "said", "pay was too low"),
+            ],
+        );
+        assert_eq!(
+            got,
+            vec![
+                named("Harlow Water Board", SourceKind::Organization),
+                named("Dunmore Nurses Association", SourceKind::Organization),
+            ]
+        );
+        let text = "The Brotherhood of Ferry Pilots met the Coastal Shippers Association. \
+                    The union said talks had failed.";
+        let got = sources_of(text, &[("The union", "said", "talks had failed")]);
+        assert_eq!(
+            got,
+            vec![named(
+                "Brotherhood of Ferry Pilots",
+                SourceKind::Organization
+            )],
+            "an employers' association is no union where a union is in play"
         );
     }
 }
