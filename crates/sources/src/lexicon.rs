@@ -565,7 +565,9 @@ pub(crate) fn head_class(word: &str) -> Option<Head> {
         | "legislators" | "lawmakers" | "democrats" | "republicans" | "candidates"
         | "environmentalists" | "men" | "women" | "advisers" | "demonstrators" | "physicians"
         | "groups" | "companies" | "countries" | "nations" | "conservatives" | "liberals"
-        | "americans" | "citizens" | "fans" | "everyone" => Group,
+        | "americans" | "citizens" | "fans" | "everyone" | "forecasters" | "meteorologists"
+        | "librarians" | "shoppers" | "consumers" | "commuters" | "fishermen" | "growers"
+        | "moms" | "mothers" | "fathers" | "patients" | "riders" | "neighbours" => Group,
         "spokesperson" | "spokesman" | "spokeswoman" | "spokespeople" | "spokespersons" => {
             Spokesperson
         }

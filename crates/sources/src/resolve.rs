@@ -550,7 +550,11 @@ impl<'v, 'a> State<'v, 'a> {
         // Hollow neighborhood" name something else.
         let after_article = (start..s).any(|k| view.word(k) == "the")
             || (s == start && start > 0 && view.word(start - 1) == "the");
-        let kind = if has_org || group_named {
+        // A person's name holds no plural noun: "Warehouse Workers United",
+        // "Fair Deal Shoppers" are groups.
+        let plural_noun =
+            end - core > 1 && (core..end).any(|k| head_class(view.word(k)) == Some(Head::Group));
+        let kind = if has_org || group_named || plural_noun {
             Kind::Organization
         } else if has_outlet {
             Kind::Media
@@ -609,7 +613,11 @@ impl<'v, 'a> State<'v, 'a> {
                 }
                 head = Some(k);
             }
-            head_class(view.word(head?))
+            let head = view.word(head?);
+            if is_person_job(head) {
+                return None;
+            }
+            head_class(head)
         };
         if view.word(end) == "," {
             let next = view.word(end + 1);
@@ -625,6 +633,7 @@ impl<'v, 'a> State<'v, 'a> {
         let before = |k: usize| start.checked_sub(k).map_or("", |i| view.word(i));
         if before(1) == ","
             && head_class(before(2)) == Some(Head::Organization)
+            && !is_person_job(before(2))
             && (3..6).any(|k| {
                 matches!(
                     before(k),
@@ -1668,6 +1677,16 @@ fn is_acronym_of(acronym: &str, words: &[String]) -> bool {
         && initials == acronym
 }
 
+/// Organization nouns that are also people's jobs ("a crane operator", "a
+/// software developer", "a roofing contractor"): in an apposition they say
+/// nothing of the kind of the name.
+fn is_person_job(word: &str) -> bool {
+    matches!(
+        word,
+        "operator" | "developer" | "landlord" | "contractor" | "maker" | "owner"
+    )
+}
+
 /// Whether `inner` is `outer` or its first words: "Calder River" for "Calder
 /// River Shipping", as a story shortens a company's name after first giving
 /// it in full.
@@ -1955,7 +1974,8 @@ mod tests {
     #[test]
     fn the_words_around_a_name_type_it_organization() {
         let text = "Clean Kettle Now, a coalition of tenants, said rents were too high. \
-                    The landlord, Tovey Brook Estates, said rents were fair. \
+                    The retailer, Tovey Brook Outfitters, said rents were fair. \
+                    Jamal Ode, a 40-year-old crane operator, said he was striking. \
                     Ines Marlow, the coalition's head of research, said talks failed. \
                     Pell Orchard Growers, which grows apples, said prices would rise. \
                     Dunmore Quarry said in a statement that it would appeal. \
@@ -1969,9 +1989,14 @@ mod tests {
                     "rents were too high",
                 ),
                 (
-                    "The landlord, Tovey Brook Estates",
+                    "The retailer, Tovey Brook Outfitters",
                     "said",
                     "rents were fair",
+                ),
+                (
+                    "Jamal Ode, a 40-year-old crane operator",
+                    "said",
+                    "he was striking",
                 ),
                 (
                     "Ines Marlow, the coalition's head of research",
@@ -1988,7 +2013,8 @@ mod tests {
             got,
             vec![
                 organization("Clean Kettle Now"),
-                organization("Tovey Brook Estates"),
+                organization("Tovey Brook Outfitters"),
+                named("Jamal Ode", SourceKind::Person),
                 named("Ines Marlow", SourceKind::Person),
                 organization("Pell Orchard Growers"),
                 organization("Dunmore Quarry"),
@@ -2099,6 +2125,26 @@ mod tests {
                 SourceKind::Organization
             )],
             "an employers' association is no union where a union is in play"
+        );
+    }
+
+    #[test]
+    fn a_name_holding_a_plural_noun_is_a_group() {
+        let text =
+            "Harbor Riders United said fares were too high. Forecasters said snow was coming.";
+        let got = sources_of(
+            text,
+            &[
+                ("Harbor Riders United", "said", "fares were too high"),
+                ("Forecasters", "said", "snow was coming"),
+            ],
+        );
+        assert_eq!(
+            got,
+            vec![
+                named("Harbor Riders United", SourceKind::Organization),
+                named("Forecasters", SourceKind::Unnamed),
+            ]
         );
     }
 }
