@@ -337,3 +337,69 @@ fn a_closed_output_pipe_ends_eval_quietly() {
     assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
     assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
 }
+
+/// The texts of a document's attribution and source layers, which do not
+/// depend on where its paragraphs start.
+fn sourcing_texts(doc: &serde_json::Value) -> Vec<String> {
+    let texts = |spans: &serde_json::Value| -> String {
+        spans
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|span| span["text"].as_str().unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join(" | ")
+    };
+    let mut out = Vec::new();
+    for a in doc["attributions"].as_array().expect("attributions") {
+        out.push(format!(
+            "attribution {} / {} / {}",
+            texts(&a["source"]),
+            texts(&a["cue"]),
+            texts(&a["content"])
+        ));
+    }
+    for s in doc["sources"].as_array().expect("sources") {
+        out.push(format!(
+            "source {} {} {} {:?}",
+            s["name"],
+            s["kind"],
+            texts(&s["mentions"]),
+            s["attributions"]
+        ));
+    }
+    out
+}
+
+#[test]
+fn single_line_breaks_and_blank_lines_give_the_same_sourcing() {
+    let paragraphs = [
+        "Ferry workers walk out over rotas",
+        "By Tomas Reyes",
+        "GULLHAVEN, Maine — About 90 ferry workers walked off the job on Monday, the Seaboard Mariners Union said.",
+        "The operator, Gullhaven Ferries, said it had offered a new rota in March and called the strike “reckless.”",
+        "“Nobody wants to strand islanders,” said union steward Ines Okafor. “But we cannot work sixteen-hour days.”",
+        "Okafor said the crews would return if the company agreed to talks. The company did not respond to a request for comment.",
+        "Island residents said they had been told to expect delays all week.",
+    ];
+    let dir = temp_dir("line-paragraphs");
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let mut docs = Vec::new();
+    for (name, separator) in [("blank.txt", "\n\n"), ("lines.txt", "\n")] {
+        let path = dir.join(name);
+        std::fs::write(&path, paragraphs.join(separator)).expect("the article is written");
+        let output = attest(&["analyze", "--format", "json", &path.to_string_lossy()]);
+        assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
+        let doc: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("one JSON document");
+        assert_eq!(
+            doc["paragraphs"].as_array().map(Vec::len),
+            Some(paragraphs.len()),
+            "{name}"
+        );
+        docs.push(sourcing_texts(&doc));
+    }
+    assert!(docs[0].len() > 5, "{:?}", docs[0]);
+    assert_eq!(docs[0], docs[1]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -297,6 +297,23 @@ pub(crate) fn is_org_word(raw: &str) -> bool {
             | "Society"
             | "League"
             | "Organization"
+            | "Software"
+            | "Construction"
+            | "Dairy"
+            | "Mills"
+            | "Telecom"
+            | "Properties"
+            | "Homes"
+            | "Cooperative"
+            | "Farms"
+            | "Brewing"
+            | "Builders"
+            | "Studios"
+            | "Stores"
+            | "Markets"
+            | "Realty"
+            | "Engineering"
+            | "Air"
     )
 }
 
@@ -456,6 +473,23 @@ pub(crate) fn is_place_start(raw: &str) -> bool {
     )
 }
 
+/// Words of names of groups that speak for a cause or their members, which
+/// "the company" never stands for.
+pub(crate) fn is_advocacy_word(raw: &str) -> bool {
+    matches!(
+        raw,
+        "Alliance"
+            | "Coalition"
+            | "Association"
+            | "Foundation"
+            | "League"
+            | "Society"
+            | "Guild"
+            | "Federation"
+            | "Brotherhood"
+    )
+}
+
 /// What a common noun heading a source phrase makes of it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Head {
@@ -489,7 +523,9 @@ pub(crate) fn head_class(word: &str) -> Option<Head> {
         | "club" | "team" | "league" | "church" | "museum" | "airport" | "port" | "authority"
         | "coalition" | "association" | "network" | "retailer" | "maker" | "manufacturer"
         | "developer" | "landlord" | "insurer" | "lab" | "laboratory" | "library" | "zoo"
-        | "tribe" | "prosecutors" | "military" | "army" | "clinic" => Organization,
+        | "tribe" | "prosecutors" | "military" | "army" | "clinic" | "contractor" | "supplier"
+        | "vendor" | "subsidiary" | "cooperative" | "chain" | "startup" | "consortium"
+        | "foundation" | "institute" => Organization,
         "newspaper" | "paper" | "magazine" | "outlet" | "broadcaster" | "station" | "tabloid"
         | "publication" | "reports" | "media" => Media,
         "report" | "documents" | "document" | "statement" | "records" | "record" | "filing"
@@ -529,7 +565,9 @@ pub(crate) fn head_class(word: &str) -> Option<Head> {
         | "legislators" | "lawmakers" | "democrats" | "republicans" | "candidates"
         | "environmentalists" | "men" | "women" | "advisers" | "demonstrators" | "physicians"
         | "groups" | "companies" | "countries" | "nations" | "conservatives" | "liberals"
-        | "americans" | "citizens" | "fans" | "everyone" => Group,
+        | "americans" | "citizens" | "fans" | "everyone" | "forecasters" | "meteorologists"
+        | "librarians" | "shoppers" | "consumers" | "commuters" | "fishermen" | "growers"
+        | "moms" | "mothers" | "fathers" | "patients" | "riders" | "neighbours" => Group,
         "spokesperson" | "spokesman" | "spokeswoman" | "spokespeople" | "spokespersons" => {
             Spokesperson
         }

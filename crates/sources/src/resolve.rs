@@ -47,9 +47,9 @@ use serde::Serialize;
 
 use crate::hedge::is_hedge_adverb;
 use crate::lexicon::{
-    Head, head_class, honorific, is_description_stop, is_name_stopword, is_org_follower,
-    is_org_word, is_outlet_word, is_place_start, is_platform, is_posting_verb, names_kind_of,
-    title_noun,
+    Head, cue_class, head_class, honorific, is_advocacy_word, is_description_stop,
+    is_name_stopword, is_org_follower, is_org_word, is_outlet_word, is_place_start, is_platform,
+    is_posting_verb, names_kind_of, title_noun,
 };
 use crate::words::{View, tokens_in};
 
@@ -166,6 +166,9 @@ struct Referent {
     attributions: Vec<usize>,
     social: Vec<bool>,
     has_honorific: bool,
+    /// Whether the words around one of its names speak of it as an
+    /// organization ([`State::org_context`]).
+    org_context: bool,
     /// Where a spokesperson spoke for it: "he" and "she" may stand for those.
     voices: BTreeSet<usize>,
 }
@@ -185,6 +188,7 @@ impl Referent {
             attributions: Vec::new(),
             social: Vec::new(),
             has_honorific: false,
+            org_context: false,
             voices: BTreeSet::new(),
         }
     }
@@ -203,6 +207,19 @@ impl Referent {
             Kind::Unnamed { plural } => !plural,
             _ => false,
         }
+    }
+
+    /// A name typed person by its shape that the article speaks of as an
+    /// organization, and never as a person: no honorific, no "he" or "she",
+    /// no person's title.
+    fn speaks_as_organization(&self) -> bool {
+        self.org_context
+            && !self.has_honorific
+            && self.gender.is_none()
+            && !self
+                .heads
+                .iter()
+                .any(|h| matches!(head_class(h), Some(Head::Person | Head::Spokesperson)))
     }
 
     fn has_word(&self, word: &str) -> bool {
@@ -232,6 +249,7 @@ fn resolve_counted(doc: &Doc) -> (Resolution, usize) {
     state.scan_names();
     state.scanned = state.names.len();
     state.link_names();
+    state.type_by_context();
 
     let attributions = doc.attributions();
     let mut order: Vec<usize> = (0..attributions.len()).collect();
@@ -391,6 +409,9 @@ struct Description {
     affiliation: Option<usize>,
     /// An organization noun it is attached to ("the company's", "a company").
     affiliation_noun: Option<String>,
+    /// Counsel acting for the name it is attached to ("lawyers for Acme"),
+    /// who speak for it as a spokesperson does.
+    counsel: bool,
 }
 
 impl<'v, 'a> State<'v, 'a> {
@@ -430,7 +451,18 @@ impl<'v, 'a> State<'v, 'a> {
                     j += 1;
                     continue;
                 }
-                if matches!(view.word(j), "of" | "for" | "&" | "and") {
+                // "Ada Byrne of Clean Water" is a person and her group; "Bank of
+                // Dunmore" and "Friends of the Marsh" are one name.
+                let person_before = j - start >= 2
+                    && matches!(view.word(j), "of" | "for")
+                    && !is_place_start(view.raw(start))
+                    && (start..j).all(|k| {
+                        !is_org_word(view.raw(k))
+                            && !is_outlet_word(view.raw(k))
+                            && head_class(view.word(k)).is_none()
+                            && honorific(view.raw(k)).is_none()
+                    });
+                if !person_before && matches!(view.word(j), "of" | "for" | "&" | "and") {
                     let k = if view.word(j + 1) == "the" {
                         j + 2
                     } else {
@@ -451,15 +483,24 @@ impl<'v, 'a> State<'v, 'a> {
     fn add_run(&mut self, start: usize, end: usize) {
         let view = self.view;
         let mut s = start;
+        // An organization may be named with a plural noun ("Friends of the
+        // Marsh, which sued", "Concerned Parents of Alder, a group"); the
+        // words after it say so.
+        let group_named = end - start > 1
+            && (start..end)
+                .take_while(|&k| !matches!(view.word(k), "of" | "for" | "and"))
+                .any(|k| head_class(view.word(k)) == Some(Head::Group))
+            && self.org_context(start, end);
         // Sentence-opening function words and common nouns ("Members of the
         // Brotherhood") are not part of the name.
         while s < end
             && honorific(view.raw(s)).is_none()
             && (is_name_stopword(view.raw(s))
-                || matches!(
-                    head_class(view.word(s)),
-                    Some(Head::Group | Head::Person | Head::Police)
-                ))
+                || (!group_named
+                    && matches!(
+                        head_class(view.word(s)),
+                        Some(Head::Group | Head::Person | Head::Police)
+                    )))
         {
             s += 1;
             while s < end && !self.is_name_token(s) {
@@ -488,6 +529,7 @@ impl<'v, 'a> State<'v, 'a> {
         let has_org = (core..end).any(|k| is_org_word(view.raw(k)));
         if !has_outlet
             && !has_org
+            && !group_named
             && let Some(cut) = (core..end).find(|&k| !self.is_name_token(k))
         {
             end = cut;
@@ -508,7 +550,11 @@ impl<'v, 'a> State<'v, 'a> {
         // Hollow neighborhood" name something else.
         let after_article = (start..s).any(|k| view.word(k) == "the")
             || (s == start && start > 0 && view.word(start - 1) == "the");
-        let kind = if has_org {
+        // A person's name holds no plural noun: "Warehouse Workers United",
+        // "Fair Deal Shoppers" are groups.
+        let plural_noun =
+            end - core > 1 && (core..end).any(|k| head_class(view.word(k)) == Some(Head::Group));
+        let kind = if has_org || group_named || plural_noun {
             Kind::Organization
         } else if has_outlet {
             Kind::Media
@@ -541,6 +587,78 @@ impl<'v, 'a> State<'v, 'a> {
             weak,
             referent: None,
         });
+    }
+
+    /// Whether the words around the name at `start..end` speak of it as an
+    /// organization: an apposition headed by an organization noun after it
+    /// ("Fair Play, a coalition of tenants") or before it ("the developer,
+    /// Bend Homes,"), a "which" after it where a person takes "who", or "it"
+    /// or "its" as what its cue reports ("Keel said in a statement that it").
+    fn org_context(&self, start: usize, end: usize) -> bool {
+        let view = self.view;
+        let sentence_end = view.sentence_of(start).end;
+        let phrase_head = |from: usize| -> Option<Head> {
+            let mut head = None;
+            for k in from..(from + 8).min(sentence_end) {
+                if matches!(view.word(k), "'s" | "’s") {
+                    // "the company's head of operations" is headed after it.
+                    head = None;
+                    continue;
+                }
+                if view.kind(k) != Some(TokenKind::Word)
+                    || is_description_stop(view.word(k))
+                    || matches!(view.word(k), "among" | "based" | "whose")
+                {
+                    break;
+                }
+                head = Some(k);
+            }
+            let head = view.word(head?);
+            if is_person_job(head) {
+                return None;
+            }
+            head_class(head)
+        };
+        if view.word(end) == "," {
+            let next = view.word(end + 1);
+            if next == "which" {
+                return true;
+            }
+            if matches!(next, "a" | "an" | "the" | "its")
+                && phrase_head(end + 2) == Some(Head::Organization)
+            {
+                return true;
+            }
+        }
+        let before = |k: usize| start.checked_sub(k).map_or("", |i| view.word(i));
+        if before(1) == ","
+            && head_class(before(2)) == Some(Head::Organization)
+            && !is_person_job(before(2))
+            && (3..6).any(|k| {
+                matches!(
+                    before(k),
+                    "a" | "an" | "the" | "its" | "their" | "'s" | "’s"
+                )
+            })
+        {
+            return true;
+        }
+        if cue_class(view.word(end)).is_some() {
+            // "Vasquez said it was" speaks of something else; "said that it
+            // had" and "said its crews" of the speaker.
+            if view.word(end + 1) == "its" {
+                return true;
+            }
+            for k in end + 1..(end + 9).min(sentence_end) {
+                match view.word(k) {
+                    "it" | "its" if view.word(k - 1) == "that" => return true,
+                    "he" | "she" | "his" | "her" | "they" | "their" | "i" | "we" => return false,
+                    _ if view.is_capitalized(k) => return false,
+                    _ => {}
+                }
+            }
+        }
+        false
     }
 
     fn words_of(&self, from: usize, to: usize) -> Vec<String> {
@@ -594,6 +712,7 @@ impl<'v, 'a> State<'v, 'a> {
                 n.referent = Some(referent);
             }
             let organization_follows = is_org_follower(self.view.word(name.end));
+            let org_context = self.org_context(name.start, name.end);
             let position = self.view.span(name.start).map_or(0, |s| s.byte_start());
             self.events.insert((position, referent));
             if let Some(r) = self.referents.get_mut(referent) {
@@ -607,12 +726,24 @@ impl<'v, 'a> State<'v, 'a> {
                 if name.core > name.start && name.kind == Kind::Person {
                     r.has_honorific = true;
                 }
+                r.org_context |= org_context;
                 if organization_follows
                     && !r.has_honorific
                     && matches!(r.kind, Kind::Person | Kind::Unknown)
                 {
                     r.kind = Kind::Organization;
                 }
+            }
+        }
+    }
+
+    /// Types organization, once all names are linked, each name typed person
+    /// by its shape that the article speaks of as an organization, so that
+    /// "the company" and "it" may find it.
+    fn type_by_context(&mut self) {
+        for r in &mut self.referents {
+            if matches!(r.kind, Kind::Person | Kind::Unknown) && r.speaks_as_organization() {
+                r.kind = Kind::Organization;
             }
         }
     }
@@ -633,7 +764,7 @@ impl<'v, 'a> State<'v, 'a> {
                     (matches!(r.kind, Kind::Person | Kind::Unknown)
                         && r.words.last().is_some_and(|w| w == last)
                         && (r.words.len() == 1 || r.words.first() == words.first()))
-                        || (r.kind == Kind::Organization && r.words == words)
+                        || starts_with_run(&r.words, words)
                 })
                 .map(|(i, _)| i),
             Kind::Person | Kind::Unknown => {
@@ -660,7 +791,7 @@ impl<'v, 'a> State<'v, 'a> {
                                 .find(|(_, r)| {
                                     self.visit();
                                     matches!(r.kind, Kind::Organization | Kind::Media)
-                                        && r.has_word(last)
+                                        && (r.has_word(last) || is_acronym_of(last, &r.words))
                                 })
                                 .map(|(i, _)| i)
                         })
@@ -748,6 +879,16 @@ impl<'v, 'a> State<'v, 'a> {
         let mut title_prefix: Option<std::ops::Range<usize>> = None;
         for (p, part) in parts.iter().enumerate() {
             if let Some(name) = self.name_covering(part.start, part.end) {
+                core = Some((Core::Name(name), p));
+                break;
+            }
+            // "Ada Byrne of Clean Water": the name before "of" or "for" speaks.
+            if let Some(name) = self.name_at(part.start)
+                && let Some(n) = self.names.get(name)
+                && n.start == part.start
+                && n.kind == Kind::Person
+                && matches!(self.view.word(n.end), "of" | "for")
+            {
                 core = Some((Core::Name(name), p));
                 break;
             }
@@ -1020,13 +1161,24 @@ impl<'v, 'a> State<'v, 'a> {
                 .find(|w| head_class(w) == Some(Head::Organization))
                 .map(str::to_string);
         }
+        let counsel = view.word(stop) == "for"
+            && matches!(
+                head_word.as_str(),
+                "lawyer" | "lawyers" | "attorney" | "attorneys" | "counsel"
+            );
+        // "A spokesman for Ms. Lund" speaks for her as her own words.
+        let voice_of_person =
+            view.word(stop) == "for" && head_class(&head_word) == Some(Head::Spokesperson);
         if affiliation.is_none() {
             affiliation = (stop..range.end).find_map(|k| {
                 let name = self.name_at(k)?;
                 let referent = self.names.get(name)?.referent?;
                 self.referents
                     .get(referent)
-                    .is_some_and(|r| matches!(r.kind, Kind::Organization | Kind::Media))
+                    .is_some_and(|r| {
+                        matches!(r.kind, Kind::Organization | Kind::Media)
+                            || (voice_of_person && matches!(r.kind, Kind::Person | Kind::Unknown))
+                    })
                     .then_some(referent)
             });
         }
@@ -1042,6 +1194,7 @@ impl<'v, 'a> State<'v, 'a> {
             key,
             affiliation,
             affiliation_noun,
+            counsel,
         }
     }
 
@@ -1206,11 +1359,34 @@ impl<'v, 'a> State<'v, 'a> {
         Some((start..head + 1, view.span(start)?.byte_start()))
     }
 
+    /// A source written in capitals alone is a transcript's speaker label
+    /// ("HAVERFORD:"): the person of that surname named before it.
+    fn label_speaker(&self, range: std::ops::Range<usize>, at: usize) -> Option<usize> {
+        let raw = self.view.raw(range.start);
+        let letters = raw.chars().filter(|c| c.is_alphabetic()).count();
+        if range.len() != 1 || letters < 2 || raw.chars().any(char::is_lowercase) {
+            return None;
+        }
+        self.most_recent(at, |r| {
+            matches!(r.kind, Kind::Person | Kind::Unknown)
+                && r.words.len() > 1
+                && r.words
+                    .last()
+                    .is_some_and(|w| w.to_lowercase() == raw.to_lowercase())
+        })
+    }
+
     fn resolve_description(&mut self, range: std::ops::Range<usize>, at: usize) -> (usize, Route) {
+        if let Some(person) = self.label_speaker(range.clone(), at) {
+            return (person, Route::Named);
+        }
         let description = self.describe(range.clone());
         let text = self.text_of(range.start, range.end);
         let head = description.head_word.clone();
         let found: Option<(usize, Route)> = match description.head {
+            _ if description.counsel && description.affiliation.is_some() => description
+                .affiliation
+                .map(|r| (r, Route::DescriptionToName)),
             Some(Head::Spokesperson) => {
                 let organization = description.affiliation.or_else(|| {
                     let noun = description.affiliation_noun.as_deref()?;
@@ -1351,6 +1527,14 @@ impl<'v, 'a> State<'v, 'a> {
         if named.is_some() {
             return named;
         }
+        if noun == "union" {
+            // Teachers' and nurses' unions are often Associations; an
+            // employers' association is "the association" when a union is in
+            // play, so only where none is.
+            return self.most_recent(at, |r| {
+                r.kind == Kind::Organization && r.has_word("Association")
+            });
+        }
         let companylike = matches!(
             noun,
             "company"
@@ -1372,8 +1556,11 @@ impl<'v, 'a> State<'v, 'a> {
         if !companylike {
             return None;
         }
+        // "The company" is not the advocacy group that criticizes it.
+        let group = matches!(noun, "group" | "organization");
         self.most_recent(at, |r| {
             r.kind == Kind::Organization
+                && (group || !r.words.iter().any(|w| is_advocacy_word(w)))
                 && !r.words.iter().any(|w| {
                     matches!(
                         w.as_str(),
@@ -1488,6 +1675,23 @@ fn is_acronym_of(acronym: &str, words: &[String]) -> bool {
         && acronym.chars().all(|c| c.is_ascii_uppercase())
         && initials.len() > 1
         && initials == acronym
+}
+
+/// Organization nouns that are also people's jobs ("a crane operator", "a
+/// software developer", "a roofing contractor"): in an apposition they say
+/// nothing of the kind of the name.
+fn is_person_job(word: &str) -> bool {
+    matches!(
+        word,
+        "operator" | "developer" | "landlord" | "contractor" | "maker" | "owner"
+    )
+}
+
+/// Whether `inner` is `outer` or its first words: "Calder River" for "Calder
+/// River Shipping", as a story shortens a company's name after first giving
+/// it in full.
+fn starts_with_run(outer: &[String], inner: &[String]) -> bool {
+    !inner.is_empty() && outer.starts_with(inner)
 }
 
 /// Whether `inner` occurs as a contiguous run of `outer`.
@@ -1745,5 +1949,202 @@ mod tests {
                 "{family}: {small} items visited for 1,000 attributions, {large} for 4,000"
             );
         }
+    }
+
+    #[test]
+    fn a_shortened_company_name_is_the_company() {
+        let text = "Marl Bay Shipping closed the dock. Marl Bay denied that it had broken the deal. \
+                    The Harbor Labor Authority (HLA) objected. HLA said talks would resume.";
+        let got = sources_of(
+            text,
+            &[
+                ("Marl Bay", "denied", "that it had broken the deal"),
+                ("HLA", "said", "talks would resume"),
+            ],
+        );
+        assert_eq!(
+            got,
+            vec![
+                named("Marl Bay Shipping", SourceKind::Organization),
+                named("Harbor Labor Authority", SourceKind::Organization),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_words_around_a_name_type_it_organization() {
+        let text = "Clean Kettle Now, a coalition of tenants, said rents were too high. \
+                    The retailer, Tovey Brook Outfitters, said rents were fair. \
+                    Jamal Ode, a 40-year-old crane operator, said he was striking. \
+                    Ines Marlow, the coalition's head of research, said talks failed. \
+                    Pell Orchard Growers, which grows apples, said prices would rise. \
+                    Dunmore Quarry said in a statement that it would appeal. \
+                    Ada Byrne said it was too late.";
+        let got = sources_of(
+            text,
+            &[
+                (
+                    "Clean Kettle Now, a coalition of tenants",
+                    "said",
+                    "rents were too high",
+                ),
+                (
+                    "The retailer, Tovey Brook Outfitters",
+                    "said",
+                    "rents were fair",
+                ),
+                (
+                    "Jamal Ode, a 40-year-old crane operator",
+                    "said",
+                    "he was striking",
+                ),
+                (
+                    "Ines Marlow, the coalition's head of research",
+                    "said",
+                    "talks failed",
+                ),
+                ("Pell Orchard Growers", "said", "prices would rise"),
+                ("Dunmore Quarry", "said", "that it would appeal"),
+                ("Ada Byrne", "said", "it was too late"),
+            ],
+        );
+        let organization = |name| named(name, SourceKind::Organization);
+        assert_eq!(
+            got,
+            vec![
+                organization("Clean Kettle Now"),
+                organization("Tovey Brook Outfitters"),
+                named("Jamal Ode", SourceKind::Person),
+                named("Ines Marlow", SourceKind::Person),
+                organization("Pell Orchard Growers"),
+                organization("Dunmore Quarry"),
+                named("Ada Byrne", SourceKind::Person),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_group_named_with_a_plural_noun_keeps_it() {
+        let text = "The suit was filed by Neighbors of the Creek, which opposes the dam. \
+                    Neighbors of the Creek said the permit was flawed. \
+                    Worried Parents of Alder, a group of families, said the school was unsafe.";
+        let got = sources_of(
+            text,
+            &[
+                ("Neighbors of the Creek", "said", "the permit was flawed"),
+                (
+                    "Worried Parents of Alder, a group of families",
+                    "said",
+                    "the school was unsafe",
+                ),
+            ],
+        );
+        assert_eq!(
+            got,
+            vec![
+                named("Neighbors of the Creek", SourceKind::Organization),
+                named("Worried Parents of Alder", SourceKind::Organization),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_speaker_label_in_capitals_is_the_person_of_that_surname() {
+        let text = "The panel heard Judge Ada Byrne and lawyer Tom Reyes-Oduya.\n\n\
+                    BYRNE: The hearing is open.\n\nREYES-ODUYA: We are ready.";
+        let got = sources_of(
+            text,
+            &[
+                ("BYRNE", "", "The hearing is open."),
+                ("REYES-ODUYA", "", "We are ready."),
+            ],
+        );
+        assert_eq!(
+            got,
+            vec![
+                named("Ada Byrne", SourceKind::Person),
+                named("Tom Reyes-Oduya", SourceKind::Person),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_person_of_a_group_and_a_spokesman_for_a_person() {
+        let text = "Ines Marlow of Clean Kettle, a tenants group, said rents rose. \
+                    Lars Dahl resigned. A spokesman for Dahl said he was tired.";
+        let got = sources_of(
+            text,
+            &[
+                (
+                    "Ines Marlow of Clean Kettle, a tenants group",
+                    "said",
+                    "rents rose",
+                ),
+                ("A spokesman for Dahl", "said", "he was tired"),
+            ],
+        );
+        assert_eq!(
+            got,
+            vec![
+                named("Ines Marlow", SourceKind::Person),
+                named("Lars Dahl", SourceKind::Person),
+            ]
+        );
+    }
+
+    #[test]
+    fn counsel_speak_for_their_client_and_the_union_may_be_an_association() {
+        let text = "Lawyers for the Harlow Water Board argued that the dam was safe. \
+                    The board said repairs would start soon. \
+                    The Dunmore Nurses Association called a strike. The union said pay was too low.";
+        let got = sources_of(
+            text,
+            &[
+                (
+                    "Lawyers for the Harlow Water Board",
+                    "argued",
+                    "that the dam was safe",
+                ),
+                ("The union", "said", "pay was too low"),
+            ],
+        );
+        assert_eq!(
+            got,
+            vec![
+                named("Harlow Water Board", SourceKind::Organization),
+                named("Dunmore Nurses Association", SourceKind::Organization),
+            ]
+        );
+        let text = "The Brotherhood of Ferry Pilots met the Coastal Shippers Association. \
+                    The union said talks had failed.";
+        let got = sources_of(text, &[("The union", "said", "talks had failed")]);
+        assert_eq!(
+            got,
+            vec![named(
+                "Brotherhood of Ferry Pilots",
+                SourceKind::Organization
+            )],
+            "an employers' association is no union where a union is in play"
+        );
+    }
+
+    #[test]
+    fn a_name_holding_a_plural_noun_is_a_group() {
+        let text =
+            "Harbor Riders United said fares were too high. Forecasters said snow was coming.";
+        let got = sources_of(
+            text,
+            &[
+                ("Harbor Riders United", "said", "fares were too high"),
+                ("Forecasters", "said", "snow was coming"),
+            ],
+        );
+        assert_eq!(
+            got,
+            vec![
+                named("Harbor Riders United", SourceKind::Organization),
+                named("Forecasters", SourceKind::Unnamed),
+            ]
+        );
     }
 }

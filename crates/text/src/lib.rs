@@ -1,7 +1,10 @@
 //! Tokenization, sentence splitting and paragraphs for English news.
 //!
 //! [`segment`] turns an article text into a [`Segmentation`]: paragraphs from
-//! blank lines, sentences within them, and tokens in the Penn Treebank style that
+//! blank lines, or from single line breaks where at least half the lines of a
+//! block end a sentence (text written one paragraph a line, as scraped and wire
+//! copy often is; a hard-wrapped paragraph, whose lines end mid-sentence, stays
+//! one), sentences within them, and tokens in the Penn Treebank style that
 //! CoreNLP writes (clitics split: "do" + "n't", "O'Malley" + "'s"; abbreviations
 //! keep their period: "Sen.", "U.S."; hyphenated words, numbers like "1,200",
 //! "7:30" and "9/11", URLs, e-mail addresses, hashtags and handles stay whole).

@@ -1,4 +1,5 @@
-//! Paragraphs from blank lines, and sentences within each paragraph.
+//! Paragraphs from blank lines, and from single line breaks in text written one
+//! paragraph a line, and sentences within each paragraph.
 //!
 //! A blank line always ends a paragraph and a sentence: news text puts headlines,
 //! bylines and timestamps on lines of their own without a full stop. Inside a
@@ -87,28 +88,84 @@ fn push_sentence(
     });
 }
 
-/// The byte ranges of the paragraphs: maximal runs of lines that hold more than
-/// whitespace.
+/// The byte ranges of the paragraphs.
+///
+/// Blank lines separate blocks. A block of several lines is one paragraph a
+/// line when it reads that way ([`lines_are_paragraphs`]); otherwise it is one
+/// hard-wrapped paragraph.
 fn paragraph_ranges(text: &str) -> Vec<Range<usize>> {
     let mut ranges = Vec::new();
-    let mut current: Option<Range<usize>> = None;
+    let mut block: Vec<Range<usize>> = Vec::new();
     let mut line_start = 0;
     for line in text.split_inclusive('\n') {
         let line_end = line_start + line.len();
         if line.chars().all(token::is_space) {
-            if let Some(range) = current.take() {
-                ranges.push(range);
-            }
+            push_block(text, &block, &mut ranges);
+            block.clear();
         } else {
-            match &mut current {
-                Some(range) => range.end = line_end,
-                None => current = Some(line_start..line_end),
-            }
+            block.push(line_start..line_end);
         }
         line_start = line_end;
     }
-    ranges.extend(current);
+    push_block(text, &block, &mut ranges);
     ranges
+}
+
+/// Pushes the paragraphs of one block of non-blank lines.
+fn push_block(text: &str, lines: &[Range<usize>], ranges: &mut Vec<Range<usize>>) {
+    let (Some(first), Some(last)) = (lines.first(), lines.last()) else {
+        return;
+    };
+    if !lines_are_paragraphs(text, lines) {
+        ranges.push(first.start..last.end);
+        return;
+    }
+    let mut current: Option<Range<usize>> = None;
+    for (i, line) in lines.iter().enumerate() {
+        let range = match current.take() {
+            Some(open) => open.start..line.end,
+            None => line.clone(),
+        };
+        let wraps = !line_ends_sentence(&text[line.clone()])
+            && lines
+                .get(i + 1)
+                .is_some_and(|next| starts_lowercase(&text[next.clone()]));
+        if wraps {
+            current = Some(range);
+        } else {
+            ranges.push(range);
+        }
+    }
+    ranges.extend(current);
+}
+
+/// Whether each line of a block is a paragraph of its own: at least half of the
+/// lines before the last end a sentence (".", "!", "?" or ":", with closing
+/// quotes and brackets after it). A hard-wrapped paragraph breaks its lines
+/// wherever the width runs out, so few of them end a sentence; text written one
+/// paragraph a line ends almost every line with one, headlines and bylines
+/// aside.
+fn lines_are_paragraphs(text: &str, lines: &[Range<usize>]) -> bool {
+    let before_last = &lines[..lines.len().saturating_sub(1)];
+    let ending = before_last
+        .iter()
+        .filter(|line| line_ends_sentence(&text[(*line).clone()]))
+        .count();
+    !before_last.is_empty() && ending * 2 >= before_last.len()
+}
+
+fn line_ends_sentence(line: &str) -> bool {
+    let trimmed = line
+        .trim_end_matches(token::is_space)
+        .trim_end_matches(['"', '\'', '”', '’', ')', ']', '»']);
+    trimmed.ends_with(['.', '!', '?', ':', '…'])
+}
+
+fn starts_lowercase(line: &str) -> bool {
+    line.trim_start_matches(token::is_space)
+        .chars()
+        .next()
+        .is_some_and(char::is_lowercase)
 }
 
 /// The exclusive end index of each sentence of a paragraph's tokens; the last is
@@ -320,14 +377,56 @@ mod tests {
 
     #[test]
     fn blank_lines_with_spaces_or_crlf_separate_paragraphs() {
-        let text = "Headline here\r\n \r\nFirst para.\nStill first.\n\n\nSecond.";
-        let spans: Vec<&str> = paragraph_spans(text)
+        let text =
+            "Headline here\r\n \r\nThe first paragraph runs on\nover two lines.\n\n\nSecond.";
+        assert_eq!(
+            spans(text),
+            [
+                "Headline here",
+                "The first paragraph runs on\nover two lines.",
+                "Second."
+            ]
+        );
+    }
+
+    fn spans(text: &str) -> Vec<&str> {
+        paragraph_spans(text)
             .iter()
             .map(|s| s.slice(text))
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn lines_ending_sentences_are_paragraphs_of_their_own() {
+        let text = "Mill closes after 80 years\nBy Ada Park\nThe mill shut on Friday, the owner said.\n“We tried everything,” she said.\nWorkers will be paid through March.";
         assert_eq!(
-            spans,
-            ["Headline here", "First para.\nStill first.", "Second."]
+            spans(text),
+            [
+                "Mill closes after 80 years",
+                "By Ada Park",
+                "The mill shut on Friday, the owner said.",
+                "“We tried everything,” she said.",
+                "Workers will be paid through March."
+            ]
+        );
+    }
+
+    #[test]
+    fn hard_wrapped_lines_stay_one_paragraph() {
+        let text = "The council voted on Monday to close the pool for\nthe summer, the mayor said. Swimmers will have to\ndrive to the next town, where the lanes are\nalready full.";
+        assert_eq!(spans(text), [text]);
+    }
+
+    #[test]
+    fn a_line_wrapped_mid_sentence_joins_the_next_in_line_paragraphs() {
+        let text = "The dam held overnight, officials said.\nEngineers will inspect the spillway, which\ncracked in 2019.\nThe road stays closed.";
+        assert_eq!(
+            spans(text),
+            [
+                "The dam held overnight, officials said.",
+                "Engineers will inspect the spillway, which\ncracked in 2019.",
+                "The road stays closed."
+            ]
         );
     }
 }
