@@ -12,7 +12,7 @@
 
 use attest_doc::{Attribution, Doc, Layer, LayerError, Stage};
 
-use crate::conventions::{self, Convention};
+use crate::assemble::{Plan, Rules, TokenRange};
 use crate::error::ModelError;
 use crate::features::{Lexicon, Prefix, RoleContext, View};
 use crate::hash::KeyMap;
@@ -31,9 +31,6 @@ const BUNDLED: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../models/attrib.model"
 ));
-
-/// Tokens `first..end` of a document.
-type TokenRange = (usize, usize);
 
 /// The path-score margin that maps to a confidence of about 0.46; see [`Attributor`].
 const CONFIDENCE_SCALE: f32 = 40.0;
@@ -147,60 +144,17 @@ impl Attributor {
     /// document, ordered by cue.
     pub fn attributions(&self, doc: &Doc) -> Vec<Attribution> {
         let view = View::new(doc, &self.lexicon);
-        let conventions = conventions::find(&view, doc);
-        // A convention overrides the cues of the model it overlaps.
-        let mut cues: Vec<((usize, usize), f32, Option<&Convention>)> = self
-            .cues(&view)
-            .into_iter()
-            .filter(|(cue, _)| {
-                !conventions
-                    .iter()
-                    .any(|c| c.cue.0 < cue.1 && cue.0 < c.cue.1)
-            })
-            .map(|(cue, confidence)| (cue, confidence, None))
-            .collect();
-        cues.extend(conventions.iter().map(|c| (c.cue, c.confidence, Some(c))));
-        cues.sort_by_key(|(cue, _, _)| *cue);
-        let mut flags = vec![false; view.tokens.len()];
-        for (cue, _, _) in &cues {
-            for slot in flags.iter_mut().take(cue.1).skip(cue.0) {
-                *slot = true;
-            }
-        }
-        let prefix = Prefix::new(&view, &flags);
+        let rules = Rules::ALL;
+        let plan = Plan::new(&view, doc, self.cues(&view), &rules);
+        let prefix = Prefix::new(&view, &plan.flags);
         let constraints = role_constraints();
         let mut keys = Vec::with_capacity(64);
-        let mut out = Vec::new();
-        for (cue, confidence, convention) in cues {
-            let (source, content) = match convention {
-                Some(Convention {
-                    source: Some(source),
-                    content,
-                    ..
-                }) => (Some(*source), vec![*content]),
-                _ => {
-                    let (source, content) =
-                        self.roles(&view, cue, &flags, &prefix, &constraints, &mut keys);
-                    let content = if content.is_empty() {
-                        tagging::comma_content(&view, doc, cue, source)
-                            .into_iter()
-                            .collect()
-                    } else {
-                        tagging::lead_in(&view, doc, cue, source, &flags, content)
-                    };
-                    (source, convention.map_or(content, |c| vec![c.content]))
-                }
-            };
-            if let Some(attribution) =
-                tagging::attribution(&view, doc, cue, source, &content, confidence)
-            {
-                out.push(attribution);
-            }
-        }
-        out
+        plan.finish(&view, doc, &rules, |cue| {
+            self.roles(&view, cue, &plan.flags, &prefix, &constraints, &mut keys)
+        })
     }
 
-    /// The source and content the role tagger finds for a cue.
+    /// The source and content runs the role tagger finds for a cue.
     fn roles(
         &self,
         view: &View,
@@ -209,7 +163,7 @@ impl Attributor {
         prefix: &Prefix,
         constraints: &Constraints,
         keys: &mut Vec<u64>,
-    ) -> (Option<TokenRange>, Vec<TokenRange>) {
+    ) -> (Vec<TokenRange>, Vec<TokenRange>) {
         let span = window(view, cue);
         let context = RoleContext::new(view, cue, flags, prefix);
         let emissions = tagging::role_emissions(&self.role, view, span, cue, &context, keys);
@@ -221,17 +175,10 @@ impl Attributor {
                 .map(|(a, b)| (a + span.0, b + span.0))
                 .collect()
         };
-        let sources = shift(runs(&labels, SRC_B, SRC_I));
-        let content = tagging::snap_to_quotes(view, shift(runs(&labels, CON_B, CON_I)));
-        // PolNeAR gives a source one fragment: keep the run nearest the cue.
-        let source = sources.into_iter().min_by_key(|(a, b)| {
-            if *b <= cue.0 {
-                cue.0 - b
-            } else {
-                a.saturating_sub(cue.1)
-            }
-        });
-        (source, content)
+        (
+            shift(runs(&labels, SRC_B, SRC_I)),
+            shift(runs(&labels, CON_B, CON_I)),
+        )
     }
 
     /// The cues of a document as token ranges, with confidences.
