@@ -10,6 +10,7 @@ mod flags;
 mod ingest;
 mod ledger_flags;
 mod messages;
+mod model;
 #[cfg(feature = "parquet")]
 mod parquet_sink;
 mod query;

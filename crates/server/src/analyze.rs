@@ -60,6 +60,7 @@ pub(crate) async fn analyze(
     };
     let json_config = attest_write::JsonConfig {
         tokens: query.tokens,
+        ..attest_write::JsonConfig::default()
     };
     let analysed = tokio::task::spawn_blocking(move || {
         let _permit = permit;

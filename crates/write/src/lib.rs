@@ -35,5 +35,5 @@ mod report;
 mod testing;
 
 pub use brat::{BratNames, brat_ann, write_brat};
-pub use json::{JsonConfig, SCHEMA, to_json_value, write_json, write_jsonl};
+pub use json::{AnalysisModel, JsonConfig, SCHEMA, to_json_value, write_json, write_jsonl};
 pub use report::{ReportConfig, write_report};
