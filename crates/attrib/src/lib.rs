@@ -40,6 +40,7 @@
 
 #![deny(missing_docs)]
 
+mod assemble;
 mod conventions;
 mod error;
 mod features;
@@ -51,6 +52,7 @@ mod train;
 mod verbs;
 mod wire;
 
+pub use assemble::{FoundAttribution, Rules, attributions_from};
 pub use error::ModelError;
 pub use model::{Attributor, DEFAULT_CUE_BIAS};
 pub use train::{TrainConfig, TrainingExample, train, train_model};

@@ -12,7 +12,7 @@
 
 use attest_doc::{Attribution, Budget, Doc, Exhausted, Layer, LayerError, Stage, StageError};
 
-use crate::conventions::{self, Convention};
+use crate::assemble::{Plan, Rules, TokenRange};
 use crate::error::ModelError;
 use crate::features::{Lexicon, Prefix, RoleContext, View};
 use crate::hash::KeyMap;
@@ -31,9 +31,6 @@ const BUNDLED: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../models/attrib.model"
 ));
-
-/// Tokens `first..end` of a document.
-type TokenRange = (usize, usize);
 
 /// The path-score margin that maps to a confidence of about 0.46; see [`Attributor`].
 const CONFIDENCE_SCALE: f32 = 40.0;
@@ -159,58 +156,17 @@ impl Attributor {
         budget: &Budget,
     ) -> Result<Vec<Attribution>, Exhausted> {
         let view = View::new(doc, &self.lexicon);
-        let conventions = conventions::find(&view, doc);
-        // A convention overrides the cues of the model it overlaps.
-        let overridden = Overlaps::new(conventions.iter().map(|c| c.cue));
-        let mut cues: Vec<((usize, usize), f32, Option<&Convention>)> = self
-            .cues(&view, budget)?
-            .into_iter()
-            .filter(|(cue, _)| !overridden.any(*cue))
-            .map(|(cue, confidence)| (cue, confidence, None))
-            .collect();
-        cues.extend(conventions.iter().map(|c| (c.cue, c.confidence, Some(c))));
-        cues.sort_by_key(|(cue, _, _)| *cue);
-        let mut flags = vec![false; view.tokens.len()];
-        for (cue, _, _) in &cues {
-            for slot in flags.iter_mut().take(cue.1).skip(cue.0) {
-                *slot = true;
-            }
-        }
-        let prefix = Prefix::new(&view, &flags);
+        let rules = Rules::ALL;
+        let plan = Plan::new(&view, doc, self.cues(&view, budget)?, &rules);
+        let prefix = Prefix::new(&view, &plan.flags);
         let constraints = role_constraints();
         let mut keys = Vec::with_capacity(64);
-        let mut out = Vec::new();
-        for (cue, confidence, convention) in cues {
-            budget.check()?;
-            let (source, content) = match convention {
-                Some(Convention {
-                    source: Some(source),
-                    content,
-                    ..
-                }) => (Some(*source), vec![*content]),
-                _ => {
-                    let (source, content) =
-                        self.roles(&view, cue, &flags, &prefix, &constraints, &mut keys);
-                    let content = if content.is_empty() {
-                        tagging::comma_content(&view, doc, cue, source)
-                            .into_iter()
-                            .collect()
-                    } else {
-                        tagging::lead_in(&view, doc, cue, source, &flags, content)
-                    };
-                    (source, convention.map_or(content, |c| vec![c.content]))
-                }
-            };
-            if let Some(attribution) =
-                tagging::attribution(&view, doc, cue, source, &content, confidence)
-            {
-                out.push(attribution);
-            }
-        }
-        Ok(out)
+        plan.finish(&view, doc, &rules, budget, |cue| {
+            self.roles(&view, cue, &plan.flags, &prefix, &constraints, &mut keys)
+        })
     }
 
-    /// The source and content the role tagger finds for a cue.
+    /// The source and content runs the role tagger finds for a cue.
     fn roles(
         &self,
         view: &View,
@@ -219,7 +175,7 @@ impl Attributor {
         prefix: &Prefix,
         constraints: &Constraints,
         keys: &mut Vec<u64>,
-    ) -> (Option<TokenRange>, Vec<TokenRange>) {
+    ) -> (Vec<TokenRange>, Vec<TokenRange>) {
         let span = window(view, cue);
         let context = RoleContext::new(view, cue, flags, prefix);
         let emissions = tagging::role_emissions(&self.role, view, span, cue, &context, keys);
@@ -231,17 +187,10 @@ impl Attributor {
                 .map(|(a, b)| (a + span.0, b + span.0))
                 .collect()
         };
-        let sources = shift(runs(&labels, SRC_B, SRC_I));
-        let content = tagging::snap_to_quotes(view, shift(runs(&labels, CON_B, CON_I)));
-        // PolNeAR gives a source one fragment: keep the run nearest the cue.
-        let source = sources.into_iter().min_by_key(|(a, b)| {
-            if *b <= cue.0 {
-                cue.0 - b
-            } else {
-                a.saturating_sub(cue.1)
-            }
-        });
-        (source, content)
+        (
+            shift(runs(&labels, SRC_B, SRC_I)),
+            shift(runs(&labels, CON_B, CON_I)),
+        )
     }
 
     /// The cues of a document as token ranges, with confidences.
@@ -300,39 +249,6 @@ impl Attributor {
 /// A cue's token range and its confidence.
 type ScoredCue = ((usize, usize), f32);
 
-/// Token ranges, to ask whether any overlaps a range in logarithmic time, so
-/// that an article full of conventions and cues stays linear.
-struct Overlaps {
-    /// The ranges by start.
-    ranges: Vec<(usize, usize)>,
-    /// The largest end among `ranges[..=i]`.
-    ends: Vec<usize>,
-}
-
-impl Overlaps {
-    fn new(ranges: impl Iterator<Item = (usize, usize)>) -> Overlaps {
-        let mut ranges: Vec<(usize, usize)> = ranges.collect();
-        ranges.sort_unstable();
-        let ends = ranges
-            .iter()
-            .scan(0, |end, range| {
-                *end = (*end).max(range.1);
-                Some(*end)
-            })
-            .collect();
-        Overlaps { ranges, ends }
-    }
-
-    /// Whether a range starting before `range` ends ends after it starts.
-    fn any(&self, range: (usize, usize)) -> bool {
-        let before = self.ranges.partition_point(|r| r.0 < range.1);
-        before
-            .checked_sub(1)
-            .and_then(|i| self.ends.get(i))
-            .is_some_and(|end| *end > range.0)
-    }
-}
-
 impl Stage for Attributor {
     const NAME: &'static str = "attributions";
     const REQUIRES: &'static [Layer] = &[
@@ -376,19 +292,6 @@ mod tests {
             confidence: 1.0,
         }];
         TrainingExample { doc, gold }
-    }
-
-    #[test]
-    fn overlaps_agree_with_a_search_through_every_range() {
-        let ranges = [(5, 9), (0, 2), (12, 13), (3, 30), (40, 41)];
-        let overlaps = Overlaps::new(ranges.iter().copied());
-        for start in 0..45 {
-            for end in start + 1..46 {
-                let expected = ranges.iter().any(|r| r.0 < end && start < r.1);
-                assert_eq!(overlaps.any((start, end)), expected, "{start}..{end}");
-            }
-        }
-        assert!(!Overlaps::new(std::iter::empty()).any((0, 5)));
     }
 
     fn tiny() -> Vec<u8> {

@@ -409,26 +409,42 @@ pub(crate) fn token_spans(doc: &Doc, range: (usize, usize)) -> Vec<Span> {
     out
 }
 
-/// Assembles one attribution from token ranges.
+/// Assembles one attribution from token ranges; `line_breaks` cuts its spans
+/// at line breaks ([`token_spans`]), otherwise each run is one span.
 pub(crate) fn attribution(
     view: &View,
     doc: &Doc,
     cue: (usize, usize),
-    source: Option<(usize, usize)>,
+    sources: &[(usize, usize)],
     content: &[(usize, usize)],
     confidence: f32,
+    line_breaks: bool,
 ) -> Option<Attribution> {
-    let cue_spans = token_spans(doc, cue);
+    let spans = |range: (usize, usize)| {
+        if line_breaks {
+            token_spans(doc, range)
+        } else {
+            run_span(doc, range).into_iter().collect()
+        }
+    };
+    let cue_spans = spans(cue);
     if cue_spans.is_empty() {
         return None;
     }
     Some(Attribution {
-        source: source.map(|s| token_spans(doc, s)).unwrap_or_default(),
+        source: sources.iter().flat_map(|s| spans(*s)).collect(),
         cue: cue_spans,
-        content: content.iter().flat_map(|c| token_spans(doc, *c)).collect(),
+        content: content.iter().flat_map(|c| spans(*c)).collect(),
         kind: kind(view, doc, cue, content),
         confidence,
     })
+}
+
+/// The byte span of tokens `first..end` as one span, line breaks and all.
+fn run_span(doc: &Doc, range: (usize, usize)) -> Option<Span> {
+    let tokens = doc.tokens().get(range.0..range.1)?;
+    let (first, last) = (tokens.first()?, tokens.last()?);
+    Span::try_new_in(doc.text(), first.span.byte_start(), last.span.byte_end()).ok()
 }
 
 /// Turns a non-negative perceptron score margin into a confidence in [0, 1):

@@ -28,7 +28,7 @@ const BATCH: usize = 16;
 
 pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let limits = args.limits.limits();
-    let pipeline = Pipeline::standard(&limits).context("building the pipeline")?;
+    let pipeline = args.model.pipeline(&limits)?;
     let mut writer = Writer::new(args)?;
     if args.inputs.is_empty() {
         let doc = pipeline.analyze(sample::article());
@@ -142,6 +142,7 @@ impl Writer {
             },
             json: JsonConfig {
                 tokens: args.tokens,
+                model: args.model.kind(),
             },
             report: ReportConfig {
                 color,

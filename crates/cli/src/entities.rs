@@ -12,7 +12,6 @@ use anyhow::Context;
 use attest_corpus::Corpus;
 use attest_corpus::score::evaluate_entities;
 use attest_doc::Limits;
-use attest_pipeline::{AnyStage, Pipeline};
 
 use crate::eval;
 use crate::flags::EvalArgs;
@@ -50,28 +49,20 @@ pub(crate) fn train(
 pub(crate) fn evaluate(args: &EvalArgs) -> anyhow::Result<()> {
     let corpus =
         Corpus::open(&args.dir).with_context(|| format!("opening {}", args.dir.display()))?;
-    let pipeline = Pipeline::new(vec![
-        AnyStage::Segment(attest_text::Segmenter::new(Limits::DEFAULT)),
-        AnyStage::Pos(Box::new(
-            attest_tag::Tagger::bundled().context("loading the part-of-speech model")?,
-        )),
-        AnyStage::Entities(Box::new(
-            attest_entities::EntityTagger::bundled().context("loading the entity model")?,
-        )),
-    ])
-    .context("building the pipeline")?;
+    let pipeline = args.model.entity_pipeline(&Limits::DEFAULT)?;
     let report = evaluate_entities(&corpus, 20, |article| {
         eval::analyze(&pipeline, article).entities().to_vec()
     })
     .with_context(|| format!("reading {}", args.dir.display()))?;
     let mut out = io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        writeln!(out, "{}", eval::with_model(&report, args)?)?;
     } else {
         writeln!(
             out,
-            "Entities of {} against silver CoreNLP",
-            args.dir.display()
+            "Entities of {} against silver CoreNLP ({} model)",
+            args.dir.display(),
+            args.model.kind().name()
         )?;
         write!(out, "{report}")?;
     }

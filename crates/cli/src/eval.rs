@@ -121,7 +121,7 @@ fn gold_source_distribution(dir: &Path) -> anyhow::Result<attest_sources::Distri
 fn attributions(args: &EvalArgs) -> anyhow::Result<()> {
     let corpus =
         Corpus::open(&args.dir).with_context(|| format!("opening {}", args.dir.display()))?;
-    let pipeline = Pipeline::standard(&Limits::DEFAULT).context("building the pipeline")?;
+    let pipeline = args.model.pipeline(&Limits::DEFAULT)?;
     let started = Instant::now();
     let mut bytes = 0;
     let report = evaluate_attributions(&corpus, |article| {
@@ -132,12 +132,13 @@ fn attributions(args: &EvalArgs) -> anyhow::Result<()> {
     let seconds = started.elapsed().as_secs_f64();
     let mut out = io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        writeln!(out, "{}", with_model(&report, args)?)?;
     } else {
         writeln!(
             out,
-            "Attributions of {} against its gold",
-            args.dir.display()
+            "Attributions of {} against its gold ({} model)",
+            args.dir.display(),
+            args.model.kind().name()
         )?;
         writeln!(out, "{report}")?;
         writeln!(
@@ -151,6 +152,22 @@ fn attributions(args: &EvalArgs) -> anyhow::Result<()> {
         check_floors(&mut out, floors, "attributions", &report.headline())?;
     }
     Ok(())
+}
+
+/// A report as pretty JSON with the model that made it as its first field.
+pub(crate) fn with_model(
+    report: &impl serde::Serialize,
+    args: &EvalArgs,
+) -> anyhow::Result<String> {
+    let mut object = serde_json::Map::new();
+    object.insert("model".into(), args.model.kind().name().into());
+    match serde_json::to_value(report)? {
+        serde_json::Value::Object(fields) => object.extend(fields),
+        other => {
+            object.insert("report".into(), other);
+        }
+    }
+    Ok(serde_json::to_string_pretty(&object)?)
 }
 
 /// Analyses a corpus article; what a stage noticed counts as a failure of

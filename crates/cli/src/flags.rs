@@ -162,6 +162,9 @@ pub(crate) struct AnalyzeArgs {
     pub(crate) width: usize,
 
     #[command(flatten)]
+    pub(crate) model: crate::model::ModelArgs,
+
+    #[command(flatten)]
     pub(crate) limits: LimitArgs,
 }
 
@@ -318,4 +321,8 @@ pub(crate) struct EvalArgs {
     /// headline score falls more than 0.01 below its recorded figure.
     #[arg(long, value_name = "FILE")]
     pub(crate) floors: Option<PathBuf>,
+
+    /// The model flags: `eval attributions` and `eval entities` score the chosen model.
+    #[command(flatten)]
+    pub(crate) model: crate::model::ModelArgs,
 }

@@ -11,6 +11,7 @@ mod ids;
 mod ingest;
 mod ledger_flags;
 mod messages;
+mod model;
 mod out_names;
 #[cfg(feature = "parquet")]
 mod parquet_sink;

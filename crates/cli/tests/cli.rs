@@ -403,3 +403,67 @@ fn single_line_breaks_and_blank_lines_give_the_same_sourcing() {
     assert_eq!(docs[0], docs[1]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A tiny random-weight encoder in a directory of its own.
+fn tiny_encoder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("attest-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    attest_encoder::testing::write_random_model(&dir, attest_encoder::testing::Size::TINY, 5)
+        .expect("the tiny model is written");
+    dir
+}
+
+#[test]
+fn json_names_the_model_that_made_it() {
+    let text = "“The bridge is safe,” the mayor said on Monday.\n\nCritics disagreed.";
+    let fast = attest_with_stdin(&["analyze", "--format", "jsonl", "-"], text.as_bytes());
+    assert!(fast.status.success(), "{}", stderr(&fast));
+    assert_eq!(json_lines(&fast)[0]["model"], "fast");
+    let dir = tiny_encoder("json");
+    let dir = dir.to_string_lossy();
+    let accurate = attest_with_stdin(
+        &[
+            "analyze",
+            "--format",
+            "jsonl",
+            "--model",
+            "accurate",
+            "--model-dir",
+            &dir,
+            "-",
+        ],
+        text.as_bytes(),
+    );
+    assert!(accurate.status.success(), "{}", stderr(&accurate));
+    let doc = &json_lines(&accurate)[0];
+    assert_eq!(doc["model"], "accurate");
+    let layers = doc["layers"].as_array().expect("layers");
+    for layer in [
+        "attributions",
+        "entities",
+        "stances",
+        "sources",
+        "hedges",
+        "times",
+    ] {
+        assert!(layers.iter().any(|l| l == layer), "{layer} in {layers:?}");
+    }
+    assert_eq!(
+        doc["diagnostics"].as_array().map(Vec::len),
+        Some(0),
+        "{doc}"
+    );
+}
+
+#[test]
+fn a_missing_encoder_directory_is_a_clear_usage_error() {
+    let missing = std::env::temp_dir().join("attest-no-such-encoder");
+    let missing = missing.to_string_lossy();
+    let output = attest(&["analyze", "--model", "accurate", "--model-dir", &missing]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains("attest-no-such-encoder") && message.contains("not found"),
+        "{message}"
+    );
+}

@@ -136,6 +136,14 @@ pub enum LayerError {
         /// What is wrong.
         what: String,
     },
+    /// A stage could not compute the layer for this document (its model failed).
+    #[error("layer {layer}: {message}")]
+    Failed {
+        /// The layer.
+        layer: Layer,
+        /// What failed.
+        message: String,
+    },
 }
 
 /// An article and its layers of annotation.

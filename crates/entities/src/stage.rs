@@ -49,22 +49,30 @@ impl EntityTagger {
 
     /// The entities of a document: its mentions, each with its cluster.
     pub fn entities(&self, doc: &Doc) -> Vec<Entity> {
-        let mut mentions = self.model.mentions(doc);
-        bylines_name_people(doc, &mut mentions);
-        datelines_name_places(doc, &mut mentions);
-        family_names_name_people(doc, &mut mentions);
-        harmonize(doc.text(), &mut mentions);
-        let assigned = clusters(doc.text(), &mentions);
-        mentions
-            .into_iter()
-            .zip(assigned)
-            .map(|((span, label), cluster)| Entity {
-                span,
-                label,
-                cluster,
-            })
-            .collect()
+        entities_from(doc, self.model.mentions(doc))
     }
+}
+
+/// The entity layer of a segmented document from mentions a tagger found
+/// (the fast mode's model or accurate mode's encoder), in text order: the
+/// byline, dateline and family-name rules, then label harmony and clusters,
+/// as [`EntityTagger`] applies them to its own mentions.
+pub fn entities_from(doc: &Doc, mut mentions: Vec<(Span, EntityLabel)>) -> Vec<Entity> {
+    mentions.sort_by_key(|(span, _)| (span.byte_start(), span.byte_end()));
+    bylines_name_people(doc, &mut mentions);
+    datelines_name_places(doc, &mut mentions);
+    family_names_name_people(doc, &mut mentions);
+    harmonize(doc.text(), &mut mentions);
+    let assigned = clusters(doc.text(), &mentions);
+    mentions
+        .into_iter()
+        .zip(assigned)
+        .map(|((span, label), cluster)| Entity {
+            span,
+            label,
+            cluster,
+        })
+        .collect()
 }
 
 /// Makes the first mention of a byline ("By Jane Doe", "Jane Doe, Reuters")
@@ -253,6 +261,26 @@ mod tests {
         let mut mentions = Vec::new();
         datelines_name_places(&doc, &mut mentions);
         assert!(mentions.is_empty(), "two capitals are no dateline");
+    }
+
+    #[test]
+    fn mentions_from_another_tagger_get_the_same_rules_and_clusters() {
+        let text = "Chris Smalls spoke to Acme Corp on Monday. Smalls said Acme would pay.";
+        let doc = segmented(text);
+        let given = vec![
+            (span_of(text, "Acme", 1), EntityLabel::Organization),
+            (span_of(text, "Chris Smalls", 0), EntityLabel::Person),
+            (span_of(text, "Acme Corp", 0), EntityLabel::Organization),
+        ];
+        let entities = entities_from(&doc, given);
+        let found: Vec<&str> = entities.iter().map(|e| doc.span_text(e.span)).collect();
+        assert_eq!(found, ["Chris Smalls", "Acme Corp", "Smalls", "Acme"]);
+        assert_eq!(
+            entities[0].cluster, entities[2].cluster,
+            "the family name rule ran"
+        );
+        assert_eq!(entities[1].cluster, entities[3].cluster);
+        assert_ne!(entities[0].cluster, entities[1].cluster);
     }
 
     #[test]

@@ -15,7 +15,10 @@
 //! left out.
 //!
 //! Adding a stage means one new arm in [`AnyStage`] and one line in
-//! [`Pipeline::standard`].
+//! [`Pipeline::standard`]. [`Pipeline::accurate`] is accurate mode: the
+//! [`Accurate`] stage runs the encoder and assigns attributions and entities
+//! through the attribution and entity crates' own functions, so the crates
+//! never know each other.
 //!
 //! ```
 //! use attest_doc::{Article, Layer, Limits};
@@ -58,6 +61,8 @@ pub enum AnyStage {
     Quantities(attest_numbers::QuantityTagger),
     /// Time expressions resolved against the publication time.
     Times(attest_numbers::TimeTagger),
+    /// Accurate mode's attributions and entities, from the encoder.
+    Accurate(Box<Accurate>),
 }
 
 /// Runs `$body` with `$stage` bound to the stage inside any arm, and `$ty` to its type.
@@ -98,6 +103,10 @@ macro_rules! with_stage {
             }
             AnyStage::Times($stage) => {
                 type $ty = attest_numbers::TimeTagger;
+                $body
+            }
+            AnyStage::Accurate($stage) => {
+                type $ty = Accurate;
                 $body
             }
         }
@@ -197,10 +206,7 @@ impl Pipeline {
 
     /// Every stage attest has, with its bundled models.
     pub fn standard(limits: &Limits) -> Result<Pipeline, PipelineError> {
-        let tagger = attest_tag::Tagger::bundled().map_err(|source| PipelineError::Model {
-            stage: <attest_tag::Tagger as Stage>::NAME,
-            source,
-        })?;
+        let tagger = bundled_tagger()?;
         let attributor =
             attest_attrib::Attributor::bundled().map_err(PipelineError::AttributionModel)?;
         let entities =
@@ -220,6 +226,25 @@ impl Pipeline {
             AnyStage::Times(attest_numbers::TimeTagger::new()),
         ])
         .map(|pipeline| pipeline.with_limits(limits))
+    }
+
+    /// Accurate mode: the encoder assigns attributions and entities in one
+    /// pass, and every other stage runs as in [`Pipeline::standard`].
+    pub fn accurate(
+        limits: &Limits,
+        encoder: attest_encoder::Encoder,
+    ) -> Result<Pipeline, PipelineError> {
+        let tagger = bundled_tagger()?;
+        Pipeline::new(vec![
+            AnyStage::Segment(attest_text::Segmenter::new(*limits)),
+            AnyStage::Pos(Box::new(tagger)),
+            AnyStage::Accurate(Box::new(Accurate::new(encoder, attest_attrib::Rules::ALL))),
+            AnyStage::Stances(attest_sources::StanceClassifier),
+            AnyStage::Sources(attest_sources::SourceResolver),
+            AnyStage::Hedges(attest_sources::HedgeFinder),
+            AnyStage::Quantities(attest_numbers::QuantityTagger::new()),
+            AnyStage::Times(attest_numbers::TimeTagger::new()),
+        ])
     }
 
     /// The stages, in order.
@@ -362,6 +387,80 @@ fn stopped(stage: &'static str, why: Exhausted, left_out: &[Layer]) -> Diagnosti
     }
 }
 
+/// Accurate mode's stage: the encoder runs once over the document, and its
+/// token runs become the attribution and entity layers through the same
+/// functions, and so the same rules, as the fast stages' own output.
+#[derive(Debug)]
+pub struct Accurate {
+    encoder: attest_encoder::Encoder,
+    rules: attest_attrib::Rules,
+}
+
+impl Accurate {
+    /// The stage running `encoder`, applying `rules` to its attributions.
+    pub fn new(encoder: attest_encoder::Encoder, rules: attest_attrib::Rules) -> Accurate {
+        Accurate { encoder, rules }
+    }
+
+    /// Its encoder.
+    pub fn encoder(&self) -> &attest_encoder::Encoder {
+        &self.encoder
+    }
+}
+
+impl Stage for Accurate {
+    const NAME: &'static str = "accurate";
+    const REQUIRES: &'static [Layer] = &[
+        Layer::Tokens,
+        Layer::Sentences,
+        Layer::Paragraphs,
+        Layer::Pos,
+    ];
+    const ASSIGNS: &'static [Layer] = &[Layer::Attributions, Layer::Entities];
+
+    fn run(&self, doc: &mut Doc) -> Result<(), LayerError> {
+        let prediction = self
+            .encoder
+            .predict(doc)
+            .map_err(|err| LayerError::Failed {
+                layer: Layer::Attributions,
+                message: err.to_string(),
+            })?;
+        let found: Vec<attest_attrib::FoundAttribution> = prediction
+            .attributions
+            .into_iter()
+            .map(|a| attest_attrib::FoundAttribution {
+                cue: a.cue,
+                sources: a.sources,
+                content: a.content,
+                confidence: a.confidence,
+            })
+            .collect();
+        let attributions = attest_attrib::attributions_from(doc, &found, &self.rules);
+        let tokens = doc.tokens();
+        let mentions = prediction
+            .entities
+            .into_iter()
+            .filter_map(|e| {
+                let first = tokens.get(e.tokens.start)?;
+                let last = tokens.get(e.tokens.end.checked_sub(1)?)?;
+                Some((first.span.cover(last.span), e.label))
+            })
+            .collect();
+        let entities = attest_entities::entities_from(doc, mentions);
+        doc.set_attributions(attributions)?;
+        doc.set_entities(entities)
+    }
+}
+
+/// The bundled part-of-speech tagger, which both pipelines run.
+fn bundled_tagger() -> Result<attest_tag::Tagger, PipelineError> {
+    attest_tag::Tagger::bundled().map_err(|source| PipelineError::Model {
+        stage: <attest_tag::Tagger as Stage>::NAME,
+        source,
+    })
+}
+
 /// A document for `article`, with its reader's diagnostics.
 fn noted(article: Article, diagnostics: Vec<Diagnostic>) -> Doc {
     let mut doc = Doc::new(article);
@@ -391,6 +490,26 @@ mod tests {
         let doc = pipeline.analyze(Article::new("t", "One. Two."));
         assert!(doc.has(Layer::Tokens) && doc.has(Layer::Paragraphs) && doc.has(Layer::Pos));
         assert!(doc.diagnostics().is_empty());
+    }
+
+    #[test]
+    fn the_accurate_pipeline_assigns_every_layer_the_standard_one_does() {
+        let dir =
+            std::env::temp_dir().join(format!("attest-pipeline-accurate-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        attest_encoder::testing::write_random_model(&dir, attest_encoder::testing::Size::TINY, 3)
+            .unwrap();
+        let encoder = attest_encoder::Encoder::load(&dir).unwrap();
+        let accurate = Pipeline::accurate(&Limits::DEFAULT, encoder).unwrap();
+        let standard = Pipeline::standard(&Limits::DEFAULT).unwrap();
+        let text = "“We will appeal,” the union said on Monday. Talks end in May.";
+        let doc = accurate.analyze(Article::new("a", text));
+        let expected = standard.analyze(Article::new("a", text));
+        for layer in Layer::ALL {
+            assert_eq!(doc.has(layer), expected.has(layer), "{layer}");
+        }
+        assert!(doc.diagnostics().is_empty(), "{:?}", doc.diagnostics());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

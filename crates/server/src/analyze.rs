@@ -84,6 +84,7 @@ pub(crate) async fn analyze(
     };
     let json_config = attest_write::JsonConfig {
         tokens: query.tokens,
+        ..attest_write::JsonConfig::default()
     };
     let output_bytes = state.limits.output_bytes;
     let analysed = tokio::task::spawn_blocking(move || {

@@ -27,12 +27,35 @@ use crate::pretty::ScalarArrays;
 /// the version; renaming, removing or retyping a field bumps it.
 pub const SCHEMA: &str = "attest.document/1";
 
+/// Which model analysed a document, written as `"model"`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnalysisModel {
+    /// The linear models (the default).
+    #[default]
+    Fast,
+    /// The fine-tuned encoder for attributions and entities.
+    Accurate,
+}
+
+impl AnalysisModel {
+    /// Its name, as the JSON and the `--model` flag spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            AnalysisModel::Fast => "fast",
+            AnalysisModel::Accurate => "accurate",
+        }
+    }
+}
+
 /// What the JSON writers include beyond the default.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct JsonConfig {
     /// Write the tokens (and part-of-speech tags, when assigned). They are as
     /// many as the words of the article, so they are off by default.
     pub tokens: bool,
+    /// The model that analysed the document.
+    pub model: AnalysisModel,
 }
 
 /// Writes `doc` as one pretty-printed JSON object and a trailing newline.
@@ -68,6 +91,7 @@ pub fn to_json_value(doc: &Doc, config: &JsonConfig) -> serde_json::Value {
 #[derive(Serialize)]
 struct DocumentView<'a> {
     schema: &'static str,
+    model: AnalysisModel,
     id: &'a str,
     title: Option<&'a str>,
     url: Option<&'a str>,
@@ -221,6 +245,7 @@ impl<'a> DocumentView<'a> {
 
         DocumentView {
             schema: SCHEMA,
+            model: config.model,
             id: &article.id,
             title: article.title.as_deref(),
             url: article.url.as_deref(),
@@ -389,7 +414,13 @@ mod tests {
         assert!(value.get("attributions").is_none(), "not looked for");
         assert!(value["diagnostics"].as_array().is_some_and(Vec::is_empty));
 
-        let with_tokens = to_json_value(&doc, &JsonConfig { tokens: true });
+        let with_tokens = to_json_value(
+            &doc,
+            &JsonConfig {
+                tokens: true,
+                ..JsonConfig::default()
+            },
+        );
         assert_eq!(
             with_tokens["layers"],
             serde_json::json!(["tokens", "sentences", "paragraphs"])
@@ -419,7 +450,13 @@ mod tests {
     #[test]
     fn part_of_speech_runs_parallel_to_the_tokens() {
         let doc = full_doc();
-        let value = to_json_value(&doc, &JsonConfig { tokens: true });
+        let value = to_json_value(
+            &doc,
+            &JsonConfig {
+                tokens: true,
+                ..JsonConfig::default()
+            },
+        );
         let tokens = value["tokens"].as_array().map_or(0, Vec::len);
         assert_eq!(tokens, doc.tokens().len());
         assert_eq!(value["pos"].as_array().map_or(0, Vec::len), tokens);
@@ -434,7 +471,10 @@ mod tests {
     #[test]
     fn json_lines_is_the_same_object_on_one_line() {
         let doc = full_doc();
-        let config = JsonConfig { tokens: true };
+        let config = JsonConfig {
+            tokens: true,
+            ..JsonConfig::default()
+        };
         let mut line = Vec::new();
         write_jsonl(&doc, &config, &mut line).unwrap();
         let line = String::from_utf8(line).unwrap();
@@ -449,7 +489,10 @@ mod tests {
     #[test]
     fn output_bytes_are_deterministic() {
         let doc = full_doc();
-        let config = JsonConfig { tokens: true };
+        let config = JsonConfig {
+            tokens: true,
+            ..JsonConfig::default()
+        };
         assert_eq!(json(&doc, &config), json(&doc.clone(), &config));
     }
 
@@ -475,7 +518,13 @@ mod tests {
         let mut outputs = Vec::new();
         for doc in [full_doc(), segmented_doc(), empty, bare] {
             for tokens in [false, true] {
-                outputs.push(to_json_value(&doc, &JsonConfig { tokens }));
+                outputs.push(to_json_value(
+                    &doc,
+                    &JsonConfig {
+                        tokens,
+                        ..JsonConfig::default()
+                    },
+                ));
             }
         }
         let known = schema["properties"].as_object().unwrap();

@@ -1,0 +1,100 @@
+//! `--model fast|accurate` and `--model-dir`: which pipeline analyses, and
+//! where accurate mode's encoder is read from.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use attest_doc::Limits;
+use attest_pipeline::{AnyStage, Pipeline};
+use attest_write::AnalysisModel;
+use clap::{Args, ValueEnum};
+
+/// The encoder directory of the source tree this binary was built from.
+const BUILT_IN_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/encoder");
+
+/// The environment variable that names the encoder directory.
+const DIR_VARIABLE: &str = "ATTEST_MODEL_DIR";
+
+/// Which model analyses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ModelChoice {
+    /// The linear models: fast, and always there.
+    #[default]
+    Fast,
+    /// The fine-tuned encoder for attributions and entities: more accurate, slower.
+    Accurate,
+}
+
+/// The model flags of the commands that analyse.
+#[derive(Debug, Args, Clone)]
+pub(crate) struct ModelArgs {
+    /// Which model analyses: fast (linear models) or accurate (the fine-tuned
+    /// encoder assigns attributions and entities; needs its model directory).
+    #[arg(long, value_enum, default_value_t = ModelChoice::Fast)]
+    pub(crate) model: ModelChoice,
+
+    /// Accurate mode's model directory (config.json, vocab.txt,
+    /// model.safetensors). Default: $ATTEST_MODEL_DIR, else models/encoder of
+    /// the source tree attest was built from.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) model_dir: Option<PathBuf>,
+}
+
+impl ModelArgs {
+    /// The model, as the JSON writer records it.
+    pub(crate) fn kind(&self) -> AnalysisModel {
+        match self.model {
+            ModelChoice::Fast => AnalysisModel::Fast,
+            ModelChoice::Accurate => AnalysisModel::Accurate,
+        }
+    }
+
+    /// The encoder directory: the flag, the environment, or the built-in path.
+    pub(crate) fn dir(&self) -> PathBuf {
+        self.model_dir
+            .clone()
+            .or_else(|| std::env::var_os(DIR_VARIABLE).map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from(BUILT_IN_DIR))
+    }
+
+    /// The encoder, loaded from [`ModelArgs::dir`].
+    pub(crate) fn encoder(&self) -> anyhow::Result<attest_encoder::Encoder> {
+        let dir = self.dir();
+        attest_encoder::Encoder::load(&dir).with_context(|| {
+            format!(
+                "loading accurate mode's model from {} (set it with --model-dir or {DIR_VARIABLE})",
+                dir.display()
+            )
+        })
+    }
+
+    /// The whole pipeline of the chosen model.
+    pub(crate) fn pipeline(&self, limits: &Limits) -> anyhow::Result<Pipeline> {
+        match self.model {
+            ModelChoice::Fast => Pipeline::standard(limits).context("building the pipeline"),
+            ModelChoice::Accurate => {
+                Pipeline::accurate(limits, self.encoder()?).context("building the pipeline")
+            }
+        }
+    }
+
+    /// Segmentation, tags and the stage of the chosen model that assigns entities.
+    pub(crate) fn entity_pipeline(&self, limits: &Limits) -> anyhow::Result<Pipeline> {
+        let tagger = attest_tag::Tagger::bundled().context("loading the part-of-speech model")?;
+        let entities = match self.model {
+            ModelChoice::Fast => AnyStage::Entities(Box::new(
+                attest_entities::EntityTagger::bundled().context("loading the entity model")?,
+            )),
+            ModelChoice::Accurate => AnyStage::Accurate(Box::new(attest_pipeline::Accurate::new(
+                self.encoder()?,
+                attest_attrib::Rules::ALL,
+            ))),
+        };
+        Pipeline::new(vec![
+            AnyStage::Segment(attest_text::Segmenter::new(*limits)),
+            AnyStage::Pos(Box::new(tagger)),
+            entities,
+        ])
+        .context("building the pipeline")
+    }
+}

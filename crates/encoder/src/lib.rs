@@ -1,0 +1,401 @@
+//! Accurate mode: a fine-tuned BERT encoder (all-MiniLM-L6-v2) that tags
+//! attribution roles, links each cue to its source and content, and tags
+//! named entities, in one encoder pass per window, on the CPU with candle.
+//!
+//! The contract with training (`training/` in the repository, the encoder
+//! contract in the issue) fixes everything here: how a token becomes word
+//! pieces ([`wordpiece`]), how a document becomes windows and which window
+//! owns each token ([`window`]), what the heads read, and how their scores
+//! are decoded ([`decode`]). The crate gives token ranges; the attribution and
+//! entity crates turn them into layers with the fast mode's own rules, and
+//! `attest-pipeline` composes the two.
+//!
+//! ```no_run
+//! use attest_encoder::Encoder;
+//! # fn demo(doc: &attest_doc::Doc) -> Result<(), Box<dyn std::error::Error>> {
+//! let encoder = Encoder::load(std::path::Path::new("models/encoder"))?;
+//! let prediction = encoder.predict(doc)?;
+//! for attribution in &prediction.attributions {
+//!     println!("cue tokens {:?}", attribution.cue);
+//! }
+//! # Ok(()) }
+//! ```
+
+#![deny(missing_docs)]
+
+pub mod decode;
+mod model;
+#[cfg(test)]
+mod parity;
+pub mod testing;
+#[cfg(test)]
+mod tests;
+pub mod window;
+pub mod wordpiece;
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use attest_doc::{Doc, EntityLabel};
+
+use model::Network;
+pub use model::{DISTANCE_BUCKETS, ENTITY_LABELS, EncoderConfig, FORMAT, PAIR_LABELS, ROLE_LABELS};
+use window::Units;
+use wordpiece::Vocab;
+
+/// Why a model directory does not load, or the encoder failed on a document.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EncoderError {
+    /// The directory or one of its files is not there.
+    #[error("{path}: not found (accurate mode needs config.json, vocab.txt and model.safetensors)")]
+    Missing {
+        /// What is missing.
+        path: PathBuf,
+    },
+    /// A file could not be read.
+    #[error("{path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// config.json is not what this build reads.
+    #[error("{path}: {message}")]
+    Config {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// config.json declares a model format this build does not read.
+    #[error(
+        "{path}: model format {} is not the format {FORMAT} this build reads; use the attest that shipped with the model",
+        found.as_deref().unwrap_or("(none)")
+    )]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// The `attest.format` it declares.
+        found: Option<String>,
+    },
+    /// vocab.txt is malformed.
+    #[error("{path}: {source}")]
+    Vocab {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        source: wordpiece::VocabError,
+    },
+    /// model.safetensors lacks a tensor or has one of the wrong shape.
+    #[error("{path}: {message}")]
+    Weights {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The computation failed on a document (a bug: shapes are checked when the model loads).
+    #[error("the encoder failed: {0}")]
+    Compute(String),
+}
+
+impl From<candle_core::Error> for EncoderError {
+    fn from(error: candle_core::Error) -> EncoderError {
+        EncoderError::Compute(error.to_string())
+    }
+}
+
+/// One attribution the encoder found, in token indices of the document.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PredictedAttribution {
+    /// The cue's tokens.
+    pub cue: Range<usize>,
+    /// Source fragments, in order.
+    pub sources: Vec<Range<usize>>,
+    /// Content fragments, in order.
+    pub content: Vec<Range<usize>>,
+    /// The mean probability the role head gave the cue's labels, in `[0, 1]`.
+    pub confidence: f32,
+}
+
+/// One entity mention the encoder found, in token indices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PredictedEntity {
+    /// Its tokens.
+    pub tokens: Range<usize>,
+    /// Its type.
+    pub label: EntityLabel,
+}
+
+/// What the encoder finds in a document.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Prediction {
+    /// Attributions, ordered by cue.
+    pub attributions: Vec<PredictedAttribution>,
+    /// Entity mentions, in order.
+    pub entities: Vec<PredictedEntity>,
+}
+
+/// The encoder's raw view of a document: units, windows, owners and the
+/// per-token logits, which [`Encoder::predict`] decodes and the parity test
+/// compares with training's numbers.
+#[derive(Clone, Debug, Default)]
+pub struct Analysis {
+    /// The unit sequence and each token's units.
+    pub units: Units,
+    /// The windows, as unit ranges.
+    pub windows: Vec<Range<usize>>,
+    /// The owner window of each token.
+    pub owners: Vec<usize>,
+    /// Role logits, `[tokens, 7]` row-major.
+    pub roles: Vec<f32>,
+    /// Entity logits, `[tokens, 9]` row-major.
+    pub entities: Vec<f32>,
+    /// Encoder output of each window, `[units, hidden]` row-major.
+    states: Vec<Vec<f32>>,
+    /// The sentence of each token.
+    sentence: Vec<usize>,
+}
+
+/// The cue tokens a pair decoding used and its candidates' logits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairScores {
+    /// Candidate tokens: every token wholly inside the cue's window.
+    pub candidates: Range<usize>,
+    /// The cue's tokens in that window.
+    pub cue: Range<usize>,
+    /// Pair logits, `[candidates, 5]` row-major.
+    pub logits: Vec<f32>,
+}
+
+/// The accurate-mode model: vocabulary, encoder and heads.
+#[derive(Debug)]
+pub struct Encoder {
+    network: Network,
+    vocab: Vocab,
+}
+
+impl Encoder {
+    /// Loads a model directory: config.json (its `attest.format` must be
+    /// [`FORMAT`]), vocab.txt and model.safetensors.
+    pub fn load(dir: &Path) -> Result<Encoder, EncoderError> {
+        let (network, vocab) = Network::load(dir)?;
+        Ok(Encoder { network, vocab })
+    }
+
+    /// How it windows documents.
+    pub fn config(&self) -> EncoderConfig {
+        self.network.config
+    }
+
+    /// Its vocabulary.
+    pub fn vocab(&self) -> &Vocab {
+        &self.vocab
+    }
+
+    /// The units of a document's tokens (byte spans into `text`): each
+    /// token's pieces, with a `[SEP]` before a token a line break separates
+    /// from the one before.
+    pub fn units(&self, text: &str, tokens: &[Range<usize>]) -> Units {
+        let mut units = Units::default();
+        let mut pieces = Vec::with_capacity(wordpiece::MAX_PIECES);
+        let mut previous_end = None;
+        for token in tokens {
+            if let Some(end) = previous_end
+                && text
+                    .get(end..token.start)
+                    .is_some_and(|gap| gap.contains('\n'))
+            {
+                units.push_break(self.vocab.sep);
+            }
+            pieces.clear();
+            self.vocab
+                .token_pieces(text.get(token.clone()).unwrap_or_default(), &mut pieces);
+            units.push_token(&pieces);
+            previous_end = Some(token.end);
+        }
+        units
+    }
+
+    /// Runs the encoder over a segmented document, once per window.
+    pub fn analyze(&self, doc: &Doc) -> Result<Analysis, EncoderError> {
+        let tokens: Vec<Range<usize>> = doc
+            .tokens()
+            .iter()
+            .map(|t| t.span.byte_start()..t.span.byte_end())
+            .collect();
+        let mut sentence = vec![0; tokens.len()];
+        for (index, s) in doc.sentences().iter().enumerate() {
+            for slot in sentence
+                .iter_mut()
+                .take(s.tokens.end.index())
+                .skip(s.tokens.start.index())
+            {
+                *slot = index;
+            }
+        }
+        self.analyze_tokens(doc.text(), &tokens, sentence)
+    }
+
+    /// Runs the encoder over tokens (byte spans into `text`, in order) with
+    /// the sentence index of each.
+    pub fn analyze_tokens(
+        &self,
+        text: &str,
+        tokens: &[Range<usize>],
+        sentence: Vec<usize>,
+    ) -> Result<Analysis, EncoderError> {
+        let config = self.network.config;
+        let units = self.units(text, tokens);
+        let windows = window::windows(&units.items, config.capacity(), config.stride_pieces);
+        let owners = window::owners(&units.tokens, &windows);
+        let states = self.network.encode(&units.ids, &windows, &self.vocab)?;
+        let mut analysis = Analysis {
+            units,
+            windows,
+            owners,
+            roles: Vec::new(),
+            entities: Vec::new(),
+            states,
+            sentence,
+        };
+        let rows: Vec<f32> = (0..analysis.units.tokens.len())
+            .flat_map(|t| {
+                let owner = analysis.owners.get(t).copied().unwrap_or(0);
+                self.state(&analysis, owner, t).iter().copied()
+            })
+            .collect();
+        analysis.roles = self.network.roles(rows.clone())?;
+        analysis.entities = self.network.entities(rows)?;
+        Ok(analysis)
+    }
+
+    /// The state of token `token` (at its first piece) in window `window`;
+    /// empty if the window does not hold it.
+    fn state<'a>(&self, analysis: &'a Analysis, window: usize, token: usize) -> &'a [f32] {
+        let hidden = self.network.config.hidden;
+        let (Some(range), Some(units), Some(states)) = (
+            analysis.windows.get(window),
+            analysis.units.tokens.get(token),
+            analysis.states.get(window),
+        ) else {
+            return &[];
+        };
+        let Some(row) = units.start.checked_sub(range.start) else {
+            return &[];
+        };
+        states
+            .get(row * hidden..(row + 1) * hidden)
+            .unwrap_or_default()
+    }
+
+    /// The pair head's logits for the cue on tokens `cue`: its window is the
+    /// owner of its first token, the candidates every token wholly in it.
+    pub fn pair_scores(
+        &self,
+        analysis: &Analysis,
+        cue: Range<usize>,
+    ) -> Result<PairScores, EncoderError> {
+        let hidden = self.network.config.hidden;
+        let tokens = &analysis.units.tokens;
+        let window_index = analysis.owners.get(cue.start).copied().unwrap_or(0);
+        let Some(window) = analysis.windows.get(window_index) else {
+            return Ok(PairScores {
+                candidates: 0..0,
+                cue: cue.start..cue.start,
+                logits: Vec::new(),
+            });
+        };
+        let first = tokens.partition_point(|t| t.start < window.start);
+        let end = tokens.partition_point(|t| t.end <= window.end);
+        let candidates = first..end.max(first);
+        let cue = cue.start.max(first)..cue.end.min(candidates.end).max(cue.start);
+        let mut mean = vec![0.0f32; hidden];
+        for t in cue.clone() {
+            for (m, s) in mean.iter_mut().zip(self.state(analysis, window_index, t)) {
+                *m += s;
+            }
+        }
+        let count = cue.len().max(1) as f32;
+        for m in &mut mean {
+            *m /= count;
+        }
+        let cue_last = cue.end.saturating_sub(1).max(cue.start);
+        let cue_sentence = analysis.sentence.get(cue.start).copied();
+        let mut rows = Vec::with_capacity(candidates.len() * hidden);
+        let mut buckets = Vec::with_capacity(candidates.len());
+        let mut same = Vec::with_capacity(candidates.len());
+        for t in candidates.clone() {
+            rows.extend_from_slice(self.state(analysis, window_index, t));
+            let d = if t < cue.start {
+                t as isize - cue.start as isize
+            } else if t > cue_last {
+                t as isize - cue_last as isize
+            } else {
+                0
+            };
+            buckets.push(window::bucket(d) as u32);
+            same.push(u32::from(analysis.sentence.get(t).copied() == cue_sentence));
+        }
+        let logits = self.network.pairs(rows, mean, &buckets, &same)?;
+        Ok(PairScores {
+            candidates,
+            cue,
+            logits,
+        })
+    }
+
+    /// The attributions and entities of a segmented document.
+    pub fn predict(&self, doc: &Doc) -> Result<Prediction, EncoderError> {
+        let mut analysis = self.analyze(doc)?;
+        let roles = ROLE_LABELS.len();
+        decode::log_softmax_rows(&mut analysis.roles, roles);
+        let labels = decode::viterbi(&analysis.roles, roles, |_| false);
+        let mut attributions = Vec::new();
+        for cue in decode::runs(&labels, 3) {
+            let confidence = decode::run_confidence(&analysis.roles, roles, &labels, &cue);
+            let mut pair = self.pair_scores(&analysis, cue.clone())?;
+            let width = PAIR_LABELS.len();
+            decode::log_softmax_rows(&mut pair.logits, width);
+            let offset = pair.candidates.start;
+            let inside = pair.cue.clone();
+            let pair_labels =
+                decode::viterbi(&pair.logits, width, |p| inside.contains(&(p + offset)));
+            let shift = |runs: Vec<Range<usize>>| -> Vec<Range<usize>> {
+                runs.into_iter()
+                    .map(|r| r.start + offset..r.end + offset)
+                    .collect()
+            };
+            attributions.push(PredictedAttribution {
+                cue,
+                sources: shift(decode::runs(&pair_labels, 1)),
+                content: shift(decode::runs(&pair_labels, 3)),
+                confidence,
+            });
+        }
+        let width = ENTITY_LABELS.len();
+        let mut scores = std::mem::take(&mut analysis.entities);
+        decode::log_softmax_rows(&mut scores, width);
+        let entity_labels = decode::viterbi(&scores, width, |_| false);
+        let mut entities = Vec::new();
+        for (begin, label) in [
+            (1, EntityLabel::Person),
+            (3, EntityLabel::Organization),
+            (5, EntityLabel::Location),
+            (7, EntityLabel::Other),
+        ] {
+            entities.extend(
+                decode::runs(&entity_labels, begin)
+                    .into_iter()
+                    .map(|tokens| PredictedEntity { tokens, label }),
+            );
+        }
+        entities.sort_by_key(|e| (e.tokens.start, e.tokens.end));
+        Ok(Prediction {
+            attributions,
+            entities,
+        })
+    }
+}

@@ -1,0 +1,149 @@
+//! Tests of the whole encoder on tiny random-weight models written by the test.
+
+use std::path::PathBuf;
+
+use attest_doc::{Article, Doc, Limits};
+
+use crate::testing::{Size, write_random_model};
+use crate::{Encoder, EncoderError};
+
+/// A fresh directory under the system's temporary directory.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("attest-encoder-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn tiny(name: &str) -> (PathBuf, Encoder) {
+    let dir = temp_dir(name);
+    write_random_model(&dir, Size::TINY, 7).unwrap();
+    let encoder = Encoder::load(&dir).unwrap();
+    (dir, encoder)
+}
+
+fn doc(text: &str) -> Doc {
+    let mut doc = Doc::new(Article::new("t", text));
+    doc.set_segmentation(attest_text::segment(text, &Limits::DEFAULT))
+        .unwrap();
+    doc
+}
+
+const TEXT: &str = "The mayor said the city would not pay. “We will see,” she said.\n\n\
+    Officials said the plan, which the council passed in May, was sound; critics said it was not. \
+    Café owners said they would wait and see what the city does next.";
+
+#[test]
+fn units_mark_line_breaks_and_windows_overlap() {
+    let (_dir, encoder) = tiny("units");
+    let doc = doc(TEXT);
+    let analysis = encoder.analyze(&doc).unwrap();
+    let sep = encoder.vocab().sep;
+    assert_eq!(analysis.units.tokens.len(), doc.tokens().len());
+    assert_eq!(
+        analysis.units.ids.iter().filter(|&&id| id == sep).count(),
+        1,
+        "one [SEP] for the paragraph break"
+    );
+    assert!(analysis.windows.len() > 2, "{:?}", analysis.windows);
+    assert_eq!(analysis.roles.len(), doc.tokens().len() * 7);
+    assert_eq!(analysis.entities.len(), doc.tokens().len() * 9);
+    assert!(analysis.roles.iter().all(|x| x.is_finite()));
+}
+
+#[test]
+fn output_is_the_same_bit_for_bit_run_to_run_and_load_to_load() {
+    let (dir, encoder) = tiny("determinism");
+    let doc = doc(TEXT);
+    let first = encoder.analyze(&doc).unwrap();
+    let again = encoder.analyze(&doc).unwrap();
+    let reloaded = Encoder::load(&dir).unwrap().analyze(&doc).unwrap();
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    for other in [&again, &reloaded] {
+        assert_eq!(bits(&first.roles), bits(&other.roles));
+        assert_eq!(bits(&first.entities), bits(&other.entities));
+    }
+    assert_eq!(
+        encoder.predict(&doc).unwrap(),
+        encoder.predict(&doc).unwrap()
+    );
+}
+
+#[test]
+fn padding_in_a_batch_does_not_change_a_window() {
+    let (_dir, encoder) = tiny("padding");
+    let doc = doc(TEXT);
+    let analysis = encoder.analyze(&doc).unwrap();
+    let ids = &analysis.units.ids;
+    let batched = encoder
+        .network
+        .encode(ids, &analysis.windows, &encoder.vocab)
+        .unwrap();
+    for (index, window) in analysis.windows.iter().enumerate() {
+        let alone = encoder
+            .network
+            .encode(ids, std::slice::from_ref(window), &encoder.vocab)
+            .unwrap();
+        let worst = alone[0]
+            .iter()
+            .zip(&batched[index])
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0f32, f32::max);
+        assert!(worst < 1e-4, "window {index} differs by {worst}");
+    }
+}
+
+#[test]
+fn pair_candidates_are_the_cue_window_and_the_cue_is_forced_out() {
+    let (_dir, encoder) = tiny("pairs");
+    let doc = doc(TEXT);
+    let analysis = encoder.analyze(&doc).unwrap();
+    let said = doc
+        .tokens()
+        .iter()
+        .position(|t| doc.span_text(t.span) == "said")
+        .unwrap();
+    let pair = encoder.pair_scores(&analysis, said..said + 1).unwrap();
+    let window = &analysis.windows[analysis.owners[said]];
+    assert!(pair.candidates.contains(&said));
+    for t in pair.candidates.clone() {
+        let units = &analysis.units.tokens[t];
+        assert!(window.start <= units.start && units.end <= window.end);
+    }
+    assert_eq!(pair.logits.len(), pair.candidates.len() * 5);
+    let prediction = encoder.predict(&doc).unwrap();
+    for attribution in &prediction.attributions {
+        for fragment in attribution.sources.iter().chain(&attribution.content) {
+            assert!(fragment.end <= attribution.cue.start || fragment.start >= attribution.cue.end);
+        }
+    }
+}
+
+#[test]
+fn an_empty_document_predicts_nothing() {
+    let (_dir, encoder) = tiny("empty");
+    let prediction = encoder.predict(&doc("")).unwrap();
+    assert!(prediction.attributions.is_empty() && prediction.entities.is_empty());
+}
+
+#[test]
+fn a_missing_or_foreign_model_is_an_error_naming_the_file() {
+    let missing = temp_dir("missing");
+    assert!(matches!(
+        Encoder::load(&missing),
+        Err(EncoderError::Missing { path }) if path == missing
+    ));
+    let (dir, _) = tiny("format");
+    let config = dir.join("config.json");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, text.replace("\"format\": 1", "\"format\": 2")).unwrap();
+    let err = Encoder::load(&dir).unwrap_err();
+    assert!(
+        matches!(&err, EncoderError::Format { path, found } if *path == config && found.as_deref() == Some("2"))
+    );
+    assert!(err.to_string().contains("config.json"), "{err}");
+    std::fs::write(&config, text).unwrap();
+    std::fs::write(dir.join("model.safetensors"), b"not a model").unwrap();
+    let err = Encoder::load(&dir).unwrap_err();
+    assert!(matches!(&err, EncoderError::Weights { .. }), "{err}");
+    assert!(err.to_string().contains("model.safetensors"), "{err}");
+}
