@@ -9,7 +9,7 @@
 
 use std::ops::Range;
 
-use attest_doc::{Attribution, Budget, Doc, Exhausted};
+use attest_doc::{Attribution, Budget, Doc, Exhausted, FoundAttribution};
 
 use crate::conventions::{self, Convention};
 use crate::features::{Lexicon, View};
@@ -17,19 +17,6 @@ use crate::tagging;
 
 /// Tokens `first..end` of a document.
 pub(crate) type TokenRange = (usize, usize);
-
-/// One attribution as a tagger found it, in token indices, before the rules.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FoundAttribution {
-    /// The cue's tokens.
-    pub cue: Range<usize>,
-    /// Source runs, in order.
-    pub sources: Vec<Range<usize>>,
-    /// Content runs, in order.
-    pub content: Vec<Range<usize>>,
-    /// How sure the tagger is of the cue, in `[0, 1]`.
-    pub confidence: f32,
-}
 
 /// Which rules apply to found attributions; [`Rules::ALL`] is what the fast
 /// mode applies and the default.

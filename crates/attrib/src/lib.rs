@@ -52,7 +52,7 @@ mod train;
 mod verbs;
 mod wire;
 
-pub use assemble::{FoundAttribution, Rules, attributions_from};
+pub use assemble::{Rules, attributions_from};
 pub use error::ModelError;
 pub use model::{Attributor, DEFAULT_CUE_BIAS};
 pub use train::{TrainConfig, TrainingExample, train, train_model};

@@ -151,6 +151,22 @@ pub struct Attribution {
     pub confidence: f32,
 }
 
+/// One attribution as a tagger found it, in token indices of the document,
+/// before the attribution rules turn it into an [`Attribution`]: the encoder
+/// makes these and `attest_attrib::attributions_from` reads them, so the record
+/// lives here, where both stage crates meet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FoundAttribution {
+    /// The cue's tokens.
+    pub cue: Range<usize>,
+    /// Source runs, in order.
+    pub sources: Vec<Range<usize>>,
+    /// Content runs, in order.
+    pub content: Vec<Range<usize>>,
+    /// How sure the tagger is of the cue, in `[0, 1]`.
+    pub confidence: f32,
+}
+
 /// How firmly an attribution puts its content.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
 #[serde(rename_all = "snake_case")]

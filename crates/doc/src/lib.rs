@@ -42,9 +42,9 @@ pub use budget::{Budget, Canceller, Exhausted};
 pub use doc::{Doc, Layer, LayerError, LayerSet, Segmentation};
 pub use ids::{AttributionId, ClusterId, ParagraphId, SentenceId, SourceId, TokenId};
 pub use layers::{
-    Attribution, AttributionKind, Diagnostic, Entity, EntityLabel, Gender, Granularity, Hedge,
-    Paragraph, ParagraphRole, PosTag, Quantity, Sentence, Source, SourceKind, Stance, StanceLabel,
-    TimeExpr, Token, TokenKind,
+    Attribution, AttributionKind, Diagnostic, Entity, EntityLabel, FoundAttribution, Gender,
+    Granularity, Hedge, Paragraph, ParagraphRole, PosTag, Quantity, Sentence, Source, SourceKind,
+    Stance, StanceLabel, TimeExpr, Token, TokenKind,
 };
 pub use limits::Limits;
 pub use names::serde_name;

@@ -36,7 +36,7 @@ pub mod wordpiece;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use attest_doc::{Doc, EntityLabel};
+use attest_doc::{Doc, EntityLabel, FoundAttribution};
 
 use model::Network;
 pub use model::{DISTANCE_BUCKETS, ENTITY_LABELS, EncoderConfig, FORMAT, PAIR_LABELS, ROLE_LABELS};
@@ -107,19 +107,6 @@ impl From<candle_core::Error> for EncoderError {
     }
 }
 
-/// One attribution the encoder found, in token indices of the document.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PredictedAttribution {
-    /// The cue's tokens.
-    pub cue: Range<usize>,
-    /// Source fragments, in order.
-    pub sources: Vec<Range<usize>>,
-    /// Content fragments, in order.
-    pub content: Vec<Range<usize>>,
-    /// The mean probability the role head gave the cue's labels, in `[0, 1]`.
-    pub confidence: f32,
-}
-
 /// One entity mention the encoder found, in token indices.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PredictedEntity {
@@ -133,7 +120,7 @@ pub struct PredictedEntity {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Prediction {
     /// Attributions, ordered by cue.
-    pub attributions: Vec<PredictedAttribution>,
+    pub attributions: Vec<FoundAttribution>,
     /// Entity mentions, in order.
     pub entities: Vec<PredictedEntity>,
 }
@@ -368,7 +355,7 @@ impl Encoder {
                     .map(|r| r.start + offset..r.end + offset)
                     .collect()
             };
-            attributions.push(PredictedAttribution {
+            attributions.push(FoundAttribution {
                 cue,
                 sources: shift(decode::runs(&pair_labels, 1)),
                 content: shift(decode::runs(&pair_labels, 3)),

@@ -426,17 +426,8 @@ impl Stage for Accurate {
                 layer: Layer::Attributions,
                 message: err.to_string(),
             })?;
-        let found: Vec<attest_attrib::FoundAttribution> = prediction
-            .attributions
-            .into_iter()
-            .map(|a| attest_attrib::FoundAttribution {
-                cue: a.cue,
-                sources: a.sources,
-                content: a.content,
-                confidence: a.confidence,
-            })
-            .collect();
-        let attributions = attest_attrib::attributions_from(doc, &found, &self.rules);
+        let attributions =
+            attest_attrib::attributions_from(doc, &prediction.attributions, &self.rules);
         let tokens = doc.tokens();
         let mentions = prediction
             .entities
