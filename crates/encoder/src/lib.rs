@@ -23,6 +23,7 @@
 
 #![deny(missing_docs)]
 
+mod bert;
 pub mod decode;
 mod model;
 #[cfg(test)]

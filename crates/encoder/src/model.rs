@@ -1,10 +1,8 @@
 //! The encoder and its heads on candle, CPU, in F32: loading the shipped
 //! files and running windows through them.
 //!
-//! The BERT encoder is candle-transformers' `BertModel`, which reads Hugging
-//! Face's tensor names with no prefix, as the contract ships them, and uses
-//! the exact (erf) GELU for `"hidden_act": "gelu"`. The heads are read from
-//! the same file under `heads.*`. Weights are F16 on disk and widened to F32
+//! The BERT encoder is [`crate::bert`]; the heads are read from the same file
+//! under `heads.*`. Weights are F16 on disk and widened to F32
 //! when they load, so that CPU arithmetic is plain F32 matrix products.
 
 use std::collections::HashMap;
@@ -13,10 +11,10 @@ use std::path::Path;
 
 use candle_core::{DType, Device, Module, Tensor};
 use candle_nn::{Linear, VarBuilder};
-use candle_transformers::models::bert::{BertModel, Config as BertConfig, HiddenAct};
 use serde::Deserialize;
 
 use crate::EncoderError;
+use crate::bert::{Bert, BertConfig};
 use crate::wordpiece::{MAX_PIECES, Vocab};
 
 /// The model format this build reads (`attest.format` in config.json).
@@ -87,7 +85,7 @@ impl EncoderConfig {
 
 /// The network: encoder and heads.
 pub(crate) struct Network {
-    bert: BertModel,
+    bert: Bert,
     role: Linear,
     entity: Linear,
     distance: Tensor,
@@ -240,16 +238,26 @@ impl Network {
                 section.window_pieces
             )));
         }
-        let mut bert_value = value.clone();
-        if let Some(object) = bert_value.as_object_mut() {
-            object.insert("max_position_embeddings".into(), position_rows.into());
-        }
-        let bert_config: BertConfig = serde_json::from_value(bert_value)
+        let bert_config: BertConfig = serde_json::from_value(value)
             .map_err(|e| config_error(&config_path, format!("BERT fields: {e}")))?;
-        if bert_config.hidden_act != HiddenAct::Gelu {
+        if bert_config.hidden_act != "gelu" {
             return Err(config_error(
                 &config_path,
                 "hidden_act must be \"gelu\" (the exact erf form)",
+            ));
+        }
+        if bert_config.position_embedding_type != "absolute" {
+            return Err(config_error(
+                &config_path,
+                "position_embedding_type must be \"absolute\"",
+            ));
+        }
+        if bert_config.num_attention_heads == 0
+            || bert_config.hidden_size % bert_config.num_attention_heads != 0
+        {
+            return Err(config_error(
+                &config_path,
+                "hidden_size must be a multiple of num_attention_heads",
             ));
         }
         if bert_config.vocab_size != vocab.len() {
@@ -270,7 +278,7 @@ impl Network {
         };
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
         let load = || -> candle_core::Result<Network> {
-            let bert = BertModel::load(vb.clone(), &bert_config)?;
+            let bert = Bert::load(&vb, &bert_config, section.window_pieces)?;
             let heads = vb.pp("heads");
             let pair = heads.pp("pair");
             Ok(Network {
@@ -331,8 +339,7 @@ impl Network {
             let shape = (batch.len(), width);
             let input = Tensor::from_vec(input, shape, &self.device)?;
             let mask = Tensor::from_vec(mask, shape, &self.device)?;
-            let types = input.zeros_like()?;
-            let states = self.bert.forward(&input, &types, Some(&mask))?;
+            let states = self.bert.forward(&input, &mask)?;
             let flat = states.flatten_all()?.to_vec1::<f32>()?;
             for (slot, &w) in batch.iter().enumerate() {
                 let len = windows.get(w).map_or(0, |r| r.len());

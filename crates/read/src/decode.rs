@@ -32,10 +32,16 @@ pub(crate) fn is_binary(bytes: &[u8]) -> bool {
 /// The warning for an article text that holds NUL characters, naming the byte
 /// offsets of the first few in the text and counting the rest.
 pub(crate) fn nul_warning(place: &str, text: &str) -> Option<Diagnostic> {
-    let mut offsets = text
-        .bytes()
+    nul_bytes_warning(place, text.as_bytes(), "in the text, kept")
+}
+
+/// The warning for NUL bytes in `bytes`, offsets counted in `bytes`; `fate`
+/// says where they were and what became of them.
+pub(crate) fn nul_bytes_warning(place: &str, bytes: &[u8], fate: &str) -> Option<Diagnostic> {
+    let mut offsets = bytes
+        .iter()
         .enumerate()
-        .filter(|(_, b)| *b == 0)
+        .filter(|(_, b)| **b == 0)
         .map(|(i, _)| i);
     let listed: Vec<String> = offsets
         .by_ref()
@@ -48,10 +54,7 @@ pub(crate) fn nul_warning(place: &str, text: &str) -> Option<Diagnostic> {
     let more = offsets.count();
     let total = listed.len() + more;
     let noun = if total == 1 { "byte" } else { "bytes" };
-    let mut message = format!(
-        "{place}: {total} NUL {noun} in the text, kept, at byte {}",
-        listed.join(", ")
-    );
+    let mut message = format!("{place}: {total} NUL {noun} {fate}, at byte {}", listed.join(", "));
     if more > 0 {
         message.push_str(&format!(" and {more} more"));
     }

@@ -30,7 +30,7 @@ use attest_doc::{Article, Diagnostic, Limits, Published};
 use dom_query::{Document, NodeRef};
 use dom_smoothie::{Config, Readability, TextMode};
 
-use crate::decode::{ORIGIN, decode_html, is_binary};
+use crate::decode::{ORIGIN, decode_html, is_binary, nul_bytes_warning};
 use crate::error::{ReadError, ReadErrorKind};
 use crate::text::{check_body, read_file_bounded};
 use crate::{Origin, ReadItem};
@@ -61,11 +61,11 @@ pub(crate) fn html_bytes_to_item(
     if is_binary(&bytes) {
         return Err(ReadErrorKind::Binary);
     }
+    // The HTML parser drops NULs from text, so they are named in the raw page.
+    let nuls = nul_bytes_warning(id, &bytes, &format!("{within}, dropped by the HTML parser"));
     let (html, warning) = decode_html(bytes, charset, id, within);
     let mut item = html_to_item(&html, id, limits)?;
-    if let Some(warning) = warning {
-        item.warnings.insert(0, warning);
-    }
+    item.warnings.splice(0..0, nuls.into_iter().chain(warning));
     Ok(item)
 }
 
@@ -454,6 +454,24 @@ fn find_ignore_case(haystack: &[u8], from: usize, needle: &[u8]) -> Option<usize
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nul_bytes_in_a_page_are_named_by_their_offset_in_the_page() {
+        let page = b"<html><body><article><p>The ferry left at dawn,\0 the harbour master said.</p>\
+            <p>Passengers were told to wait.</p></article></body></html>"
+            .to_vec();
+        let at = page.iter().position(|&b| b == 0).unwrap();
+        let item = html_bytes_to_item(page, None, "page.html", &Limits::DEFAULT, "of the file")
+            .unwrap();
+        assert!(!item.article.text.contains('\0'));
+        let messages: Vec<&str> = item.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [format!(
+                "page.html: 1 NUL byte of the file, dropped by the HTML parser, at byte {at}"
+            )]
+        );
+    }
 
     #[test]
     fn scan_follows_parser_rules_for_shallow_pages() {
