@@ -276,10 +276,14 @@ pub(crate) enum EvalCommand {
 
 #[derive(Debug, Args)]
 pub(crate) struct SourcesEvalArgs {
-    /// A directory of NAME.txt articles with NAME.gold annotations, in the format
-    /// of crates/sources/tests/data/gold/README.md.
-    #[arg(value_name = "DIR", default_value = "crates/sources/tests/data/gold")]
-    pub(crate) gold: PathBuf,
+    /// Directories of NAME.txt articles with NAME.gold annotations, in the format
+    /// of crates/sources/tests/data/gold/README.md: each is scored as a set,
+    /// then all together.
+    #[arg(
+        value_name = "DIR",
+        default_values = ["crates/sources/tests/data/gold", "crates/sources/tests/data/gold2"]
+    )]
+    pub(crate) gold: Vec<PathBuf>,
 
     /// Also describe how the gold source spans of a PolNeAR-format split resolve
     /// (named, pronoun to a name, unnamed), such as ../shared/data/polnear/dev.
@@ -291,7 +295,9 @@ pub(crate) struct SourcesEvalArgs {
     pub(crate) json: bool,
 
     /// A JSON file of recorded scores (eval/floors.json): fail with status 1 when a
-    /// headline score falls more than 0.01 below its recorded figure.
+    /// headline score of a set falls more than 0.01 below its recorded figure
+    /// (section `sources` for a directory named gold, `sources_NAME` for one
+    /// named NAME).
     #[arg(long, value_name = "FILE")]
     pub(crate) floors: Option<PathBuf>,
 }

@@ -467,3 +467,48 @@ fn a_missing_encoder_directory_is_a_clear_usage_error() {
         "{message}"
     );
 }
+
+#[test]
+fn eval_sources_scores_each_gold_set_and_all_together() {
+    let set = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../sources/tests/data")
+            .join(name)
+            .to_string_lossy()
+            .into_owned()
+    };
+    let (gold, gold2) = (set("gold"), set("gold2"));
+    let output = attest(&["eval", "sources", &gold, &gold2, "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    let sets = json["sets"].as_array().expect("sets");
+    assert_eq!(sets.len(), 2);
+    let count = |v: &serde_json::Value| v["attributions"].as_u64().expect("a count");
+    assert_eq!(
+        count(&json["overall"]),
+        count(&sets[0]["scores"]) + count(&sets[1]["scores"])
+    );
+
+    let dir = temp_dir("floors");
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let floors = dir.join("floors.json");
+    let zero = r#"{"source_resolution": 0, "source_type": 0, "stance": 0, "hedge_f1": 0, "quotations": 0}"#;
+    std::fs::write(
+        &floors,
+        format!(r#"{{"sources": {zero}, "sources_gold2": {zero}}}"#),
+    )
+    .expect("written");
+    let output = attest(&[
+        "eval",
+        "sources",
+        &gold,
+        &gold2,
+        "--floors",
+        &floors.to_string_lossy(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("Overall, 2 sets"), "{text}");
+    assert!(text.contains("floor sources.stance"), "{text}");
+    assert!(text.contains("floor sources_gold2.stance"), "{text}");
+}

@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use serde::Serialize;
 
-use crate::{AttributionId, ClusterId, SentenceId, Span, TokenId};
+use crate::{AttributionId, ClusterId, SentenceId, SourceId, Span, TokenId};
 
 /// What kind of text a token is.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
@@ -269,6 +269,89 @@ pub struct Source {
     pub gender: Option<Gender>,
     /// The attributions it speaks in.
     pub attributions: Vec<AttributionId>,
+    /// Why each mention that joined a source named or described before it was
+    /// taken for this source, in text order: identity, not shared words, is
+    /// what merges two mentions.
+    pub merges: Vec<Merge>,
+}
+
+/// One mention joined to a source it does not first name, and why.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Merge {
+    /// The mention joined.
+    pub mention: Span,
+    /// Why it is the same source.
+    pub reason: MergeReason,
+}
+
+/// Why a mention names a source already in the article.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MergeReason {
+    /// The same name again ("Acme Corp." and "Acme Corp.").
+    SameName,
+    /// A person's surname alone ("Smalls" for "Chris Smalls").
+    Surname,
+    /// A surname with an honorific or title ("Mr. Smalls", "Sen. Ortiz").
+    Honorific,
+    /// A shorter or fuller form of the name ("Brightwater" and "Brightwater
+    /// Terminals Inc.").
+    ShortenedName,
+    /// An acronym of the name ("FDA" for "Food and Drug Administration").
+    Acronym,
+    /// A pronoun resolved to the source ("she", "it").
+    Pronoun,
+    /// A description of the one source in play that fits it ("the company",
+    /// "the senator", "the report").
+    Description,
+    /// A spokesperson, lawyer or representative speaking for the source.
+    Spokesperson,
+}
+
+/// One passage of the article inside quotation marks, and whose words it is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Quotation {
+    /// The quoted words without their marks; to the end of the paragraph when
+    /// the quotation runs on into the next one.
+    pub span: Span,
+    /// Whose words they are, or why no one's.
+    pub status: QuoteStatus,
+    /// The attribution whose content holds the passage.
+    pub attribution: Option<AttributionId>,
+    /// The canonical source whose words they are: its attribution's, or the
+    /// speaker a floating quote continues.
+    pub source: Option<SourceId>,
+}
+
+/// Whose words a quotation is, or why it has no speaker.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QuoteStatus {
+    /// The content of an attribution.
+    Attributed,
+    /// A quote paragraph with no cue of its own that continues the speaker
+    /// before it ("…," she said. / "And we will win.").
+    Floating,
+    /// The title of a work: a film, a book, a show.
+    Title,
+    /// Scare quotes: words the writer sets off ("green" energy).
+    Scare,
+    /// A chant, a slogan, the text of a sign or a banner.
+    Slogan,
+    /// Someone's words, but no speaker can be told.
+    Unattributed,
+}
+
+impl QuoteStatus {
+    /// Every status, in the order summaries list them.
+    pub const ALL: [QuoteStatus; 6] = [
+        QuoteStatus::Attributed,
+        QuoteStatus::Floating,
+        QuoteStatus::Title,
+        QuoteStatus::Scare,
+        QuoteStatus::Slogan,
+        QuoteStatus::Unattributed,
+    ];
 }
 
 /// A statement the article makes only on hearsay ("reportedly", "allegedly").

@@ -43,7 +43,7 @@ pub use doc::{Doc, Layer, LayerError, LayerSet, Segmentation};
 pub use ids::{AttributionId, ClusterId, ParagraphId, SentenceId, SourceId, TokenId};
 pub use layers::{
     Attribution, AttributionKind, Diagnostic, Entity, EntityLabel, FoundAttribution, Gender,
-    Granularity, Hedge, Paragraph, ParagraphRole, PosTag, Quantity, Sentence, Source, SourceKind,
+    Granularity, Hedge, Merge, MergeReason, Paragraph, ParagraphRole, PosTag, Quantity, QuoteStatus, Quotation, Sentence, Source, SourceKind,
     Stance, StanceLabel, TimeExpr, Token, TokenKind,
 };
 pub use limits::Limits;
