@@ -422,15 +422,13 @@ impl Doc {
         check_spans(
             self.text(),
             Layer::Sources,
-            sources
-                .iter()
-                .flat_map(|s| {
-                    s.mentions
-                        .iter()
-                        .chain(&s.descriptors)
-                        .copied()
-                        .chain(s.merges.iter().map(|m| m.mention))
-                }),
+            sources.iter().flat_map(|s| {
+                s.mentions
+                    .iter()
+                    .chain(&s.descriptors)
+                    .copied()
+                    .chain(s.merges.iter().map(|m| m.mention))
+            }),
         )?;
         self.check_attribution_ids(
             Layer::Sources,

@@ -27,7 +27,7 @@
 //! ("signs reading “No Farms” and “Let Us Grow”") is what that one is.
 
 use attest_doc::{
-    AttributionId, Doc, Layer, LayerError, QuoteStatus, Quotation, SourceId, Span, Stage,
+    AttributionId, Doc, Layer, LayerError, Quotation, QuoteStatus, SourceId, Span, Stage,
 };
 
 /// The quotations stage.
@@ -104,7 +104,13 @@ pub fn find_quotations(doc: &Doc) -> Vec<Quotation> {
         .iter()
         .enumerate()
         .filter_map(|(i, a)| {
-            let end = a.source.iter().chain(&a.cue).chain(&a.content).map(|s| s.byte_end()).max()?;
+            let end = a
+                .source
+                .iter()
+                .chain(&a.cue)
+                .chain(&a.content)
+                .map(|s| s.byte_end())
+                .max()?;
             Some((end, i))
         })
         .collect();
@@ -174,24 +180,8 @@ pub fn find_quotations(doc: &Doc) -> Vec<Quotation> {
 
 /// Words that introduce the text of a sign or a chant.
 const SLOGAN_WORDS: &[&str] = &[
-    "banner",
-    "banners",
-    "chant",
-    "chanted",
-    "chanting",
-    "chants",
-    "motto",
-    "placard",
-    "placards",
-    "poster",
-    "posters",
-    "read",
-    "reading",
-    "reads",
-    "sign",
-    "signs",
-    "slogan",
-    "slogans",
+    "banner", "banners", "chant", "chanted", "chanting", "chants", "motto", "placard", "placards",
+    "poster", "posters", "read", "reading", "reads", "sign", "signs", "slogan", "slogans",
 ];
 
 /// Words that introduce the title of a work.
@@ -246,7 +236,11 @@ fn reason(text: &str, passage: &Passage) -> QuoteStatus {
                 .to_lowercase()
         })
         .collect();
-    let near = |list: &[&str]| before.iter().any(|w| list.binary_search(&w.as_str()).is_ok());
+    let near = |list: &[&str]| {
+        before
+            .iter()
+            .any(|w| list.binary_search(&w.as_str()).is_ok())
+    };
     if near(SLOGAN_WORDS) {
         return QuoteStatus::Slogan;
     }
@@ -255,12 +249,12 @@ fn reason(text: &str, passage: &Passage) -> QuoteStatus {
     let capitalized = words.len() >= 2
         && words.iter().enumerate().all(|(i, w)| {
             let bare = w.trim_matches(|c: char| !c.is_alphanumeric());
-            bare.chars().next().is_some_and(|c| c.is_uppercase() || c.is_numeric())
+            bare.chars()
+                .next()
+                .is_some_and(|c| c.is_uppercase() || c.is_numeric())
                 || (i > 0 && TITLE_SMALL_WORDS.binary_search(&bare).is_ok())
         });
-    let sentence_end = inner
-        .trim_end()
-        .ends_with(['.', '!', '?']);
+    let sentence_end = inner.trim_end().ends_with(['.', '!', '?']);
     if near(TITLE_WORDS) || (capitalized && !sentence_end) {
         return QuoteStatus::Title;
     }
@@ -287,7 +281,10 @@ fn passages(doc: &Doc) -> Vec<Passage> {
         let Some(body) = text.get(start..end) else {
             continue;
         };
-        let first = body.char_indices().find(|(_, c)| !c.is_whitespace()).map(|(i, _)| start + i);
+        let first = body
+            .char_indices()
+            .find(|(_, c)| !c.is_whitespace())
+            .map(|(i, _)| start + i);
         let mut open: Option<(Mark, usize)> = None;
         let mut chars = body.char_indices().peekable();
         let push = |mark: usize, from: usize, to: usize, found: &mut Vec<Passage>| {
@@ -355,10 +352,13 @@ fn trimmed(text: &str, from: usize, to: usize) -> Option<Span> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{attribution, doc_with};
     use crate::SourceResolver;
+    use crate::testing::{attribution, doc_with};
 
-    fn quotations(text: &str, attributions: &[(&str, &str, &str)]) -> Vec<(String, QuoteStatus, Option<String>)> {
+    fn quotations(
+        text: &str,
+        attributions: &[(&str, &str, &str)],
+    ) -> Vec<(String, QuoteStatus, Option<String>)> {
         let mut doc = doc_with(
             text,
             attributions
@@ -397,7 +397,11 @@ mod tests {
             text,
             &[
                 ("Mayor Ines Carrow", "said", "We will reopen the pier,"),
-                ("Tom Reyes, a fisherman", "replied", "Nobody here believes that,"),
+                (
+                    "Tom Reyes, a fisherman",
+                    "replied",
+                    "Nobody here believes that,",
+                ),
             ],
         );
         let status: Vec<(QuoteStatus, Option<&str>)> =
@@ -422,7 +426,11 @@ mod tests {
                     “This floats on nothing.”";
         let got = quotations(
             text,
-            &[("Ines Carrow", "said", "The pier is safe. The beams are new.")],
+            &[(
+                "Ines Carrow",
+                "said",
+                "The pier is safe. The beams are new.",
+            )],
         );
         assert_eq!(got[0].0, "The pier is safe. The beams are new.");
         assert_eq!(got[1].1, QuoteStatus::Floating);

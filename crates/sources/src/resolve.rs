@@ -1008,8 +1008,8 @@ impl<'v, 'a> State<'v, 'a> {
             .collect();
         // A spokesperson speaking for an organization is how it speaks: kept as
         // a descriptor of the organization.
-        let described = matches!(core, Core::Description(_))
-            .then(|| self.describe(core_range.clone()));
+        let described =
+            matches!(core, Core::Description(_)).then(|| self.describe(core_range.clone()));
         let spokesperson = described
             .as_ref()
             .is_some_and(|d| d.head == Some(Head::Spokesperson))
@@ -1922,7 +1922,11 @@ mod tests {
             vec![
                 (
                     "Dana Whitcombe".to_string(),
-                    vec![("Whitcombe", Surname), ("Mr. Whitcombe", Honorific), ("He", Pronoun)]
+                    vec![
+                        ("Whitcombe", Surname),
+                        ("Mr. Whitcombe", Honorific),
+                        ("He", Pronoun)
+                    ]
                 ),
                 (
                     "Brightwater Terminals Inc.".to_string(),

@@ -4,7 +4,9 @@
 use std::path::Path;
 
 fn score(set: &str) -> attest_sources::SourcesReport {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(set);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(set);
     let report = attest_sources::eval_gold(&dir, &|text| {
         attest_text::segment(text, &attest_doc::Limits::DEFAULT)
     })

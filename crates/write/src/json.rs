@@ -13,8 +13,8 @@
 use std::io::{self, Write};
 
 use attest_doc::{
-    AttributionKind, Doc, EntityLabel, Gender, Granularity, Layer, MergeReason, ParagraphRole, QuoteStatus, SourceKind,
-    SourcingSummary, Span, StanceLabel, TokenKind,
+    AttributionKind, Doc, EntityLabel, Gender, Granularity, Layer, MergeReason, ParagraphRole,
+    QuoteStatus, SourceKind, SourcingSummary, Span, StanceLabel, TokenKind,
 };
 use serde::Serialize;
 

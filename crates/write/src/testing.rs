@@ -5,9 +5,9 @@
 
 use attest_doc::{
     Article, Attribution, AttributionId, AttributionKind, ClusterId, Diagnostic, Doc, Entity,
-    EntityLabel, Gender, Granularity, Hedge, Merge, MergeReason, Paragraph, Quotation, QuoteStatus, ParagraphRole, PosTag, Quantity,
-    Segmentation, Sentence, SentenceId, Source, SourceId, SourceKind, Span, Stance, StanceLabel, TimeExpr,
-    Token, TokenId, TokenKind,
+    EntityLabel, Gender, Granularity, Hedge, Merge, MergeReason, Paragraph, ParagraphRole, PosTag,
+    Quantity, Quotation, QuoteStatus, Segmentation, Sentence, SentenceId, Source, SourceId,
+    SourceKind, Span, Stance, StanceLabel, TimeExpr, Token, TokenId, TokenKind,
 };
 use proptest::prelude::*;
 
