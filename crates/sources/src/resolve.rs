@@ -310,6 +310,7 @@ fn resolve_counted(doc: &Doc) -> (Resolution, usize) {
         if referent_of[index].is_none()
             && attribution.source.is_empty()
             && !is_hedge_cue(&view, attribution)
+            && !is_question_cue(&view, attribution)
         {
             let inherited = previous.and_then(|before| {
                 let earlier = attributions.get(before)?;
@@ -342,7 +343,19 @@ fn resolve_counted(doc: &Doc) -> (Resolution, usize) {
     (state.into_resolution(referent_of, routes), visited)
 }
 
-/// Whether an attribution is delivered as a social-media post.
+/// Whether a sourceless attribution's cue is a question put to someone ("When
+/// asked whether…", "Asked about…"): the reporter asks, an implicit source, and
+/// the speaker before is not the one asking.
+fn is_question_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool {
+    attribution
+        .cue
+        .iter()
+        .flat_map(|span| tokens_in(view.tokens, *span))
+        .map(|k| view.word(k))
+        .find(|w| *w != "when")
+        .is_some_and(|w| w.eq_ignore_ascii_case("asked"))
+}
+
 /// Whether the attribution's cue is only a hedge adverb ("reportedly"): such a
 /// statement names no speaker, and a source span beside it is the subject of
 /// what is reported, not who reports it.
@@ -355,6 +368,7 @@ fn is_hedge_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool 
     words.next().is_some_and(is_hedge_adverb) && words.next().is_none()
 }
 
+/// Whether an attribution is delivered as a social-media post.
 fn is_social(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool {
     let cue: Vec<usize> = attribution
         .cue
@@ -1937,6 +1951,25 @@ mod tests {
                     vec![("The FDA", Acronym)]
                 ),
             ]
+        );
+    }
+
+    #[test]
+    fn a_reporters_question_inherits_no_speaker() {
+        let text = "Dana Whitcombe said the pier was safe. Asked about the layoffs, \
+                    Whitcombe did not answer. When asked whether it would reopen, \
+                    a guard shrugged.";
+        let got = sources_of(
+            text,
+            &[
+                ("Dana Whitcombe", "said", "the pier was safe"),
+                ("", "Asked about", "the layoffs"),
+                ("", "asked", "whether it would reopen"),
+            ],
+        );
+        assert_eq!(
+            got,
+            vec![named("Dana Whitcombe", SourceKind::Person), None, None]
         );
     }
 
