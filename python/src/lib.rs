@@ -54,6 +54,9 @@ const BATCH: usize = 16;
 /// The outcome of one record: its document as JSON, or why it failed.
 type Outcome = Result<String, String>;
 
+/// One record analysed, or why it could not be read.
+type Analysed = Result<Doc, ReadError>;
+
 /// A loaded pipeline and the thread pool it last ran on.
 #[pyclass(frozen, module = "attest._attest")]
 struct Analyzer {
@@ -162,7 +165,7 @@ impl Analyzer {
         &self,
         pool: &rayon::ThreadPool,
         records: Vec<(String, String)>,
-    ) -> (Vec<Result<Doc, ReadError>>, usize) {
+    ) -> (Vec<Analysed>, usize) {
         let config = ReadConfig {
             limits: self.limits,
         };
@@ -178,7 +181,7 @@ impl Analyzer {
             std::iter::from_fn(|| Some(items.by_ref().take(BATCH).collect::<Vec<_>>()))
                 .take_while(|batch| !batch.is_empty())
                 .collect();
-        let done: Vec<(Option<usize>, Vec<Result<Doc, ReadError>>)> = pool.install(|| {
+        let done: Vec<(Option<usize>, Vec<Analysed>)> = pool.install(|| {
             batches
                 .into_par_iter()
                 .map(|batch| {
