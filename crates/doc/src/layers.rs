@@ -6,12 +6,12 @@
 
 use std::ops::Range;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::{AttributionId, ClusterId, SentenceId, SourceId, Span, TokenId};
 
 /// What kind of text a token is.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum TokenKind {
@@ -60,7 +60,7 @@ pub struct Sentence {
 }
 
 /// What part of an article a paragraph plays.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ParagraphRole {
     /// A headline or subhead: a short first line with no closing punctuation.
@@ -120,7 +120,7 @@ impl PosTag {
 }
 
 /// How an attribution gives its content.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AttributionKind {
     /// The content lies wholly inside quotation marks.
@@ -168,7 +168,7 @@ pub struct FoundAttribution {
 }
 
 /// How firmly an attribution puts its content.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StanceLabel {
     /// Said, told, wrote, according to.
@@ -215,7 +215,7 @@ pub struct Stance {
 }
 
 /// What kind of source speaks.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SourceKind {
     /// A named person.
@@ -245,7 +245,7 @@ impl SourceKind {
 }
 
 /// Grammatical gender as the article states it, by pronoun or honorific.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Gender {
     /// He, Mr.
@@ -364,7 +364,7 @@ pub struct Hedge {
 }
 
 /// The type of a named entity.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EntityLabel {
     /// A person.
@@ -402,7 +402,7 @@ pub struct Quantity {
 }
 
 /// How precise a resolved time is.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Granularity {
     /// A year.
