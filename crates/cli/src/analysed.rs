@@ -19,9 +19,9 @@ use std::path::Path;
 use anyhow::{Context, anyhow, bail};
 use attest_doc::{
     Article, Attribution, AttributionId, AttributionKind, ClusterId, Doc, Entity, EntityLabel,
-    Gender, Granularity, Hedge, Layer, Limits, Paragraph, ParagraphRole, Quantity, Segmentation,
-    Sentence, SentenceId, Source, SourceKind, Span, Stance, StanceLabel, TimeExpr, Token, TokenId,
-    TokenKind,
+    Gender, Granularity, Hedge, Layer, Limits, Merge, MergeReason, Paragraph, ParagraphRole,
+    Quantity, QuoteStatus, Quotation, Segmentation, Sentence, SentenceId, Source, SourceId,
+    SourceKind, Span, Stance, StanceLabel, TimeExpr, Token, TokenId, TokenKind,
 };
 use serde::Deserialize;
 
@@ -143,6 +143,7 @@ struct DocumentIn {
     entities: Option<Vec<EntityIn>>,
     quantities: Option<Vec<QuantityIn>>,
     times: Option<Vec<TimeIn>>,
+    quotations: Option<Vec<QuotationIn>>,
 }
 
 #[derive(Deserialize)]
@@ -191,6 +192,21 @@ struct SourceIn {
     mentions: Vec<SpanIn>,
     descriptors: Vec<SpanIn>,
     attributions: Vec<usize>,
+    merges: Vec<MergeIn>,
+}
+
+#[derive(Deserialize)]
+struct MergeIn {
+    mention: SpanIn,
+    reason: MergeReason,
+}
+
+#[derive(Deserialize)]
+struct QuotationIn {
+    span: SpanIn,
+    status: QuoteStatus,
+    attribution: Option<usize>,
+    source: Option<usize>,
 }
 
 #[derive(Deserialize)]
@@ -325,6 +341,16 @@ fn build(input: DocumentIn, limits: &Limits) -> anyhow::Result<Doc> {
                         .iter()
                         .map(|a| attribution_id(*a))
                         .collect::<anyhow::Result<_>>()?,
+                    merges: s
+                        .merges
+                        .iter()
+                        .map(|m| {
+                            Ok(Merge {
+                                mention: span(&m.mention)?,
+                                reason: m.reason,
+                            })
+                        })
+                        .collect::<anyhow::Result<_>>()?,
                     name: s.name,
                     kind: s.kind,
                     gender: s.gender,
@@ -386,6 +412,25 @@ fn build(input: DocumentIn, limits: &Limits) -> anyhow::Result<Doc> {
             })
             .collect::<anyhow::Result<_>>()?;
         doc.set_times(times)?;
+    }
+    if let Some(list) = input.quotations.filter(|_| has(Layer::Quotations)) {
+        let quotations = list
+            .iter()
+            .map(|q| {
+                Ok(Quotation {
+                    span: span(&q.span)?,
+                    status: q.status,
+                    attribution: q.attribution.map(attribution_id).transpose()?,
+                    source: q
+                        .source
+                        .map(|s| {
+                            SourceId::new(s).ok_or_else(|| anyhow!("source {s} out of range"))
+                        })
+                        .transpose()?,
+                })
+            })
+            .collect::<anyhow::Result<_>>()?;
+        doc.set_quotations(quotations)?;
     }
     Ok(doc)
 }
@@ -496,6 +541,7 @@ mod tests {
                 attest_write::to_json_value(&doc, &config)
             );
             assert!(back.has(Layer::Attributions) && !back.attributions().is_empty());
+            assert!(!back.quotations().is_empty(), "the quotation reads back");
             assert_eq!(back.tokens(), doc.tokens());
         }
     }

@@ -285,7 +285,7 @@ pub struct Merge {
 }
 
 /// Why a mention names a source already in the article.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MergeReason {
     /// The same name again ("Acme Corp." and "Acme Corp.").
@@ -324,7 +324,7 @@ pub struct Quotation {
 }
 
 /// Whose words a quotation is, or why it has no speaker.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum QuoteStatus {
     /// The content of an attribution.
