@@ -11,7 +11,7 @@ use attest_read::{Input, Origin, ReadConfig, ReadError, ReadItem};
 use attest_write::{JsonConfig, ReportConfig};
 use rayon::prelude::*;
 
-use crate::flags::{AnalyzeArgs, ColorChoice, Format};
+use crate::flags::{AnalyzeArgs, ColorChoice, Errors, Format};
 use crate::ids::SeenIds;
 use crate::out_names::{OutNames, relative_stem};
 use crate::safe_write::{self, Overwrite};
@@ -35,8 +35,10 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
         return writer.write(&doc, &Place::default());
     }
     let inputs = args.inputs.iter().map(Input::from_arg).collect();
-    let mut items =
-        attest_read::read_inputs(inputs, ReadConfig { limits }).blank_ids(args.ids.blank_ids());
+    let mut items = attest_read::read_inputs(inputs, ReadConfig { limits })
+        .blank_ids(args.ids.blank_ids())
+        .format(args.input_format.format());
+    let inline = args.errors == Errors::Inline;
     let mut seen = SeenIds::default();
     loop {
         let chunk: Vec<Result<ReadItem, ReadError>> = items.by_ref().take(CHUNK).collect();
@@ -60,12 +62,14 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
             match doc {
                 Ok(doc) => {
                     if place.id_given
+                        && !inline
                         && let Err(earlier) = seen.note(doc.article(), &place.origin.place())
                     {
                         messages::warning(earlier);
                     }
                     writer.write(&doc, &place)?;
                 }
+                Err(err) if inline => writer.write_error(&err)?,
                 Err(err) => messages::input_failed(err),
             }
         }
@@ -98,6 +102,15 @@ pub(crate) fn analyze_chunk<E: Send>(
     docs.into_iter().flatten().collect()
 }
 
+/// A record that could not be read, as `--errors inline` writes it; the keys
+/// are always present, `null` when unknown, so that readers need not guess.
+#[derive(serde::Serialize)]
+struct InlineError<'a> {
+    id: Option<&'a str>,
+    line: Option<u64>,
+    error: String,
+}
+
 /// Where and how documents are written.
 struct Writer {
     format: Format,
@@ -122,6 +135,9 @@ impl Writer {
                 )
             }
             _ => {}
+        }
+        if args.errors == Errors::Inline && args.format != Format::Jsonl {
+            bail!("--errors inline writes errors as JSON lines: it needs --format jsonl");
         }
         if let Some(dir) = &args.out {
             fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -177,6 +193,20 @@ impl Writer {
             (Format::Brat, None) => unreachable!("checked in Writer::new"),
         }
         self.written += 1;
+        self.stdout.flush()?;
+        Ok(())
+    }
+
+    /// Writes a record that could not be read in its place in the output, as
+    /// one JSON line.
+    fn write_error(&mut self, err: &ReadError) -> anyhow::Result<()> {
+        let line = InlineError {
+            id: err.id(),
+            line: err.line(),
+            error: err.to_string(),
+        };
+        serde_json::to_writer(&mut self.stdout, &line)?;
+        self.stdout.write_all(b"\n")?;
         self.stdout.flush()?;
         Ok(())
     }

@@ -54,23 +54,36 @@ fn test_set(args: &TestSetArgs, set: TestSet) -> anyhow::Result<()> {
 
 fn sources(args: &SourcesEvalArgs) -> anyhow::Result<()> {
     let segment = |text: &str| attest_text::segment(text, &Limits::DEFAULT);
-    let report = attest_sources::eval_gold(&args.gold, &segment)
-        .with_context(|| format!("scoring the gold set in {}", args.gold.display()))?;
+    let mut sets = Vec::with_capacity(args.gold.len());
+    for dir in &args.gold {
+        let report = attest_sources::eval_gold(dir, &segment)
+            .with_context(|| format!("scoring the gold set in {}", dir.display()))?;
+        sets.push((dir, report));
+    }
+    let overall = attest_sources::SourcesReport::overall(
+        &sets.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>(),
+    );
     let distribution = match &args.polnear {
         Some(dir) => Some(gold_source_distribution(dir)?),
         None => None,
     };
     let mut out = io::stdout().lock();
     if args.json {
-        let json = serde_json::json!({ "gold": report, "polnear": distribution });
+        let sets: Vec<_> = sets
+            .iter()
+            .map(|(dir, report)| serde_json::json!({ "dir": dir, "scores": report }))
+            .collect();
+        let json = serde_json::json!({ "sets": sets, "overall": overall, "polnear": distribution });
         writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
     } else {
-        writeln!(
-            out,
-            "Sources, stances and hedges of {}",
-            args.gold.display()
-        )?;
-        writeln!(out, "{report}")?;
+        for (dir, report) in &sets {
+            writeln!(out, "Sources, stances and hedges of {}", dir.display())?;
+            writeln!(out, "{report}")?;
+        }
+        if sets.len() > 1 {
+            writeln!(out, "Overall, {} sets", sets.len())?;
+            writeln!(out, "{overall}")?;
+        }
         if let (Some(dir), Some(distribution)) = (&args.polnear, &distribution) {
             writeln!(
                 out,
@@ -81,19 +94,31 @@ fn sources(args: &SourcesEvalArgs) -> anyhow::Result<()> {
         }
     }
     if let Some(floors) = &args.floors {
-        check_floors(
-            &mut out,
-            floors,
-            "sources",
-            &[
-                ("source_resolution", report.source_resolution.accuracy),
-                ("source_type", report.source_type.accuracy),
-                ("stance", report.stance.accuracy),
-                ("hedge_f1", report.hedges.f1),
-            ],
-        )?;
+        for (dir, report) in &sets {
+            check_floors(
+                &mut out,
+                floors,
+                &floor_section(dir),
+                &[
+                    ("source_resolution", report.source_resolution.accuracy),
+                    ("source_type", report.source_type.accuracy),
+                    ("stance", report.stance.accuracy),
+                    ("hedge_f1", report.hedges.f1),
+                    ("quotations", report.quotations.accuracy),
+                ],
+            )?;
+        }
     }
     Ok(())
+}
+
+/// The section of the floors file that holds a gold set's figures: `sources`
+/// for the first set (named gold), `sources_NAME` for any other.
+fn floor_section(dir: &Path) -> String {
+    match dir.file_name().and_then(|name| name.to_str()) {
+        Some("gold") | None => "sources".to_string(),
+        Some(name) => format!("sources_{name}"),
+    }
 }
 
 /// How the gold source spans of a PolNeAR split resolve, the gold attributions

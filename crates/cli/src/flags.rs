@@ -125,10 +125,24 @@ pub(crate) struct TrainArgs {
 #[derive(Debug, Args)]
 pub(crate) struct AnalyzeArgs {
     /// Files or directories to read: .txt, .html, .jsonl, .warc or .warc.gz; `-`
-    /// reads plain text from standard input. Directories are walked in sorted
-    /// order. With no input, attest analyses the sample article it ships with.
+    /// reads standard input (plain text unless --input-format says otherwise).
+    /// Directories are walked in sorted order. With no input, attest analyses
+    /// the sample article it ships with.
     #[arg(value_name = "INPUT")]
     pub(crate) inputs: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub(crate) input_format: InputFormatArgs,
+
+    /// Where a record that cannot be read is reported. `inline` (with --format
+    /// jsonl) writes it in its place in the output as
+    /// {"id":…,"line":…,"error":"…"}, so that the output has exactly one line
+    /// per input record, as `RDD.pipe` and Hadoop streaming need; such a record
+    /// is then data, not a failure of the run (the exit status stays 0), and
+    /// ids are not compared across records (which would hold every id in
+    /// memory).
+    #[arg(long, value_enum, default_value_t = Errors::Stderr, value_name = "WHERE")]
+    pub(crate) errors: Errors,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Report)]
@@ -166,6 +180,48 @@ pub(crate) struct AnalyzeArgs {
 
     #[command(flatten)]
     pub(crate) limits: LimitArgs,
+}
+
+/// Where `attest analyze` reports a record that cannot be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Errors {
+    /// On standard error, and the exit status is 1.
+    Stderr,
+    /// As a JSON line in the output, in the record's place.
+    Inline,
+}
+
+/// The formats of `--input-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum InputFormat {
+    /// Plain text, one article per file or per standard input.
+    Text,
+    /// JSON Lines, one article per line.
+    Jsonl,
+    /// An HTML page, one article per file or per standard input.
+    Html,
+    /// A web archive (gzipped or not), one article per HTML response.
+    Warc,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct InputFormatArgs {
+    /// Read every input, standard input included, as this format, whatever
+    /// file extensions and first bytes say (a directory walk still picks its
+    /// files by extension).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub(crate) input_format: Option<InputFormat>,
+}
+
+impl InputFormatArgs {
+    pub(crate) fn format(&self) -> Option<attest_read::InputFormat> {
+        self.input_format.map(|format| match format {
+            InputFormat::Text => attest_read::InputFormat::Text,
+            InputFormat::Jsonl => attest_read::InputFormat::Jsonl,
+            InputFormat::Html => attest_read::InputFormat::Html,
+            InputFormat::Warc => attest_read::InputFormat::Warc,
+        })
+    }
 }
 
 /// What a JSON Lines record with a blank `id` becomes.
@@ -276,10 +332,14 @@ pub(crate) enum EvalCommand {
 
 #[derive(Debug, Args)]
 pub(crate) struct SourcesEvalArgs {
-    /// A directory of NAME.txt articles with NAME.gold annotations, in the format
-    /// of crates/sources/tests/data/gold/README.md.
-    #[arg(value_name = "DIR", default_value = "crates/sources/tests/data/gold")]
-    pub(crate) gold: PathBuf,
+    /// Directories of NAME.txt articles with NAME.gold annotations, in the format
+    /// of crates/sources/tests/data/gold/README.md: each is scored as a set,
+    /// then all together.
+    #[arg(
+        value_name = "DIR",
+        default_values = ["crates/sources/tests/data/gold", "crates/sources/tests/data/gold2"]
+    )]
+    pub(crate) gold: Vec<PathBuf>,
 
     /// Also describe how the gold source spans of a PolNeAR-format split resolve
     /// (named, pronoun to a name, unnamed), such as ../shared/data/polnear/dev.
@@ -291,7 +351,9 @@ pub(crate) struct SourcesEvalArgs {
     pub(crate) json: bool,
 
     /// A JSON file of recorded scores (eval/floors.json): fail with status 1 when a
-    /// headline score falls more than 0.01 below its recorded figure.
+    /// headline score of a set falls more than 0.01 below its recorded figure
+    /// (section `sources` for a directory named gold, `sources_NAME` for one
+    /// named NAME).
     #[arg(long, value_name = "FILE")]
     pub(crate) floors: Option<PathBuf>,
 }

@@ -19,12 +19,13 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use attest_doc::Doc;
+use attest_doc::{Article, Doc};
 use attest_ledger::{ArticleKey, Entry, Ledger, OnConflict, Stored, content_hash};
 use attest_pipeline::Pipeline;
-use attest_read::{Input, ReadConfig, ReadError, ReadItem};
+use attest_read::{Input, ReadConfig, ReadItem};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
+use crate::analysed;
 use crate::analyze::analyze_chunk;
 use crate::ids::SeenIds;
 use crate::ledger_flags::IngestArgs;
@@ -140,8 +141,13 @@ pub(crate) fn run(args: &IngestArgs) -> anyhow::Result<()> {
     let inputs: Vec<Input> = args.inputs.iter().map(Input::from_arg).collect();
     let config = ReadConfig { limits };
     let blank_ids = args.ids.blank_ids();
-    if progress.0.is_some() && !inputs.contains(&Input::Stdin) {
-        count_in_background(inputs.clone(), config, progress.clone());
+    if progress.0.is_some() && !args.analysed && !inputs.contains(&Input::Stdin) {
+        count_in_background(
+            inputs.clone(),
+            config,
+            args.input_format.format(),
+            progress.clone(),
+        );
     }
 
     let (sender, receiver) = mpsc::sync_channel::<Vec<Analysed>>(QUEUED_CHUNKS);
@@ -163,10 +169,15 @@ pub(crate) fn run(args: &IngestArgs) -> anyhow::Result<()> {
         tally: &tally,
         progress: &progress,
     };
-    let fed = feeder.feed(
-        attest_read::read_inputs(inputs, config).blank_ids(blank_ids),
-        &sender,
-    );
+    let fed = if args.analysed {
+        feeder.feed(analysed_inputs(&args.inputs, limits), &sender)
+    } else {
+        let items = attest_read::read_inputs(inputs, config)
+            .blank_ids(blank_ids)
+            .format(args.input_format.format())
+            .map(|item| item.map(Incoming::Read).map_err(|err| err.to_string()));
+        feeder.feed(items, &sender)
+    };
     // Closing the channel lets the writer commit what it holds and stop, also
     // when reading failed: what was analysed is not thrown away. The lookup
     // connection closes first, so that the writer's closing checkpoint can
@@ -209,14 +220,12 @@ impl Feeder<'_> {
     /// different content is one unless `--update` replaces it.
     fn conflict(
         &self,
-        item: &ReadItem,
+        item: &Incoming,
         key: &ArticleKey,
         seen: &mut SeenIds,
     ) -> anyhow::Result<Conflict> {
-        let place = item.origin.place();
-        if item.id_given
-            && let Err(why) = seen.note(&item.article, &place)
-        {
+        let (article, id_given, place) = item.parts();
+        if id_given && let Err(why) = seen.note(article, &place) {
             return Ok(Conflict::Different(why));
         }
         if self.on_conflict == OnConflict::Replace {
@@ -224,30 +233,31 @@ impl Feeder<'_> {
         }
         Ok(match self.lookup.stored_hash(key)? {
             None => Conflict::None,
-            Some(hash) if !item.id_given || hash == content_hash(&item.article) => Conflict::Stored,
+            Some(hash) if !id_given || hash == content_hash(article) => Conflict::Stored,
             Some(_) => Conflict::Different(format!(
                 "{place}: id {:?} is already stored with different content; not stored \
                  (--update replaces it)",
-                item.article.id
+                article.id
             )),
         })
     }
 
-    /// Reads, skips what is stored, analyses, and sends chunks to the writer
-    /// until the input ends or the writer stops.
+    /// Reads, skips what is stored, analyses what is not analysed yet, and
+    /// sends chunks to the writer until the input ends or the writer stops.
     fn feed(
         &self,
-        mut items: attest_read::Articles,
+        mut items: impl Iterator<Item = Result<Incoming, String>>,
         sender: &mpsc::SyncSender<Vec<Analysed>>,
     ) -> anyhow::Result<()> {
         let (tally, progress) = (self.tally, self.progress);
         let mut seen = SeenIds::default();
         loop {
-            let chunk: Vec<Result<ReadItem, ReadError>> = items.by_ref().take(CHUNK).collect();
+            let chunk: Vec<Result<Incoming, String>> = items.by_ref().take(CHUNK).collect();
             if chunk.is_empty() {
                 return Ok(());
             }
-            let mut todo = Vec::with_capacity(chunk.len());
+            let mut to_analyse = Vec::with_capacity(chunk.len());
+            let mut analysed = Vec::new();
             for item in chunk {
                 Tally::bump(&tally.read, 1);
                 match item {
@@ -257,13 +267,19 @@ impl Feeder<'_> {
                         progress.report(|| messages::input_failed(err));
                     }
                     Ok(item) => {
-                        let key = if item.id_given {
-                            ArticleKey::by_id(&item.article.id)
+                        let (article, id_given, _) = item.parts();
+                        let key = if id_given {
+                            ArticleKey::by_id(&article.id)
                         } else {
-                            ArticleKey::by_content(&item.article)
+                            ArticleKey::by_content(article)
                         };
                         match self.conflict(&item, &key, &mut seen)? {
-                            Conflict::None => todo.push((item, key)),
+                            Conflict::None => match item {
+                                Incoming::Read(item) => to_analyse.push((item, key)),
+                                Incoming::Analysed { doc, .. } => {
+                                    analysed.push(Analysed { doc, key })
+                                }
+                            },
                             Conflict::Stored => {
                                 Tally::bump(&tally.skipped, 1);
                                 progress.advance(1);
@@ -277,18 +293,19 @@ impl Feeder<'_> {
                     }
                 }
             }
-            let (articles, keys): (Vec<_>, Vec<_>) = todo
+            let (articles, keys): (Vec<_>, Vec<_>) = to_analyse
                 .into_iter()
                 .map(|(item, key)| (Ok::<_, Infallible>((item.article, item.warnings)), key))
                 .unzip();
-            let analysed: Vec<Analysed> = analyze_chunk(self.pipeline, articles)
-                .into_iter()
-                .zip(keys)
-                .map(|(doc, key)| {
-                    let Ok(doc) = doc;
-                    Analysed { doc, key }
-                })
-                .collect();
+            analysed.extend(
+                analyze_chunk(self.pipeline, articles)
+                    .into_iter()
+                    .zip(keys)
+                    .map(|(doc, key)| {
+                        let Ok(doc) = doc;
+                        Analysed { doc, key }
+                    }),
+            );
             for one in &analysed {
                 Tally::bump(&tally.bytes, one.doc.text().len() as u64);
                 for diagnostic in one.doc.diagnostics() {
@@ -310,11 +327,65 @@ impl Feeder<'_> {
     }
 }
 
+/// One article on its way in: read, to be analysed, or analysed already
+/// (`--analysed`). One run holds only a chunk of them, and only one kind, so
+/// the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
+enum Incoming {
+    Read(ReadItem),
+    /// A document of `attest analyze`'s output, read at `place`. Its key is
+    /// its id, as the output does not say whether the input gave it.
+    Analysed {
+        doc: Doc,
+        place: String,
+    },
+}
+
+impl Incoming {
+    /// The article, whether the input gave its id, and where it was read.
+    fn parts(&self) -> (&Article, bool, String) {
+        match self {
+            Incoming::Read(item) => (&item.article, item.id_given, item.origin.place()),
+            Incoming::Analysed { doc, place } => (doc.article(), true, place.clone()),
+        }
+    }
+}
+
+/// The documents of `--analysed` inputs, in order; a file that cannot be
+/// opened fails alone.
+fn analysed_inputs(
+    inputs: &[std::path::PathBuf],
+    limits: attest_doc::Limits,
+) -> impl Iterator<Item = Result<Incoming, String>> + use<> {
+    let inputs = inputs.to_vec();
+    inputs.into_iter().flat_map(move |path| {
+        let lines: Box<dyn Iterator<Item = Result<Incoming, String>>> =
+            match analysed::read_file(&path, limits) {
+                Ok(lines) => Box::new(lines.map(|line| match line.doc {
+                    Ok(doc) => Ok(Incoming::Analysed {
+                        doc,
+                        place: line.place,
+                    }),
+                    Err(err) => Err(format!("{err:#}")),
+                })),
+                Err(err) => Box::new(std::iter::once(Err(format!("{err:#}")))),
+            };
+        lines
+    })
+}
+
 /// Counts the articles of the inputs on a thread of its own, so that the bar
 /// gets a total (and an ETA) without delaying the start.
-fn count_in_background(inputs: Vec<Input>, config: ReadConfig, progress: Progress) {
+fn count_in_background(
+    inputs: Vec<Input>,
+    config: ReadConfig,
+    format: Option<attest_read::InputFormat>,
+    progress: Progress,
+) {
     thread::spawn(move || {
-        let total = attest_read::read_inputs(inputs, config).count();
+        let total = attest_read::read_inputs(inputs, config)
+            .format(format)
+            .count();
         progress.set_total(total as u64);
     });
 }

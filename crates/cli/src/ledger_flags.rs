@@ -6,7 +6,7 @@ use std::time::Duration;
 use attest_doc::SourceKind;
 use clap::{Args, ValueEnum};
 
-use crate::flags::{IdArgs, LimitArgs};
+use crate::flags::{IdArgs, InputFormatArgs, LimitArgs};
 
 /// Which ledger, and how long to wait for it.
 #[derive(Debug, Args)]
@@ -32,9 +32,19 @@ impl DbArgs {
 #[derive(Debug, Args)]
 pub(crate) struct IngestArgs {
     /// Files or directories to read, as `attest analyze` reads them; `-` reads
-    /// plain text from standard input.
+    /// standard input (plain text unless --input-format says otherwise).
     #[arg(value_name = "INPUT", required = true)]
     pub(crate) inputs: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub(crate) input_format: InputFormatArgs,
+
+    /// The inputs are the output of `attest analyze --format jsonl` (files or
+    /// `-`), stored without analysing again: each document keyed by its id;
+    /// a document of another schema version, or whose spans do not fit its
+    /// text, fails alone.
+    #[arg(long, conflicts_with = "input_format")]
+    pub(crate) analysed: bool,
 
     #[command(flatten)]
     pub(crate) db: DbArgs,

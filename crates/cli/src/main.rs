@@ -2,6 +2,7 @@
 //! pipeline, the pipeline feeds writers, and failures of single inputs are
 //! reported and remembered for the exit status while the batch goes on.
 
+mod analysed;
 mod analyze;
 mod entities;
 mod eval;

@@ -5,15 +5,10 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use attest_doc::Limits;
+use attest_encoder::DIR_VARIABLE;
 use attest_pipeline::{AnyStage, Pipeline};
 use attest_write::AnalysisModel;
 use clap::{Args, ValueEnum};
-
-/// The encoder directory of the source tree this binary was built from.
-const BUILT_IN_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/encoder");
-
-/// The environment variable that names the encoder directory.
-const DIR_VARIABLE: &str = "ATTEST_MODEL_DIR";
 
 /// Which model analyses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -53,8 +48,7 @@ impl ModelArgs {
     pub(crate) fn dir(&self) -> PathBuf {
         self.model_dir
             .clone()
-            .or_else(|| std::env::var_os(DIR_VARIABLE).map(PathBuf::from))
-            .unwrap_or_else(|| PathBuf::from(BUILT_IN_DIR))
+            .unwrap_or_else(attest_encoder::default_dir)
     }
 
     /// The encoder, loaded from [`ModelArgs::dir`].

@@ -467,3 +467,199 @@ fn a_missing_encoder_directory_is_a_clear_usage_error() {
         "{message}"
     );
 }
+
+#[test]
+fn eval_sources_scores_each_gold_set_and_all_together() {
+    let set = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../sources/tests/data")
+            .join(name)
+            .to_string_lossy()
+            .into_owned()
+    };
+    let (gold, gold2) = (set("gold"), set("gold2"));
+    let output = attest(&["eval", "sources", &gold, &gold2, "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    let sets = json["sets"].as_array().expect("sets");
+    assert_eq!(sets.len(), 2);
+    let count = |v: &serde_json::Value| v["attributions"].as_u64().expect("a count");
+    assert_eq!(
+        count(&json["overall"]),
+        count(&sets[0]["scores"]) + count(&sets[1]["scores"])
+    );
+
+    let dir = temp_dir("floors");
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let floors = dir.join("floors.json");
+    let zero = r#"{"source_resolution": 0, "source_type": 0, "stance": 0, "hedge_f1": 0, "quotations": 0}"#;
+    std::fs::write(
+        &floors,
+        format!(r#"{{"sources": {zero}, "sources_gold2": {zero}}}"#),
+    )
+    .expect("written");
+    let output = attest(&[
+        "eval",
+        "sources",
+        &gold,
+        &gold2,
+        "--floors",
+        &floors.to_string_lossy(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("Overall, 2 sets"), "{text}");
+    assert!(text.contains("floor sources.stance"), "{text}");
+    assert!(text.contains("floor sources_gold2.stance"), "{text}");
+}
+
+// ------------------------------------------------------- the streaming filter
+
+/// Five records on standard input: a good one, one that is not JSON, one whose
+/// date is bad but whose id reads, and two good ones.
+const PIPED: &str = concat!(
+    r#"{"id":"p1","text":"The mayor said the bridge would reopen in May."}"#,
+    "\n",
+    r#"{"id":"p2","text": oops}"#,
+    "\n",
+    r#"{"id":"p3","text":"Officials declined to comment.","published":"someday"}"#,
+    "\n",
+    r#"{"id":"p4","text":"Prices will rise, the bank said on Tuesday."}"#,
+    "\n",
+    r#"{"text":"A record without an id is known by its place."}"#,
+    "\n",
+);
+
+#[test]
+fn a_bad_record_in_a_pipe_is_one_error_line_in_its_place() {
+    let output = attest_with_stdin(
+        &[
+            "analyze",
+            "--input-format",
+            "jsonl",
+            "--format",
+            "jsonl",
+            "--errors",
+            "inline",
+            "-",
+        ],
+        PIPED.as_bytes(),
+    );
+    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
+    let lines = json_lines(&output);
+    assert_eq!(lines.len(), 5, "one line per record: {}", stdout(&output));
+    assert_eq!(lines[0]["id"], "p1");
+    assert_eq!(lines[0]["schema"], "attest.document/1");
+    assert_eq!(
+        lines[1]["id"],
+        serde_json::Value::Null,
+        "no id could be read"
+    );
+    assert_eq!(lines[1]["line"], 2);
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("-:2: ")),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(lines[2]["id"], "p3", "the id read before the record failed");
+    assert_eq!(lines[2]["line"], 3);
+    assert!(
+        lines[2]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("published"))
+    );
+    assert_eq!(lines[3]["id"], "p4");
+    assert_eq!(lines[4]["id"], "-:5");
+    assert!(
+        lines
+            .iter()
+            .filter(|line| line.get("error").is_some())
+            .count()
+            == 2,
+        "only the two bad records are errors"
+    );
+}
+
+#[test]
+fn without_inline_errors_a_bad_piped_record_goes_to_standard_error() {
+    let output = attest_with_stdin(
+        &[
+            "analyze",
+            "--input-format",
+            "jsonl",
+            "--format",
+            "jsonl",
+            "-",
+        ],
+        PIPED.as_bytes(),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(json_lines(&output).len(), 3);
+    assert!(stderr(&output).contains("-:2: "), "{}", stderr(&output));
+}
+
+#[test]
+fn inline_errors_need_json_lines_output() {
+    let output = attest_with_stdin(&["analyze", "--errors", "inline", "-"], b"Some text.");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("--format jsonl"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn standard_input_is_read_in_the_format_given() {
+    let html = std::fs::read(reader_fixture("article.html")).expect("the fixture reads");
+    let output = attest_with_stdin(
+        &[
+            "analyze",
+            "--input-format",
+            "html",
+            "--format",
+            "jsonl",
+            "-",
+        ],
+        &html,
+    );
+    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
+    let from_stdin = json_lines(&output);
+    let from_file = json_lines(&attest(&[
+        "analyze",
+        "--format",
+        "jsonl",
+        &reader_fixture("article.html"),
+    ]));
+    assert_eq!(from_stdin.len(), 1);
+    assert_eq!(from_stdin[0]["title"], from_file[0]["title"]);
+    assert_eq!(from_stdin[0]["text"], from_file[0]["text"]);
+
+    let warc = std::fs::read(reader_fixture("crawl.warc.gz")).expect("the fixture reads");
+    let output = attest_with_stdin(
+        &[
+            "analyze",
+            "--input-format",
+            "warc",
+            "--format",
+            "jsonl",
+            "-",
+        ],
+        &warc,
+    );
+    assert_eq!(output.status.code(), Some(0), "stderr: {}", stderr(&output));
+    let from_file = json_lines(&attest(&[
+        "analyze",
+        "--format",
+        "jsonl",
+        &reader_fixture("crawl.warc.gz"),
+    ]));
+    let urls = |docs: &[serde_json::Value]| {
+        docs.iter()
+            .map(|doc| doc["url"].clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(urls(&json_lines(&output)), urls(&from_file));
+}

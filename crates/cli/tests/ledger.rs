@@ -685,3 +685,62 @@ fn an_export_stops_at_its_time_and_row_limits_and_keeps_no_file() {
     assert_eq!(csv.lines().count(), 4, "a header and three articles");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A dump with every confidence at the four decimals analyse's JSON keeps.
+fn rounded(dump: &str) -> Vec<Value> {
+    dump.lines()
+        .map(|line| {
+            let mut row: Value = serde_json::from_str(line).expect("a JSON line");
+            if let Some(confidence) = row.get_mut("confidence")
+                && let Some(value) = confidence.as_f64()
+            {
+                *confidence = serde_json::json!((value * 10_000.0).round() / 10_000.0);
+            }
+            row
+        })
+        .collect()
+}
+
+#[test]
+fn analysed_output_is_stored_as_ingest_stores_its_input() {
+    let dir = temp_dir("analysed");
+    let corpus = corpus(&dir, 24);
+    let direct = dir.join("direct.db");
+    succeeds(&["ingest", path_str(&corpus), "--db", path_str(&direct)]);
+
+    let mut analysed = succeeds(&["analyze", "--format", "jsonl", path_str(&corpus)]);
+    let docs = dir.join("analysed.jsonl");
+    std::fs::write(&docs, &analysed).expect("written");
+    let from_analysed = dir.join("from-analysed.db");
+    let ingest_analysed = |db: &Path, file: &Path| {
+        let output = attest(&["ingest", "--analysed", path_str(file), "--db", path_str(db)]);
+        (output.status.code(), stderr(&output))
+    };
+    let (code, err) = ingest_analysed(&from_analysed, &docs);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("24 added"), "{err}");
+    assert_eq!(
+        rounded(&dump(&dir, &from_analysed)),
+        rounded(&dump(&dir, &direct)),
+        "the same ledger, but for the decimals of confidences"
+    );
+    let (code, err) = ingest_analysed(&from_analysed, &docs);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("0 added, 0 replaced, 24 already stored"),
+        "{err}"
+    );
+
+    // One document of another schema version fails alone, naming its line.
+    analysed = analysed.replacen("attest.document/1", "attest.document/9", 1);
+    std::fs::write(&docs, &analysed).expect("written");
+    let fresh = dir.join("fresh.db");
+    let (code, err) = ingest_analysed(&fresh, &docs);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("analysed.jsonl:1") && err.contains("attest.document/9"),
+        "{err}"
+    );
+    assert!(err.contains("23 added"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,8 +3,8 @@
 use std::fmt;
 
 use crate::{
-    Article, Attribution, Diagnostic, Entity, Hedge, Paragraph, PosTag, Quantity, Sentence,
-    SentenceId, Source, Span, SpanError, Stance, TimeExpr, Token, TokenId, TokenKind,
+    Article, Attribution, Diagnostic, Entity, Hedge, Paragraph, PosTag, Quantity, Quotation,
+    Sentence, SentenceId, Source, Span, SpanError, Stance, TimeExpr, Token, TokenId, TokenKind,
 };
 
 /// A layer of annotation a stage can assign.
@@ -33,11 +33,14 @@ pub enum Layer {
     Quantities,
     /// [`Doc::times`].
     Times,
+    /// [`Doc::quotations`]; last, so that the bits of the others keep their
+    /// places.
+    Quotations,
 }
 
 impl Layer {
     /// Every layer, in the order the JSON schema lists them.
-    pub const ALL: [Layer; 11] = [
+    pub const ALL: [Layer; 12] = [
         Layer::Tokens,
         Layer::Sentences,
         Layer::Paragraphs,
@@ -49,6 +52,7 @@ impl Layer {
         Layer::Entities,
         Layer::Quantities,
         Layer::Times,
+        Layer::Quotations,
     ];
 
     /// The layer's name in JSON and in messages.
@@ -65,6 +69,7 @@ impl Layer {
             Layer::Entities => "entities",
             Layer::Quantities => "quantities",
             Layer::Times => "times",
+            Layer::Quotations => "quotations",
         }
     }
 
@@ -167,6 +172,7 @@ pub struct Doc {
     entities: Vec<Entity>,
     quantities: Vec<Quantity>,
     times: Vec<TimeExpr>,
+    quotations: Vec<Quotation>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -199,6 +205,7 @@ impl Doc {
             entities: Vec::new(),
             quantities: Vec::new(),
             times: Vec::new(),
+            quotations: Vec::new(),
             diagnostics: Vec::new(),
         }
     }
@@ -286,6 +293,11 @@ impl Doc {
     /// Time expressions.
     pub fn times(&self) -> &[TimeExpr] {
         &self.times
+    }
+
+    /// Every quoted passage, in text order, with whose words it is.
+    pub fn quotations(&self) -> &[Quotation] {
+        &self.quotations
     }
 
     /// What readers and stages noticed without failing the article.
@@ -410,9 +422,13 @@ impl Doc {
         check_spans(
             self.text(),
             Layer::Sources,
-            sources
-                .iter()
-                .flat_map(|s| s.mentions.iter().chain(&s.descriptors).copied()),
+            sources.iter().flat_map(|s| {
+                s.mentions
+                    .iter()
+                    .chain(&s.descriptors)
+                    .copied()
+                    .chain(s.merges.iter().map(|m| m.mention))
+            }),
         )?;
         self.check_attribution_ids(
             Layer::Sources,
@@ -464,6 +480,33 @@ impl Doc {
         check_spans(self.text(), Layer::Times, times.iter().map(|t| t.span))?;
         self.times = times;
         self.annotated = self.annotated.with(Layer::Times);
+        Ok(())
+    }
+
+    /// Sets the quotations: their spans must fit the text, and the attribution
+    /// and source each names must exist.
+    pub fn set_quotations(&mut self, quotations: Vec<Quotation>) -> Result<(), LayerError> {
+        check_spans(
+            self.text(),
+            Layer::Quotations,
+            quotations.iter().map(|q| q.span),
+        )?;
+        self.check_attribution_ids(
+            Layer::Quotations,
+            quotations.iter().filter_map(|q| q.attribution),
+        )?;
+        if let Some(id) = quotations
+            .iter()
+            .filter_map(|q| q.source)
+            .find(|id| id.index() >= self.sources.len())
+        {
+            return Err(LayerError::BadReference {
+                layer: Layer::Quotations,
+                what: format!("source {} of {}", id.index(), self.sources.len()),
+            });
+        }
+        self.quotations = quotations;
+        self.annotated = self.annotated.with(Layer::Quotations);
         Ok(())
     }
 

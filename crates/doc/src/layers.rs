@@ -6,12 +6,12 @@
 
 use std::ops::Range;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::{AttributionId, ClusterId, SentenceId, Span, TokenId};
+use crate::{AttributionId, ClusterId, SentenceId, SourceId, Span, TokenId};
 
 /// What kind of text a token is.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum TokenKind {
@@ -60,7 +60,7 @@ pub struct Sentence {
 }
 
 /// What part of an article a paragraph plays.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ParagraphRole {
     /// A headline or subhead: a short first line with no closing punctuation.
@@ -120,7 +120,7 @@ impl PosTag {
 }
 
 /// How an attribution gives its content.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AttributionKind {
     /// The content lies wholly inside quotation marks.
@@ -168,7 +168,7 @@ pub struct FoundAttribution {
 }
 
 /// How firmly an attribution puts its content.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StanceLabel {
     /// Said, told, wrote, according to.
@@ -215,7 +215,7 @@ pub struct Stance {
 }
 
 /// What kind of source speaks.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SourceKind {
     /// A named person.
@@ -245,7 +245,7 @@ impl SourceKind {
 }
 
 /// Grammatical gender as the article states it, by pronoun or honorific.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Gender {
     /// He, Mr.
@@ -269,6 +269,89 @@ pub struct Source {
     pub gender: Option<Gender>,
     /// The attributions it speaks in.
     pub attributions: Vec<AttributionId>,
+    /// Why each mention that joined a source named or described before it was
+    /// taken for this source, in text order: identity, not shared words, is
+    /// what merges two mentions.
+    pub merges: Vec<Merge>,
+}
+
+/// One mention joined to a source it does not first name, and why.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Merge {
+    /// The mention joined.
+    pub mention: Span,
+    /// Why it is the same source.
+    pub reason: MergeReason,
+}
+
+/// Why a mention names a source already in the article.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MergeReason {
+    /// The same name again ("Acme Corp." and "Acme Corp.").
+    SameName,
+    /// A person's surname alone ("Smalls" for "Chris Smalls").
+    Surname,
+    /// A surname with an honorific or title ("Mr. Smalls", "Sen. Ortiz").
+    Honorific,
+    /// A shorter or fuller form of the name ("Brightwater" and "Brightwater
+    /// Terminals Inc.").
+    ShortenedName,
+    /// An acronym of the name ("FDA" for "Food and Drug Administration").
+    Acronym,
+    /// A pronoun resolved to the source ("she", "it").
+    Pronoun,
+    /// A description of the one source in play that fits it ("the company",
+    /// "the senator", "the report").
+    Description,
+    /// A spokesperson, lawyer or representative speaking for the source.
+    Spokesperson,
+}
+
+/// One passage of the article inside quotation marks, and whose words it is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Quotation {
+    /// The quoted words without their marks; to the end of the paragraph when
+    /// the quotation runs on into the next one.
+    pub span: Span,
+    /// Whose words they are, or why no one's.
+    pub status: QuoteStatus,
+    /// The attribution whose content holds the passage.
+    pub attribution: Option<AttributionId>,
+    /// The canonical source whose words they are: its attribution's, or the
+    /// speaker a floating quote continues.
+    pub source: Option<SourceId>,
+}
+
+/// Whose words a quotation is, or why it has no speaker.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QuoteStatus {
+    /// The content of an attribution.
+    Attributed,
+    /// A quote paragraph with no cue of its own that continues the speaker
+    /// before it ("…," she said. / "And we will win.").
+    Floating,
+    /// The title of a work: a film, a book, a show.
+    Title,
+    /// Scare quotes: words the writer sets off ("green" energy).
+    Scare,
+    /// A chant, a slogan, the text of a sign or a banner.
+    Slogan,
+    /// Someone's words, but no speaker can be told.
+    Unattributed,
+}
+
+impl QuoteStatus {
+    /// Every status, in the order summaries list them.
+    pub const ALL: [QuoteStatus; 6] = [
+        QuoteStatus::Attributed,
+        QuoteStatus::Floating,
+        QuoteStatus::Title,
+        QuoteStatus::Scare,
+        QuoteStatus::Slogan,
+        QuoteStatus::Unattributed,
+    ];
 }
 
 /// A statement the article makes only on hearsay ("reportedly", "allegedly").
@@ -281,7 +364,7 @@ pub struct Hedge {
 }
 
 /// The type of a named entity.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EntityLabel {
     /// A person.
@@ -319,7 +402,7 @@ pub struct Quantity {
 }
 
 /// How precise a resolved time is.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Granularity {
     /// A year.

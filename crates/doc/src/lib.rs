@@ -43,8 +43,8 @@ pub use doc::{Doc, Layer, LayerError, LayerSet, Segmentation};
 pub use ids::{AttributionId, ClusterId, ParagraphId, SentenceId, SourceId, TokenId};
 pub use layers::{
     Attribution, AttributionKind, Diagnostic, Entity, EntityLabel, FoundAttribution, Gender,
-    Granularity, Hedge, Paragraph, ParagraphRole, PosTag, Quantity, Sentence, Source, SourceKind,
-    Stance, StanceLabel, TimeExpr, Token, TokenKind,
+    Granularity, Hedge, Merge, MergeReason, Paragraph, ParagraphRole, PosTag, Quantity, Quotation,
+    QuoteStatus, Sentence, Source, SourceKind, Stance, StanceLabel, TimeExpr, Token, TokenKind,
 };
 pub use limits::Limits;
 pub use names::serde_name;

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::{AttributionKind, Doc, Layer, SourceKind, StanceLabel};
+use crate::{AttributionKind, Doc, Layer, QuoteStatus, SourceKind, StanceLabel};
 
 /// How an article sources what it reports.
 ///
@@ -37,6 +37,10 @@ pub struct SourcingSummary {
     pub stances: Counts<StanceLabel>,
     /// Unattributed hedges.
     pub hedges: usize,
+    /// Quoted passages by whose words they are, floating quotes (those with no
+    /// cue of their own, continuing the speaker before them) among them; `None`
+    /// when quotations were not looked for.
+    pub quotations: Option<Counts<QuoteStatus>>,
 }
 
 /// A count for every value of a small enum, zeros included, in the enum's
@@ -128,6 +132,13 @@ impl SourcingSummary {
             direct_quote_share: share(direct_quotes),
             stances,
             hedges: doc.hedges().len(),
+            quotations: doc.has(Layer::Quotations).then(|| {
+                let mut counts = Counts::zero(&QuoteStatus::ALL);
+                for quotation in doc.quotations() {
+                    counts.add(quotation.status);
+                }
+                counts
+            }),
         })
     }
 }
@@ -135,7 +146,7 @@ impl SourcingSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Article, Attribution, AttributionId, Source, Span, Stance};
+    use crate::{Article, Attribution, AttributionId, Quotation, Source, SourceId, Span, Stance};
 
     fn attribution(text: &str, cue: &str, kind: AttributionKind) -> Attribution {
         let start = text.find(cue).expect("the cue is in the text");
@@ -165,6 +176,7 @@ mod tests {
             descriptors: Vec::new(),
             gender: None,
             attributions: attributions.into_iter().map(AttributionId::must).collect(),
+            merges: Vec::new(),
         };
         doc.set_sources(vec![
             source("Lee", SourceKind::Person, vec![0]),
@@ -193,6 +205,28 @@ mod tests {
         assert_eq!(summary.sources_by_kind.get(SourceKind::Person), 1);
         assert_eq!(summary.sources_by_kind.get(SourceKind::Document), 0);
         assert_eq!(summary.stances.get(StanceLabel::Denies), 1);
+        assert_eq!(summary.quotations, None, "quotations were not looked for");
+
+        doc.set_quotations(vec![
+            Quotation {
+                span: Span::must(9, 11),
+                status: QuoteStatus::Attributed,
+                attribution: Some(AttributionId::must(0)),
+                source: Some(SourceId::must(0)),
+            },
+            Quotation {
+                span: Span::must(0, 3),
+                status: QuoteStatus::Floating,
+                attribution: None,
+                source: Some(SourceId::must(0)),
+            },
+        ])
+        .expect("the quotations fit");
+        let quotations = SourcingSummary::of(&doc)
+            .and_then(|s| s.quotations)
+            .expect("quotations were looked for");
+        assert_eq!(quotations.get(QuoteStatus::Floating), 1);
+        assert_eq!(quotations.get(QuoteStatus::Scare), 0);
     }
 
     #[test]

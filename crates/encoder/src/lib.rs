@@ -158,6 +158,19 @@ pub struct PairScores {
     pub logits: Vec<f32>,
 }
 
+/// The environment variable that names the model directory.
+pub const DIR_VARIABLE: &str = "ATTEST_MODEL_DIR";
+
+/// The model directory a caller that was given none reads: `$ATTEST_MODEL_DIR`,
+/// else `models/encoder` of the source tree this crate was built from, so that
+/// the command line and the Python module look in the same places.
+pub fn default_dir() -> PathBuf {
+    std::env::var_os(DIR_VARIABLE).map_or_else(
+        || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/encoder")),
+        PathBuf::from,
+    )
+}
+
 /// The accurate-mode model: vocabulary, encoder and heads.
 #[derive(Debug)]
 pub struct Encoder {

@@ -11,7 +11,10 @@
 //!   so two people who share a surname are never joined.
 //! - An **organization** or **media outlet** is merged by its whole name, without
 //!   a leading "the": "the Teamsters Union" and "Teamsters Union" are one source,
-//!   "Teamsters" is another.
+//!   "Teamsters" is another. The name must be specific: it holds a capitalized
+//!   word that is not a generic noun of organizations ([`GENERIC`]), so "the
+//!   union", "the company", "Police" or "the terminal operator" stay with their
+//!   article, since every article's union is a different one.
 //! - **Unnamed** sources, **documents** and **social-media** posts are never
 //!   merged: "officials" in one article are not those of the next.
 //!
@@ -76,6 +79,66 @@ const TITLES: &[&str] = &[
     "vice",
 ];
 
+/// Nouns that name a kind of organization rather than one organization: a name
+/// made only of these (and lowercase words) is a description, never merged.
+/// Compared lowercased; sorted for binary search.
+const GENERIC: &[&str] = &[
+    "administration",
+    "agency",
+    "association",
+    "authorities",
+    "authority",
+    "board",
+    "bureau",
+    "campaign",
+    "city",
+    "coalition",
+    "commission",
+    "committee",
+    "company",
+    "council",
+    "county",
+    "court",
+    "department",
+    "district",
+    "firm",
+    "government",
+    "group",
+    "hospital",
+    "league",
+    "ministry",
+    "office",
+    "officials",
+    "operator",
+    "organization",
+    "party",
+    "police",
+    "school",
+    "spokesman",
+    "spokesperson",
+    "spokeswoman",
+    "state",
+    "union",
+    "university",
+];
+
+/// Whether an organization's name picks out one organization: some word of it,
+/// after a leading "the", is capitalized and not a [`GENERIC`] noun.
+fn is_specific(name: &str) -> bool {
+    let name = name.trim();
+    let name = ["the ", "The ", "THE "]
+        .iter()
+        .find_map(|article| name.strip_prefix(article))
+        .unwrap_or(name);
+    name.split_whitespace().any(|word| {
+        let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+        word.chars().next().is_some_and(char::is_uppercase)
+            && GENERIC
+                .binary_search(&word.to_lowercase().as_str())
+                .is_err()
+    })
+}
+
 /// A name in the form names are compared in (see the module docs).
 pub(crate) fn normalize(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
@@ -125,8 +188,8 @@ pub fn identity_key(name: &str, kind: SourceKind) -> Option<String> {
             (words.len() >= 2 && first_is_a_name).then(|| format!("person:{}", words.join(" ")))
         }
         SourceKind::Organization | SourceKind::MediaOutlet => {
-            let name = without_article(&normalized);
-            (!name.is_empty()).then(|| format!("{}:{name}", serde_name(&kind)))
+            let key = without_article(&normalized);
+            (!key.is_empty() && is_specific(name)).then(|| format!("{}:{key}", serde_name(&kind)))
         }
         _ => None,
     }
@@ -169,6 +232,36 @@ mod tests {
         assert_eq!(key("D. Whitcombe"), None, "an initial is not a first name");
         assert_ne!(key("Dana Whitcombe"), key("Lee Whitcombe"));
         assert_ne!(key("Dana Whitcombe"), key("Dana Whitcombe Jr."));
+    }
+
+    #[test]
+    fn the_generic_list_is_sorted_for_binary_search() {
+        assert!(GENERIC.windows(2).all(|pair| pair[0] < pair[1]));
+    }
+
+    #[test]
+    fn descriptions_of_organizations_stay_with_their_article() {
+        let org = |name| identity_key(name, SourceKind::Organization);
+        for name in [
+            "the union",
+            "The Union",
+            "the company",
+            "Police",
+            "police",
+            "officials",
+            "the terminal operator",
+            "the State Department",
+            "the county elections office",
+        ] {
+            assert_eq!(org(name), None, "{name}");
+        }
+        assert_eq!(
+            org("the Harbor Workers Union").as_deref(),
+            Some("organization:harbor workers union")
+        );
+        assert!(org("Brightwater Police Department").is_some());
+        assert!(org("NASA").is_some());
+        assert!(identity_key("The Daily Ledger", SourceKind::MediaOutlet).is_some());
     }
 
     #[test]

@@ -145,6 +145,7 @@ pub(crate) fn story(
                 descriptors: Vec::new(),
                 gender: None,
                 attributions: vec![AttributionId::must(i)],
+                merges: Vec::new(),
             }),
         }
     }

@@ -55,6 +55,8 @@ pub enum AnyStage {
     Sources(attest_sources::SourceResolver),
     /// Unattributed hedges.
     Hedges(attest_sources::HedgeFinder),
+    /// Quoted passages and whose words they are.
+    Quotations(attest_sources::QuotationFinder),
     /// Named entities, clustered per article.
     Entities(Box<attest_entities::EntityTagger>),
     /// Quantities: values and units.
@@ -91,6 +93,10 @@ macro_rules! with_stage {
             }
             AnyStage::Hedges($stage) => {
                 type $ty = attest_sources::HedgeFinder;
+                $body
+            }
+            AnyStage::Quotations($stage) => {
+                type $ty = attest_sources::QuotationFinder;
                 $body
             }
             AnyStage::Entities($stage) => {
@@ -221,6 +227,7 @@ impl Pipeline {
             AnyStage::Stances(attest_sources::StanceClassifier),
             AnyStage::Sources(attest_sources::SourceResolver),
             AnyStage::Hedges(attest_sources::HedgeFinder),
+            AnyStage::Quotations(attest_sources::QuotationFinder),
             AnyStage::Entities(Box::new(entities)),
             AnyStage::Quantities(attest_numbers::QuantityTagger::new()),
             AnyStage::Times(attest_numbers::TimeTagger::new()),
@@ -242,6 +249,7 @@ impl Pipeline {
             AnyStage::Stances(attest_sources::StanceClassifier),
             AnyStage::Sources(attest_sources::SourceResolver),
             AnyStage::Hedges(attest_sources::HedgeFinder),
+            AnyStage::Quotations(attest_sources::QuotationFinder),
             AnyStage::Quantities(attest_numbers::QuantityTagger::new()),
             AnyStage::Times(attest_numbers::TimeTagger::new()),
         ])

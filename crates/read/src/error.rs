@@ -17,6 +17,11 @@ pub struct ReadError {
     line: Option<u64>,
     record: Option<u64>,
     offset: Option<u64>,
+    /// Boxed twice, one pointer wide: every reader returns `ReadError` by
+    /// value, and the id is rare (only a JSON Lines record that fails after
+    /// its id was read); `Box<str>` would be two pointers wide.
+    #[allow(clippy::box_collection)]
+    id: Option<Box<String>>,
     kind: ReadErrorKind,
 }
 
@@ -27,8 +32,14 @@ impl ReadError {
             line: None,
             record: None,
             offset: None,
+            id: None,
             kind,
         }
+    }
+
+    pub(crate) fn with_id(mut self, id: Option<String>) -> ReadError {
+        self.id = id.map(Box::new);
+        self
     }
 
     pub(crate) fn at_line(mut self, line: u64) -> ReadError {
@@ -60,6 +71,12 @@ impl ReadError {
     /// The byte offset of the record's start in the (uncompressed) WARC stream.
     pub fn offset(&self) -> Option<u64> {
         self.offset
+    }
+
+    /// The id the record gave, when it could be read before the record
+    /// failed (a JSON Lines object with a good `id` and a bad other field).
+    pub fn id(&self) -> Option<&str> {
+        self.id.as_deref().map(String::as_str)
     }
 
     /// What went wrong.

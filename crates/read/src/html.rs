@@ -30,7 +30,7 @@ use attest_doc::{Article, Diagnostic, Limits, Published};
 use dom_query::{Document, NodeRef};
 use dom_smoothie::{Config, Readability, TextMode};
 
-use crate::decode::{ORIGIN, decode_html, is_binary, nul_bytes_warning};
+use crate::decode::{ORIGIN, decode_html, is_binary, nul_bytes_warning, read_bounded};
 use crate::error::{ReadError, ReadErrorKind};
 use crate::text::{check_body, read_file_bounded};
 use crate::{Origin, ReadItem};
@@ -47,6 +47,21 @@ pub(crate) fn read_html_file(
     .map_err(|kind| ReadError::new(display, kind))?;
     html_bytes_to_item(bytes, None, display, limits, "of the file")
         .map_err(|kind| ReadError::new(display, kind))
+}
+
+/// Reads one HTML page from standard input, up to one byte past the limit, as
+/// an article whose id is `-`.
+pub(crate) fn read_html_stdin(limits: &Limits) -> Result<ReadItem, ReadError> {
+    let place = |kind| ReadError::new("-", kind);
+    let (bytes, over) = read_bounded(std::io::stdin().lock(), limits.warc_record_bytes)
+        .map_err(|error| place(ReadErrorKind::Io(error)))?;
+    if over {
+        return Err(place(ReadErrorKind::HtmlTooLarge {
+            size: bytes.len() as u64,
+            limit: limits.warc_record_bytes,
+        }));
+    }
+    html_bytes_to_item(bytes, None, "-", limits, "of standard input").map_err(place)
 }
 
 /// Checks, decodes and reads the bytes of one HTML document; `charset` is the one an

@@ -19,41 +19,46 @@ use std::path::{Path, PathBuf};
 
 use crate::decode::{SNIFF_BYTES, is_binary};
 use crate::error::{ReadError, ReadErrorKind};
-use crate::html::read_html_file;
+use crate::html::{read_html_file, read_html_stdin};
 use crate::jsonl::JsonlReader;
 use crate::text::{read_stdin, read_text_file};
 use crate::warc::{WarcReader, looks_like_html, warc_stream};
 use crate::{BlankIds, Input, ReadConfig, ReadItem};
 
-/// The formats a file can be read as.
+/// The formats an input can be read as; given to [`Articles::format`], one
+/// format is used for every input whatever its extension or first bytes say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Format {
+pub enum InputFormat {
+    /// Plain text, one article per file (see [`crate::text`]).
     Text,
+    /// JSON Lines, one article per line (see [`crate::jsonl`]).
     Jsonl,
+    /// An HTML page, one article per file (see [`crate::html`]).
     Html,
+    /// A web archive, gzipped or not, one article per HTML response (see [`crate::warc`]).
     Warc,
 }
 
-fn format_by_extension(path: &Path) -> Option<Format> {
+fn format_by_extension(path: &Path) -> Option<InputFormat> {
     let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
     let (_, extension) = name.rsplit_once('.')?;
     Some(match extension {
-        "txt" | "text" | "md" => Format::Text,
-        "jsonl" | "ndjson" => Format::Jsonl,
-        "html" | "htm" => Format::Html,
-        "warc" => Format::Warc,
-        "gz" if name.ends_with(".warc.gz") => Format::Warc,
+        "txt" | "text" | "md" => InputFormat::Text,
+        "jsonl" | "ndjson" => InputFormat::Jsonl,
+        "html" | "htm" => InputFormat::Html,
+        "warc" => InputFormat::Warc,
+        "gz" if name.ends_with(".warc.gz") => InputFormat::Warc,
         _ => return None,
     })
 }
 
-fn format_by_content(head: &[u8]) -> Format {
+fn format_by_content(head: &[u8]) -> InputFormat {
     if head.starts_with(b"WARC/") || head.starts_with(&[0x1f, 0x8b]) {
-        Format::Warc
+        InputFormat::Warc
     } else if looks_like_html(head) {
-        Format::Html
+        InputFormat::Html
     } else {
-        Format::Text
+        InputFormat::Text
     }
 }
 
@@ -128,6 +133,8 @@ pub struct Articles {
     current_file: Option<(PathBuf, PathBuf)>,
     config: ReadConfig,
     blank_ids: BlankIds,
+    /// The format every input is read as, when the caller chose one.
+    format: Option<InputFormat>,
 }
 
 impl Articles {
@@ -140,7 +147,16 @@ impl Articles {
             current_file: None,
             config,
             blank_ids: BlankIds::default(),
+            format: None,
         }
+    }
+
+    /// Reads every input, standard input included, as `format`, whatever
+    /// extensions and first bytes say; a directory walk still picks its files
+    /// by extension. Without it, standard input is plain text.
+    pub fn format(mut self, format: Option<InputFormat>) -> Articles {
+        self.format = format;
+        self
     }
 
     /// What a JSON Lines record with a blank `id` becomes (by default, an error).
@@ -171,7 +187,7 @@ impl Articles {
                 item
             })
         };
-        let format = match format_by_extension(path) {
+        let format = match self.format.or_else(|| format_by_extension(path)) {
             Some(format) => format,
             None if explicit => match sniff(path) {
                 Ok(format) => format,
@@ -180,9 +196,9 @@ impl Articles {
             None => return None,
         };
         match format {
-            Format::Text => Some(with_origin(read_text_file(path, &display, limits))),
-            Format::Html => Some(with_origin(read_html_file(path, &display, limits))),
-            Format::Jsonl => match open_checked(path) {
+            InputFormat::Text => Some(with_origin(read_text_file(path, &display, limits))),
+            InputFormat::Html => Some(with_origin(read_html_file(path, &display, limits))),
+            InputFormat::Jsonl => match open_checked(path) {
                 Ok(reader) => {
                     let reader = JsonlReader::new(reader, display, *limits, self.blank_ids);
                     self.current = Some(Box::new(reader));
@@ -191,7 +207,7 @@ impl Articles {
                 }
                 Err(kind) => Some(Err(ReadError::new(display, kind))),
             },
-            Format::Warc => {
+            InputFormat::Warc => {
                 let stream = File::open(path).and_then(|file| warc_stream(BufReader::new(file)));
                 match stream {
                     Ok(reader) => {
@@ -206,8 +222,39 @@ impl Articles {
     }
 }
 
+impl Articles {
+    /// Reads standard input in the chosen format: the result of a one-article
+    /// format, or a stream set as current.
+    fn open_stdin(&mut self) -> Option<Result<ReadItem, ReadError>> {
+        let limits = &self.config.limits;
+        match self.format.unwrap_or(InputFormat::Text) {
+            InputFormat::Text => Some(read_stdin(limits)),
+            InputFormat::Html => Some(read_html_stdin(limits)),
+            InputFormat::Jsonl => {
+                let reader = BufReader::new(io::stdin());
+                self.current = Some(Box::new(JsonlReader::new(
+                    reader,
+                    "-",
+                    *limits,
+                    self.blank_ids,
+                )));
+                self.current_file = None;
+                None
+            }
+            InputFormat::Warc => match warc_stream(BufReader::new(io::stdin())) {
+                Ok(stream) => {
+                    self.current = Some(Box::new(WarcReader::new(stream, "-", *limits)));
+                    self.current_file = None;
+                    None
+                }
+                Err(error) => Some(Err(ReadError::new("-", ReadErrorKind::Io(error)))),
+            },
+        }
+    }
+}
+
 /// The first bytes of a file, for choosing its format.
-fn sniff(path: &Path) -> io::Result<Format> {
+fn sniff(path: &Path) -> io::Result<InputFormat> {
     let mut head = Vec::new();
     File::open(path)?.take(64).read_to_end(&mut head)?;
     Ok(format_by_content(&head))
@@ -259,7 +306,11 @@ impl Iterator for Articles {
                 }
             }
             match self.inputs.next()? {
-                Input::Stdin => return Some(read_stdin(&self.config.limits)),
+                Input::Stdin => {
+                    if let Some(item) = self.open_stdin() {
+                        return Some(item);
+                    }
+                }
                 Input::Path(path) => match fs::metadata(&path) {
                     Err(error) => {
                         return Some(Err(ReadError::new(

@@ -101,7 +101,11 @@ impl<R: BufRead> Iterator for JsonlReader<R> {
                                 item.origin.record = Some(Record::Line(line));
                                 item
                             })
-                            .map_err(|kind| ReadError::new(&self.path, kind).at_line(line)),
+                            .map_err(|error| {
+                                ReadError::new(&self.path, error.kind)
+                                    .at_line(line)
+                                    .with_id(error.id)
+                            }),
                     );
                 }
             }
@@ -171,6 +175,19 @@ pub(crate) fn read_line_bounded(
     }
 }
 
+/// A record that failed, with the id it gave when that could be read.
+#[derive(Debug)]
+pub(crate) struct RecordError {
+    pub(crate) kind: ReadErrorKind,
+    pub(crate) id: Option<String>,
+}
+
+impl From<ReadErrorKind> for RecordError {
+    fn from(kind: ReadErrorKind) -> RecordError {
+        RecordError { kind, id: None }
+    }
+}
+
 /// Parses one record; `place` ("path:line") names it in warnings and is the id
 /// of a record that gives none.
 pub(crate) fn parse_record(
@@ -178,7 +195,7 @@ pub(crate) fn parse_record(
     place: &str,
     limits: &Limits,
     blank_ids: BlankIds,
-) -> Result<ReadItem, ReadErrorKind> {
+) -> Result<ReadItem, RecordError> {
     let mut warnings = Vec::new();
     let (json, replaced) = decode_lossy(bytes);
     if let Some(replaced) = replaced {
@@ -187,26 +204,45 @@ pub(crate) fn parse_record(
     let value: Value =
         serde_json::from_str(&json).map_err(|error| ReadErrorKind::Json(error.to_string()))?;
     let Value::Object(object) = value else {
-        return Err(ReadErrorKind::NotAnObject);
+        return Err(ReadErrorKind::NotAnObject.into());
     };
-    let Some(Value::String(text)) = object.get("text") else {
-        return Err(ReadErrorKind::MissingText);
-    };
-    check_body(text, limits)?;
-    warnings.extend(nul_warning(place, text));
     let (id, id_given) = match object.get("id") {
         None | Some(Value::Null) => (place.to_string(), false),
         Some(Value::String(id)) if id.trim().is_empty() => match blank_ids {
-            BlankIds::Error => return Err(ReadErrorKind::BlankId),
+            BlankIds::Error => return Err(ReadErrorKind::BlankId.into()),
             BlankIds::Hash => (place.to_string(), false),
         },
         Some(Value::String(id)) => (id.clone(), true),
         Some(Value::Number(number)) if number.is_i64() || number.is_u64() => {
             (number.to_string(), true)
         }
-        Some(_) => return Err(ReadErrorKind::FieldType { field: "id" }),
+        Some(_) => return Err(ReadErrorKind::FieldType { field: "id" }.into()),
     };
-    let published = match optional_string(&object, "published")? {
+    let given = id_given.then(|| id.clone());
+    let article = fields(&object, id, place, &mut warnings, limits)
+        .map_err(|kind| RecordError { kind, id: given })?;
+    Ok(ReadItem {
+        article,
+        warnings,
+        id_given,
+        origin: Origin::default(),
+    })
+}
+
+/// The article of a record whose id is read.
+fn fields(
+    object: &Map<String, Value>,
+    id: String,
+    place: &str,
+    warnings: &mut Vec<attest_doc::Diagnostic>,
+    limits: &Limits,
+) -> Result<Article, ReadErrorKind> {
+    let Some(Value::String(text)) = object.get("text") else {
+        return Err(ReadErrorKind::MissingText);
+    };
+    check_body(text, limits)?;
+    warnings.extend(nul_warning(place, text));
+    let published = match optional_string(object, "published")? {
         None => None,
         Some(value) => {
             Some(
@@ -219,20 +255,14 @@ pub(crate) fn parse_record(
             )
         }
     };
-    let article = Article {
+    Ok(Article {
         id,
-        title: optional_string(&object, "title")?,
+        title: optional_string(object, "title")?,
         text: text.clone(),
-        outlet: optional_string(&object, "outlet")?,
-        url: optional_string(&object, "url")?,
+        outlet: optional_string(object, "outlet")?,
+        url: optional_string(object, "url")?,
         published,
-        language: optional_string(&object, "language")?,
-    };
-    Ok(ReadItem {
-        article,
-        warnings,
-        id_given,
-        origin: Origin::default(),
+        language: optional_string(object, "language")?,
     })
 }
 
@@ -310,7 +340,10 @@ mod tests {
         );
         assert!(matches!(
             result,
-            Err(ReadErrorKind::FieldType { field: "title" })
+            Err(RecordError {
+                kind: ReadErrorKind::FieldType { field: "title" },
+                id: None
+            })
         ));
         let result = parse_record(
             br#"{"text":5}"#.to_vec(),
@@ -318,9 +351,33 @@ mod tests {
             &Limits::DEFAULT,
             BlankIds::Error,
         );
-        assert!(matches!(result, Err(ReadErrorKind::MissingText)));
+        assert!(matches!(
+            result,
+            Err(RecordError {
+                kind: ReadErrorKind::MissingText,
+                ..
+            })
+        ));
         let result = parse_record(br#"[1]"#.to_vec(), "f:1", &Limits::DEFAULT, BlankIds::Error);
-        assert!(matches!(result, Err(ReadErrorKind::NotAnObject)));
+        assert!(matches!(
+            result,
+            Err(RecordError {
+                kind: ReadErrorKind::NotAnObject,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn a_failed_record_keeps_the_id_it_gave() {
+        let line = br#"{"id":"a7","text":"Body.","published":"someday"}"#;
+        let error = parse_record(line.to_vec(), "f:4", &Limits::DEFAULT, BlankIds::Error)
+            .expect_err("the date is bad");
+        assert_eq!(error.id.as_deref(), Some("a7"));
+        let line = br#"{"id":["a7"],"text":"Body."}"#;
+        let error = parse_record(line.to_vec(), "f:4", &Limits::DEFAULT, BlankIds::Error)
+            .expect_err("the id is bad");
+        assert_eq!(error.id, None);
     }
 
     #[test]
@@ -328,7 +385,16 @@ mod tests {
         for id in [r#""""#, r#"" \t ""#] {
             let line = format!(r#"{{"id":{id},"text":"Body."}}"#).into_bytes();
             let result = parse_record(line.clone(), "f:2", &Limits::DEFAULT, BlankIds::Error);
-            assert!(matches!(result, Err(ReadErrorKind::BlankId)), "{id}");
+            assert!(
+                matches!(
+                    result,
+                    Err(RecordError {
+                        kind: ReadErrorKind::BlankId,
+                        id: None
+                    })
+                ),
+                "{id}"
+            );
             let item = parse_record(line, "f:2", &Limits::DEFAULT, BlankIds::Hash).unwrap();
             assert_eq!((item.article.id.as_str(), item.id_given), ("f:2", false));
         }

@@ -43,7 +43,7 @@ use std::path::PathBuf;
 use attest_doc::{Article, Diagnostic, Limits};
 
 pub use error::{ReadError, ReadErrorKind};
-pub use input::Articles;
+pub use input::{Articles, InputFormat};
 
 /// One thing to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -175,7 +175,7 @@ pub fn read_json_record(
         ));
     }
     jsonl::parse_record(bytes, place, &config.limits, BlankIds::Error)
-        .map_err(|kind| ReadError::new(place, kind))
+        .map_err(|error| ReadError::new(place, error.kind).with_id(error.id))
 }
 
 /// Reads one plain text article given as bytes, as the plain text reader reads a

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use attest_doc::Limits;
 use attest_read::{
-    Input, ReadConfig, ReadError, ReadErrorKind, ReadItem, read_html_str, read_inputs,
+    Input, InputFormat, ReadConfig, ReadError, ReadErrorKind, ReadItem, read_html_str, read_inputs,
 };
 
 fn config() -> ReadConfig {
@@ -88,6 +88,33 @@ fn unknown_extension_named_explicitly_is_sniffed() {
     assert_eq!(page.article.outlet.as_deref(), Some("Riverside Daily"));
     assert_eq!(read(&[&warc]).len(), 2);
     assert_eq!(read(&[&warc_gz]).len(), 2);
+}
+
+#[test]
+fn a_chosen_format_overrides_extension_and_sniffing() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = temp_file(
+        &dir,
+        "records.txt",
+        b"{\"id\":\"a\",\"text\":\"One.\"}\n{\"id\":\"b\",\"text\":\"Two.\"}\n",
+    );
+    let page = temp_file(&dir, "page.txt", common::PAGE_ONE.as_bytes());
+    let read_as = |path: &Path, format| {
+        read_inputs(vec![Input::Path(path.to_path_buf())], config())
+            .format(Some(format))
+            .collect::<Vec<_>>()
+    };
+    let ids: Vec<String> = read_as(&lines, InputFormat::Jsonl)
+        .into_iter()
+        .map(|item| article(item).article.id)
+        .collect();
+    assert_eq!(ids, ["a", "b"]);
+    let read_as_html = read_as(&page, InputFormat::Html).remove(0);
+    assert_eq!(
+        article(read_as_html).article.outlet.as_deref(),
+        Some("Riverside Daily")
+    );
+    assert_eq!(read(&[&lines]).len(), 1, "by extension, one text article");
 }
 
 // ---------------------------------------------------------------- JSON Lines

@@ -270,7 +270,9 @@ function renderPanel(doc, stances) {
       el('dt', {}, 'direct quotes'), el('dd', {}, `${summary.direct_quotes} (${percent(summary.direct_quote_share)})`),
       el('dt', {}, 'without source'), el('dd', {}, String(summary.without_source)),
       el('dt', {}, 'stances'), el('dd', {}, stanceList),
-      el('dt', {}, 'unattributed hedges'), el('dd', {}, String(summary.hedges))));
+      el('dt', {}, 'unattributed hedges'), el('dd', {}, String(summary.hedges)),
+      summary.quotations ? el('dt', {}, 'quotations') : null,
+      summary.quotations ? el('dd', {}, quotationCounts(summary.quotations)) : null));
   }
   const sources = doc.sources || [];
   panel.append(el('h2', {}, `Sources (${sources.length})`));
@@ -284,7 +286,8 @@ function renderPanel(doc, stances) {
         el('div', { class: 'name' }, source.name,
           source.gender ? el('span', { class: 'muted' }, ` (${source.gender})`) : null),
         descriptors.length ? el('div', { class: 'descriptors' }, clip(descriptors.join('; '), 160)) : null,
-        source.attributions.map((index) => statementNode(doc, index, stances)));
+        source.attributions.map((index) => statementNode(doc, index, stances)),
+        floatingOf(doc, sources.indexOf(source)));
       panel.append(card);
     }
   }
@@ -302,6 +305,18 @@ function renderPanel(doc, stances) {
         el('strong', {}, hedge.cue.text), ' ', quoted(clip(hedge.scope.text, 160))));
     }
   }
+}
+
+// "3 attributed, 1 floating": the statuses with a count, in the schema's order.
+function quotationCounts(counts) {
+  return Object.entries(counts).filter(([, n]) => n > 0).map(([status, n]) => `${n} ${status}`).join(', ') || 'none';
+}
+
+// A source's floating quotes: quote paragraphs that continue it with no cue of their own.
+function floatingOf(doc, index) {
+  return (doc.quotations || [])
+    .filter((q) => q.status === 'floating' && q.source === index)
+    .map((q) => el('div', { class: 'statement stance-asserts' }, el('strong', {}, 'continues'), ' ', quoted(clip(q.span.text, 160))));
 }
 
 function renderLegend() {
@@ -441,7 +456,7 @@ async function sourcePage(id) {
   ledgerContent.replaceChildren(
     el('div', { class: 'panel' },
       el('h2', {}, source.name),
-      el('p', { class: 'muted' }, `${source.kind.replace('_', ' ')} · ${source.statements} statements in ${source.articles} articles${source.merged ? ' · merged across articles by full name' : ''}`),
+      el('p', { class: 'muted' }, `${source.kind.replace('_', ' ')} · ${source.statements} statements in ${source.articles} articles${source.merged ? (source.kind === 'person' ? ' · merged across articles by full name' : ' · merged across articles by its whole, specific name') : ' · kept to its article: its name is not specific enough to merge'}`),
       statements.length ? timelineChart(statements) : null,
       el('div', { class: 'timeline' }, byArticle)));
 }

@@ -30,7 +30,7 @@ use attest_doc::{
 };
 use serde::Serialize;
 
-use crate::{HedgeFinder, SourceResolver, StanceClassifier};
+use crate::{HedgeFinder, QuotationFinder, SourceResolver, StanceClassifier};
 
 /// Why the gold set could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -425,6 +425,16 @@ impl Accuracy {
         self.accuracy = self.correct as f64 / self.total as f64;
     }
 
+    fn absorb(&mut self, other: Accuracy) {
+        self.total += other.total;
+        self.correct += other.correct;
+        self.accuracy = if self.total == 0 {
+            1.0
+        } else {
+            self.correct as f64 / self.total as f64
+        };
+    }
+
     fn empty() -> Accuracy {
         Accuracy {
             correct: 0,
@@ -471,7 +481,7 @@ pub struct Mistake {
     pub article: String,
     /// The annotation line.
     pub line: usize,
-    /// What was scored: "source", "type", "stance", "name", "hedge".
+    /// What was scored: "source", "type", "stance", "name", "hedge", "quote".
     pub what: &'static str,
     /// The gold value.
     pub expected: String,
@@ -501,11 +511,53 @@ pub struct SourcesReport {
     /// Hedges: a found hedge matches a gold one when their cues overlap and
     /// their scopes share at least half their tokens (Jaccard ≥ 0.5).
     pub hedges: HedgeScore,
+    /// Gold quoted passages whose found quotation (the one overlapping it
+    /// most) has the gold speaker, mapped as for source resolution, or the
+    /// gold reason for having none.
+    pub quotations: Accuracy,
     /// Every disagreement.
     pub mistakes: Vec<Mistake>,
 }
 
 impl SourcesReport {
+    /// The scores of several gold sets taken as one: every count summed and
+    /// each rate computed again from the sums. The mistakes stay with their
+    /// sets.
+    pub fn overall(reports: &[SourcesReport]) -> SourcesReport {
+        let mut all = SourcesReport::empty();
+        for report in reports {
+            all.articles += report.articles;
+            all.attributions += report.attributions;
+            all.sources += report.sources;
+            all.source_resolution.absorb(report.source_resolution);
+            all.source_type.absorb(report.source_type);
+            all.canonical_name.absorb(report.canonical_name);
+            all.stance.absorb(report.stance);
+            all.quotations.absorb(report.quotations);
+            all.hedges.true_pos += report.hedges.true_pos;
+            all.hedges.false_pos += report.hedges.false_pos;
+            all.hedges.false_neg += report.hedges.false_neg;
+        }
+        all.hedges.finish();
+        all
+    }
+
+    /// A report of nothing scored yet.
+    fn empty() -> SourcesReport {
+        SourcesReport {
+            articles: 0,
+            attributions: 0,
+            sources: 0,
+            source_resolution: Accuracy::empty(),
+            source_type: Accuracy::empty(),
+            canonical_name: Accuracy::empty(),
+            stance: Accuracy::empty(),
+            hedges: HedgeScore::default(),
+            quotations: Accuracy::empty(),
+            mistakes: Vec::new(),
+        }
+    }
+
     /// Whether every score reaches `floor` (source resolution, source type,
     /// stance accuracy and hedge F1).
     pub fn meets(&self, floor: f64) -> bool {
@@ -528,6 +580,7 @@ impl fmt::Display for SourcesReport {
             ("source type", self.source_type),
             ("canonical name", self.canonical_name),
             ("stance", self.stance),
+            ("quotations", self.quotations),
         ];
         writeln!(
             f,
@@ -586,6 +639,7 @@ pub fn analyse_gold(
     StanceClassifier.run(&mut doc).map_err(layer)?;
     SourceResolver.run(&mut doc).map_err(layer)?;
     HedgeFinder.run(&mut doc).map_err(layer)?;
+    QuotationFinder.run(&mut doc).map_err(layer)?;
     Ok(doc)
 }
 
@@ -604,14 +658,7 @@ pub fn evaluate(
 ) -> Result<SourcesReport, GoldError> {
     let mut report = SourcesReport {
         articles: articles.len(),
-        attributions: 0,
-        sources: 0,
-        source_resolution: Accuracy::empty(),
-        source_type: Accuracy::empty(),
-        canonical_name: Accuracy::empty(),
-        stance: Accuracy::empty(),
-        hedges: HedgeScore::default(),
-        mistakes: Vec::new(),
+        ..SourcesReport::empty()
     };
     for article in articles {
         let doc = analyse_gold(article, segment)?;
@@ -713,6 +760,46 @@ fn score_article(article: &GoldArticle, doc: &Doc, report: &mut SourcesReport) {
                 "stance",
                 stance_name(record.stance),
                 got.map_or("none".into(), stance_name),
+            );
+        }
+    }
+    for quote in &article.quotes {
+        let found = doc
+            .quotations()
+            .iter()
+            .filter(|q| q.span.overlaps(quote.span))
+            .max_by_key(|q| {
+                let overlap = q.span.byte_end().min(quote.span.byte_end())
+                    - q.span.byte_start().max(quote.span.byte_start());
+                (overlap, std::cmp::Reverse(q.span.byte_start()))
+            });
+        let right = match (&quote.speaker, found) {
+            (GoldSpeaker::Source(id), Some(q)) => q
+                .source
+                .is_some_and(|s| gold_of_found.get(&s.index()) == Some(&id.as_str())),
+            (GoldSpeaker::Reason(reason), Some(q)) => {
+                q.source.is_none() && attest_doc::serde_name(&q.status) == *reason
+            }
+            (_, None) => false,
+        };
+        report.quotations.add(right);
+        if !right {
+            let expected = match &quote.speaker {
+                GoldSpeaker::Source(id) => id.clone(),
+                GoldSpeaker::Reason(reason) => format!("reason:{reason}"),
+            };
+            let got = found.map_or("no quotation".into(), |q| {
+                let status = attest_doc::serde_name(&q.status);
+                match q.source {
+                    Some(s) => format!("{status} {}", describe(Some(s.index()))),
+                    None => status,
+                }
+            });
+            mistake(
+                0,
+                "quote",
+                format!("{expected} for {:?}", quote.span.get(doc.text())),
+                got,
             );
         }
     }

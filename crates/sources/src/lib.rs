@@ -11,8 +11,11 @@
 //!   with its type, mentions, descriptors, stated gender and attributions
 //!   ([`mod@resolve`] rules).
 //! - [`HedgeFinder`] (`hedges`): unattributed hedges, cue and scope.
+//! - [`QuotationFinder`] (`quotations`): every passage in quotation marks, with
+//!   the attribution and source it belongs to, the speaker a floating quote
+//!   continues, or why it has none ([`mod@quote`] rules).
 //!
-//! All three are rules over word lists: deterministic, linear in the article
+//! All four are rules over word lists: deterministic, linear in the article
 //! apart from small searches over its sources, and free of regexes.
 //! [`eval_gold`] scores them on the hand-written gold set in
 //! `tests/data/gold`, and [`source_distribution`] describes how a collection
@@ -50,6 +53,7 @@ mod distribution;
 mod gold;
 mod hedge;
 mod lexicon;
+pub mod quote;
 pub mod resolve;
 pub mod stance;
 #[cfg(test)]
@@ -62,5 +66,6 @@ pub use gold::{
     SourcesReport, analyse_gold, eval_gold, evaluate, parse_gold, read_gold,
 };
 pub use hedge::{HedgeFinder, find_hedges};
+pub use quote::{QuotationFinder, find_quotations};
 pub use resolve::{Resolution, Route, SourceResolver, resolve};
 pub use stance::{StanceClassifier, classify_all};

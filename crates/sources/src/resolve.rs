@@ -38,7 +38,8 @@
 //! comes only from honorifics and from pronouns resolved to the source.
 
 use attest_doc::{
-    AttributionId, Doc, Gender, Layer, LayerError, Source, SourceKind, Span, Stage, TokenKind,
+    AttributionId, Doc, Gender, Layer, LayerError, Merge, MergeReason, Source, SourceKind, Span,
+    Stage, TokenKind,
 };
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -144,6 +145,8 @@ struct Name {
     title: Option<&'static str>,
     weak: bool,
     referent: Option<usize>,
+    /// Why it was linked to a referent an earlier name made.
+    link: Option<MergeReason>,
 }
 
 /// A referent: a named entity or a described source.
@@ -171,6 +174,8 @@ struct Referent {
     org_context: bool,
     /// Where a spokesperson spoke for it: "he" and "she" may stand for those.
     voices: BTreeSet<usize>,
+    /// The mentions that joined it, and why.
+    merges: Vec<Merge>,
 }
 
 impl Referent {
@@ -190,6 +195,7 @@ impl Referent {
             has_honorific: false,
             org_context: false,
             voices: BTreeSet::new(),
+            merges: Vec::new(),
         }
     }
 
@@ -304,6 +310,7 @@ fn resolve_counted(doc: &Doc) -> (Resolution, usize) {
         if referent_of[index].is_none()
             && attribution.source.is_empty()
             && !is_hedge_cue(&view, attribution)
+            && !is_question_cue(&view, attribution)
         {
             let inherited = previous.and_then(|before| {
                 let earlier = attributions.get(before)?;
@@ -336,7 +343,19 @@ fn resolve_counted(doc: &Doc) -> (Resolution, usize) {
     (state.into_resolution(referent_of, routes), visited)
 }
 
-/// Whether an attribution is delivered as a social-media post.
+/// Whether a sourceless attribution's cue is a question put to someone ("When
+/// asked whether…", "Asked about…"): the reporter asks, an implicit source, and
+/// the speaker before is not the one asking.
+fn is_question_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool {
+    attribution
+        .cue
+        .iter()
+        .flat_map(|span| tokens_in(view.tokens, *span))
+        .map(|k| view.word(k))
+        .find(|w| *w != "when")
+        .is_some_and(|w| w.eq_ignore_ascii_case("asked"))
+}
+
 /// Whether the attribution's cue is only a hedge adverb ("reportedly"): such a
 /// statement names no speaker, and a source span beside it is the subject of
 /// what is reported, not who reports it.
@@ -349,6 +368,7 @@ fn is_hedge_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool 
     words.next().is_some_and(is_hedge_adverb) && words.next().is_none()
 }
 
+/// Whether an attribution is delivered as a social-media post.
 fn is_social(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool {
     let cue: Vec<usize> = attribution
         .cue
@@ -412,6 +432,9 @@ struct Description {
     /// Counsel acting for the name it is attached to ("lawyers for Acme"),
     /// who speak for it as a spokesperson does.
     counsel: bool,
+    /// A person's title it is possessed by ("the mayor's spokesman"): the
+    /// spokesperson of a person speaks as that person.
+    possessor: Option<String>,
 }
 
 impl<'v, 'a> State<'v, 'a> {
@@ -586,6 +609,7 @@ impl<'v, 'a> State<'v, 'a> {
             title,
             weak,
             referent: None,
+            link: None,
         });
     }
 
@@ -697,6 +721,10 @@ impl<'v, 'a> State<'v, 'a> {
             let found = self.find_entity(&name, &words, &last);
             let referent = match found {
                 Some(r) => {
+                    let link = self.link_reason(&name, &words, r);
+                    if let Some(n) = self.names.get_mut(index) {
+                        n.link = link;
+                    }
                     self.absorb(r, &name, &words);
                     r
                 }
@@ -811,6 +839,26 @@ impl<'v, 'a> State<'v, 'a> {
                 .map(|(i, _)| i),
             _ => None,
         }
+    }
+
+    /// Why `name` (of `words`) is the referent an earlier name made: read
+    /// before [`State::absorb`] lengthens the referent's name.
+    fn link_reason(&self, name: &Name, words: &[String], referent: usize) -> Option<MergeReason> {
+        let r = self.referents.get(referent)?;
+        let person = matches!(r.kind, Kind::Person | Kind::Unknown);
+        Some(if r.words == words {
+            MergeReason::SameName
+        } else if words.len() == 1 && person && r.words.last() == words.last() {
+            if name.core > name.start {
+                MergeReason::Honorific
+            } else {
+                MergeReason::Surname
+            }
+        } else if words.len() == 1 && words.first().is_some_and(|w| is_acronym_of(w, &r.words)) {
+            MergeReason::Acronym
+        } else {
+            MergeReason::ShortenedName
+        })
     }
 
     fn absorb(&mut self, referent: usize, name: &Name, words: &[String]) {
@@ -944,6 +992,7 @@ impl<'v, 'a> State<'v, 'a> {
         let core_span = self.span_of(core_range.start, core_range.end)?;
         let at = core_span.byte_start();
 
+        let known = self.referents.len();
         let (referent, route) = match core {
             Core::Name(name) => {
                 let referent = self.names.get(name)?.referent?;
@@ -973,8 +1022,11 @@ impl<'v, 'a> State<'v, 'a> {
             .collect();
         // A spokesperson speaking for an organization is how it speaks: kept as
         // a descriptor of the organization.
-        let spokesperson = matches!(core, Core::Description(_))
-            && self.describe(core_range.clone()).head == Some(Head::Spokesperson)
+        let described =
+            matches!(core, Core::Description(_)).then(|| self.describe(core_range.clone()));
+        let spokesperson = described
+            .as_ref()
+            .is_some_and(|d| d.head == Some(Head::Spokesperson))
             && self
                 .referents
                 .get(referent)
@@ -1002,9 +1054,27 @@ impl<'v, 'a> State<'v, 'a> {
             }
         }
         self.events.insert((at, referent));
+        let reason = match core {
+            Core::Name(name) => self.names.get(name).and_then(|n| n.link),
+            // A pronoun or description that made a referent of its own joined none.
+            _ if referent >= known => None,
+            Core::Pronoun(_) => Some(MergeReason::Pronoun),
+            Core::Description(_)
+                if spokesperson || described.as_ref().is_some_and(|d| d.counsel) =>
+            {
+                Some(MergeReason::Spokesperson)
+            }
+            Core::Description(_) => Some(MergeReason::Description),
+        };
         let r = self.referents.get_mut(referent)?;
         r.positions.insert(at);
         r.mentions.push(core_span);
+        if let Some(reason) = reason {
+            r.merges.push(Merge {
+                mention: core_span,
+                reason,
+            });
+        }
         if spokesperson {
             r.descriptors.push(core_span);
             r.voices.insert(at);
@@ -1043,12 +1113,13 @@ impl<'v, 'a> State<'v, 'a> {
             title: None,
             weak: false,
             referent: None,
+            link: None,
         };
         let words = self.words_of(part.start, part.end);
         let last = words.last()?.clone();
-        let referent = match self.find_entity(&name, &words, &last) {
-            Some(r) => r,
-            None => self.new_entity(&name, words),
+        let (referent, link) = match self.find_entity(&name, &words, &last) {
+            Some(r) => (r, self.link_reason(&name, &words, r)),
+            None => (self.new_entity(&name, words), None),
         };
         let index = self.names.len();
         // The tokens are those of a source part, which the caller has already
@@ -1058,6 +1129,7 @@ impl<'v, 'a> State<'v, 'a> {
         }
         self.names.push(Name {
             referent: Some(referent),
+            link,
             ..name
         });
         Some(index)
@@ -1137,9 +1209,15 @@ impl<'v, 'a> State<'v, 'a> {
         let head_word = head_at.map_or(String::new(), |k| view.word(k).to_string());
         let mut affiliation = None;
         let mut affiliation_noun = None;
+        let mut possessor = None;
         for k in start..stop {
             if Some(k) == head_at {
                 continue;
+            }
+            if view.kind(k + 1) == Some(TokenKind::Clitic)
+                && head_class(view.word(k)) == Some(Head::Person)
+            {
+                possessor = possessor.or_else(|| Some(view.word(k).to_string()));
             }
             if view.kind(k) == Some(TokenKind::Clitic) {
                 definite = true;
@@ -1195,6 +1273,7 @@ impl<'v, 'a> State<'v, 'a> {
             affiliation,
             affiliation_noun,
             counsel,
+            possessor,
         }
     }
 
@@ -1392,7 +1471,15 @@ impl<'v, 'a> State<'v, 'a> {
                     let noun = description.affiliation_noun.as_deref()?;
                     self.find_organization(noun, at)
                 });
+                let person = || {
+                    let title = description.possessor.as_deref()?;
+                    self.most_recent(at, |r| {
+                        matches!(r.kind, Kind::Person | Kind::Unnamed { plural: false })
+                            && r.heads.contains(title)
+                    })
+                };
                 organization
+                    .or_else(person)
                     .map(|r| (r, Route::DescriptionToName))
                     .or_else(|| {
                         description
@@ -1641,6 +1728,9 @@ impl<'v, 'a> State<'v, 'a> {
                 .collect();
             attributions.sort_unstable();
             attributions.dedup();
+            let mut merges = r.merges.clone();
+            merges.sort_unstable_by_key(|m| (m.mention, m.reason));
+            merges.dedup_by_key(|m| m.mention);
             index_of[referent] = Some(sources.len());
             sources.push(Source {
                 name: r.name.clone(),
@@ -1649,6 +1739,7 @@ impl<'v, 'a> State<'v, 'a> {
                 descriptors,
                 gender: r.gender,
                 attributions,
+                merges,
             });
         }
         let source_of = referent_of
@@ -1791,6 +1882,94 @@ mod tests {
             got,
             vec![named("Ada Byrne", SourceKind::Person), None],
             "nor does it inherit the speaker before it"
+        );
+    }
+
+    #[test]
+    fn every_merge_records_why() {
+        let text = "Dana Whitcombe said the pier was safe. Whitcombe added that repairs were done. \
+                    Mr. Whitcombe called it finished. Brightwater Terminals Inc. said it agreed. \
+                    Brightwater said the work was late. The company denied any delay. \
+                    He said he was proud. The Food and Drug Administration said it would look. \
+                    The FDA said the pier was clean.";
+        let nth = |needle: &str, n: usize| {
+            let start = text.match_indices(needle).nth(n).expect("present").0;
+            Span::must(start, start + needle.len())
+        };
+        let said = |source: Span, cue: &str, n: usize| Attribution {
+            source: vec![source],
+            cue: vec![nth(cue, n)],
+            content: Vec::new(),
+            kind: AttributionKind::Indirect,
+            confidence: 1.0,
+        };
+        let doc = doc_with(
+            text,
+            vec![
+                said(nth("Dana Whitcombe", 0), "said", 0),
+                said(nth("Whitcombe", 1), "added", 0),
+                said(nth("Mr. Whitcombe", 0), "called", 0),
+                said(nth("Brightwater Terminals Inc.", 0), "said", 1),
+                said(nth("Brightwater", 1), "said", 2),
+                said(nth("The company", 0), "denied", 0),
+                said(nth("He", 0), "said", 3),
+                said(nth("The Food and Drug Administration", 0), "said", 4),
+                said(nth("The FDA", 0), "said", 5),
+            ],
+        );
+        let resolution = resolve(&doc);
+        let reasons: Vec<(String, Vec<(&str, MergeReason)>)> = resolution
+            .sources
+            .iter()
+            .map(|s| {
+                let merges = s
+                    .merges
+                    .iter()
+                    .map(|m| (doc.span_text(m.mention), m.reason))
+                    .collect();
+                (s.name.clone(), merges)
+            })
+            .collect();
+        use MergeReason::*;
+        assert_eq!(
+            reasons,
+            vec![
+                (
+                    "Dana Whitcombe".to_string(),
+                    vec![
+                        ("Whitcombe", Surname),
+                        ("Mr. Whitcombe", Honorific),
+                        ("He", Pronoun)
+                    ]
+                ),
+                (
+                    "Brightwater Terminals Inc.".to_string(),
+                    vec![("Brightwater", ShortenedName), ("The company", Description)]
+                ),
+                (
+                    "Food and Drug Administration".to_string(),
+                    vec![("The FDA", Acronym)]
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_reporters_question_inherits_no_speaker() {
+        let text = "Dana Whitcombe said the pier was safe. Asked about the layoffs, \
+                    Whitcombe did not answer. When asked whether it would reopen, \
+                    a guard shrugged.";
+        let got = sources_of(
+            text,
+            &[
+                ("Dana Whitcombe", "said", "the pier was safe"),
+                ("", "Asked about", "the layoffs"),
+                ("", "asked", "whether it would reopen"),
+            ],
+        );
+        assert_eq!(
+            got,
+            vec![named("Dana Whitcombe", SourceKind::Person), None, None]
         );
     }
 
@@ -2089,6 +2268,25 @@ mod tests {
                 named("Ines Marlow", SourceKind::Person),
                 named("Lars Dahl", SourceKind::Person),
             ]
+        );
+    }
+
+    #[test]
+    fn the_spokesman_of_a_titled_person_speaks_as_that_person() {
+        let text = "Mayor Ines Carrow closed the pier. The mayor's spokesman said the beams were rotten. \
+                    A union's spokeswoman said nothing.";
+        let got = sources_of(
+            text,
+            &[
+                ("The mayor's spokesman", "said", "the beams were rotten"),
+                ("A union's spokeswoman", "said nothing", ""),
+            ],
+        );
+        assert_eq!(got[0], named("Ines Carrow", SourceKind::Person));
+        assert_ne!(
+            got[1],
+            named("Ines Carrow", SourceKind::Person),
+            "an organization's possessive is no person's"
         );
     }
 

@@ -44,6 +44,7 @@
 //! | entities | `Person`, `Organization`, `Location`, `OtherEntity` | note `cluster=<n>` |
 //! | quantities | `Quantity` | note `low=<v> high=<v> unit=<unit>` (a missing bound is left out) |
 //! | times | `Time` | note `value=<ISO 8601> granularity=<g>`, or `unresolved=<reason>` |
+//! | quotations | `Quotation` (the quoted words) | `QuoteStatus` (`attributed`, `floating`, `title`, `scare`, `slogan`, `unattributed`); note `attribution=E<m> source=<index>`, each key only when known |
 //!
 //! Tokens, sentences, paragraphs, part-of-speech tags and diagnostics have no
 //! brat form and are not written.
@@ -124,6 +125,25 @@ pub fn brat_ann(doc: &Doc) -> String {
             }
             if !note.is_empty() {
                 ann.note(&format!("T{t}"), &note.join(" "));
+            }
+        }
+    }
+    for quotation in doc.quotations() {
+        if let Some(t) = ann.text_bound("Quotation", &[quotation.span]) {
+            let target = format!("T{t}");
+            ann.attribute("QuoteStatus", &target, &serde_name(&quotation.status));
+            let mut note = Vec::new();
+            if let Some(e) = quotation
+                .attribution
+                .and_then(|a| events.get(a.index()).copied().flatten())
+            {
+                note.push(format!("attribution=E{e}"));
+            }
+            if let Some(source) = quotation.source {
+                note.push(format!("source={}", source.index()));
+            }
+            if !note.is_empty() {
+                ann.note(&target, &note.join(" "));
             }
         }
     }

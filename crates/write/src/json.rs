@@ -13,8 +13,8 @@
 use std::io::{self, Write};
 
 use attest_doc::{
-    AttributionKind, Doc, EntityLabel, Gender, Granularity, Layer, ParagraphRole, SourceKind,
-    SourcingSummary, Span, StanceLabel, TokenKind,
+    AttributionKind, Doc, EntityLabel, Gender, Granularity, Layer, MergeReason, ParagraphRole,
+    QuoteStatus, SourceKind, SourcingSummary, Span, StanceLabel, TokenKind,
 };
 use serde::Serialize;
 
@@ -124,7 +124,17 @@ struct DocumentView<'a> {
     quantities: Option<Vec<QuantityView<'a>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     times: Option<Vec<TimeView<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    quotations: Option<Vec<QuotationView<'a>>>,
     diagnostics: Vec<DiagnosticView<'a>>,
+}
+
+#[derive(Serialize)]
+struct QuotationView<'a> {
+    span: SpanView<'a>,
+    status: QuoteStatus,
+    attribution: Option<usize>,
+    source: Option<usize>,
 }
 
 /// A span: byte offsets (UTF-8, what attest stores), code-point offsets (what
@@ -194,6 +204,13 @@ struct SourceView<'a> {
     mentions: Vec<SpanView<'a>>,
     descriptors: Vec<SpanView<'a>>,
     attributions: Vec<usize>,
+    merges: Vec<MergeView<'a>>,
+}
+
+#[derive(Serialize)]
+struct MergeView<'a> {
+    mention: SpanView<'a>,
+    reason: MergeReason,
 }
 
 #[derive(Serialize)]
@@ -324,6 +341,14 @@ impl<'a> DocumentView<'a> {
                         mentions: spans(&source.mentions),
                         descriptors: spans(&source.descriptors),
                         attributions: source.attributions.iter().map(|a| a.index()).collect(),
+                        merges: source
+                            .merges
+                            .iter()
+                            .map(|merge| MergeView {
+                                mention: span(merge.mention),
+                                reason: merge.reason,
+                            })
+                            .collect(),
                     })
                     .collect()
             }),
@@ -365,6 +390,17 @@ impl<'a> DocumentView<'a> {
                         value: time.value.as_deref(),
                         granularity: time.granularity,
                         unresolved: time.unresolved.as_deref(),
+                    })
+                    .collect()
+            }),
+            quotations: layer(Layer::Quotations).map(|()| {
+                doc.quotations()
+                    .iter()
+                    .map(|quotation| QuotationView {
+                        span: span(quotation.span),
+                        status: quotation.status,
+                        attribution: quotation.attribution.map(|a| a.index()),
+                        source: quotation.source.map(|s| s.index()),
                     })
                     .collect()
             }),

@@ -64,6 +64,7 @@ pub fn write_report(doc: &Doc, config: &ReportConfig, out: &mut dyn Write) -> io
         Layer::Entities,
         Layer::Quantities,
         Layer::Times,
+        Layer::Quotations,
     ];
     if doc.has(Layer::Attributions) {
         report.attributions(&mut text);
@@ -77,6 +78,9 @@ pub fn write_report(doc: &Doc, config: &ReportConfig, out: &mut dyn Write) -> io
     }
     if doc.has(Layer::Hedges) {
         report.hedges(&mut text);
+    }
+    if doc.has(Layer::Quotations) {
+        report.quotations(&mut text);
     }
     if doc.has(Layer::Entities) {
         report.entities(&mut text);
@@ -460,6 +464,17 @@ impl Report<'_> {
                         .collect(),
                 ),
             ),
+            (
+                "  quotations: ",
+                listed(
+                    summary
+                        .quotations
+                        .iter()
+                        .flat_map(|counts| counts.iter())
+                        .map(|(status, n)| (serde_name(&status), n))
+                        .collect(),
+                ),
+            ),
         ];
         rows.retain(|(_, items)| !items.is_empty());
         for (lead, items) in rows {
@@ -500,6 +515,37 @@ impl Report<'_> {
                 flexible: true,
                 ..column("scope")
             },
+            column("at"),
+        ];
+        self.table(out, &columns, rows);
+    }
+
+    /// Every quoted passage and whose words it is, or why no one's.
+    fn quotations(&self, out: &mut String) {
+        let quotations = self.doc.quotations();
+        self.section(out, "Quotations", quotations.len());
+        let rows = quotations
+            .iter()
+            .map(|quotation| {
+                let speaker = quotation
+                    .source
+                    .and_then(|s| self.doc.sources().get(s.index()))
+                    .map_or_else(String::new, |s| s.name.clone());
+                vec![
+                    self.shown(&[quotation.span]),
+                    serde_name(&quotation.status),
+                    speaker,
+                    format!("[{}]", self.offsets(&[quotation.span])),
+                ]
+            })
+            .collect();
+        let columns = [
+            Column {
+                flexible: true,
+                ..column("quotation")
+            },
+            column("status"),
+            column("speaker"),
             column("at"),
         ];
         self.table(out, &columns, rows);

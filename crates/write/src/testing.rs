@@ -5,9 +5,9 @@
 
 use attest_doc::{
     Article, Attribution, AttributionId, AttributionKind, ClusterId, Diagnostic, Doc, Entity,
-    EntityLabel, Gender, Granularity, Hedge, Paragraph, ParagraphRole, PosTag, Quantity,
-    Segmentation, Sentence, SentenceId, Source, SourceKind, Span, Stance, StanceLabel, TimeExpr,
-    Token, TokenId, TokenKind,
+    EntityLabel, Gender, Granularity, Hedge, Merge, MergeReason, Paragraph, ParagraphRole, PosTag,
+    Quantity, Quotation, QuoteStatus, Segmentation, Sentence, SentenceId, Source, SourceId,
+    SourceKind, Span, Stance, StanceLabel, TimeExpr, Token, TokenId, TokenKind,
 };
 use proptest::prelude::*;
 
@@ -267,6 +267,16 @@ pub(crate) fn full_doc() -> Doc {
             descriptors: vec![first(t, "Mayor")],
             gender: Some(Gender::Feminine),
             attributions: vec![id(0), id(1), id(5)],
+            merges: vec![
+                Merge {
+                    mention: first(t, "she"),
+                    reason: MergeReason::Pronoun,
+                },
+                Merge {
+                    mention: nth(t, "Ortiz", 1),
+                    reason: MergeReason::Surname,
+                },
+            ],
         },
         Source {
             name: "Brightline Works".to_string(),
@@ -275,6 +285,7 @@ pub(crate) fn full_doc() -> Doc {
             descriptors: vec![first(t, "The contractor")],
             gender: None,
             attributions: vec![id(2)],
+            merges: Vec::new(),
         },
         Source {
             name: "a draft budget".to_string(),
@@ -283,6 +294,7 @@ pub(crate) fn full_doc() -> Doc {
             descriptors: Vec::new(),
             gender: None,
             attributions: vec![id(3)],
+            merges: Vec::new(),
         },
     ])
     .unwrap();
@@ -291,6 +303,18 @@ pub(crate) fn full_doc() -> Doc {
         cue: first(t, "reportedly"),
         scope: first(t, "been delayed twice since the Olympics"),
     }])
+    .unwrap();
+
+    let quoted = |words, n| Quotation {
+        span: first(t, words),
+        status: QuoteStatus::Attributed,
+        attribution: Some(id(n)),
+        source: Some(SourceId::must(0)),
+    };
+    doc.set_quotations(vec![
+        quoted("We need the engineers’ report first,", 1),
+        quoted("and then we vote.", 1),
+    ])
     .unwrap();
 
     let cluster = ClusterId::must;
