@@ -9,7 +9,8 @@
 //! misplaced spans. Tokens are written only with `--tokens`; without them the
 //! text is segmented again by this attest, which is deterministic, and the
 //! sentences and paragraphs must come out as the line has them, or the line
-//! fails (analyse with `--tokens` to carry the tokens along). A document of
+//! fails (analyse with `--tokens` to carry the tokens along); their
+//! part-of-speech tags, written only with them, are tagged again. A document of
 //! another schema version is refused. Confidences come back with the four
 //! decimals the JSON keeps; diagnostics are not read, as the ledger keeps none.
 
@@ -20,7 +21,7 @@ use anyhow::{Context, anyhow, bail};
 use attest_doc::{
     Article, Attribution, AttributionId, AttributionKind, ClusterId, Doc, Entity, EntityLabel,
     Gender, Granularity, Hedge, Layer, Limits, Merge, MergeReason, Paragraph, ParagraphRole,
-    Quantity, QuoteStatus, Quotation, Segmentation, Sentence, SentenceId, Source, SourceId,
+    PosTag, Quantity, Quotation, QuoteStatus, Segmentation, Sentence, SentenceId, Source, SourceId,
     SourceKind, Span, Stance, StanceLabel, TimeExpr, Token, TokenId, TokenKind,
 };
 use serde::Deserialize;
@@ -136,6 +137,7 @@ struct DocumentIn {
     tokens: Option<Vec<(usize, usize, TokenKind)>>,
     sentences: Option<Vec<SentenceIn>>,
     paragraphs: Option<Vec<ParagraphIn>>,
+    pos: Option<Vec<String>>,
     attributions: Option<Vec<AttributionIn>>,
     stances: Option<Vec<StanceIn>>,
     sources: Option<Vec<SourceIn>>,
@@ -197,7 +199,7 @@ struct SourceIn {
 
 #[derive(Deserialize)]
 struct MergeIn {
-    mention: SpanIn,
+    mention: usize,
     reason: MergeReason,
 }
 
@@ -301,6 +303,22 @@ fn build(input: DocumentIn, limits: &Limits) -> anyhow::Result<Doc> {
         )?;
         doc.set_segmentation(segmentation)?;
     }
+    match input.pos.filter(|_| has(Layer::Pos)) {
+        Some(tags) => {
+            let pos = tags
+                .iter()
+                .map(|tag| PosTag::from_name(tag).ok_or_else(|| anyhow!("unknown POS tag {tag:?}")))
+                .collect::<anyhow::Result<_>>()?;
+            doc.set_pos(pos)?;
+        }
+        // Tags are written only with the tokens: tagged again, as the tokens
+        // were segmented again, so that the document is the one analyse made.
+        None if doc.has(Layer::Sentences) => {
+            let tagger = attest_tag::Tagger::shared().map_err(|err| anyhow!("{err}"))?;
+            attest_doc::Stage::run(tagger, &mut doc)?;
+        }
+        None => {}
+    }
     if let Some(list) = input.attributions.filter(|_| has(Layer::Attributions)) {
         let attributions = list
             .iter()
@@ -333,8 +351,8 @@ fn build(input: DocumentIn, limits: &Limits) -> anyhow::Result<Doc> {
         let sources = list
             .into_iter()
             .map(|s| {
+                let mentions = spans(&s.mentions)?;
                 Ok(Source {
-                    mentions: spans(&s.mentions)?,
                     descriptors: spans(&s.descriptors)?,
                     attributions: s
                         .attributions
@@ -346,11 +364,14 @@ fn build(input: DocumentIn, limits: &Limits) -> anyhow::Result<Doc> {
                         .iter()
                         .map(|m| {
                             Ok(Merge {
-                                mention: span(&m.mention)?,
+                                mention: *mentions.get(m.mention).ok_or_else(|| {
+                                    anyhow!("merge of mention {} out of range", m.mention)
+                                })?,
                                 reason: m.reason,
                             })
                         })
                         .collect::<anyhow::Result<_>>()?,
+                    mentions,
                     name: s.name,
                     kind: s.kind,
                     gender: s.gender,
@@ -423,9 +444,7 @@ fn build(input: DocumentIn, limits: &Limits) -> anyhow::Result<Doc> {
                     attribution: q.attribution.map(attribution_id).transpose()?,
                     source: q
                         .source
-                        .map(|s| {
-                            SourceId::new(s).ok_or_else(|| anyhow!("source {s} out of range"))
-                        })
+                        .map(|s| SourceId::new(s).ok_or_else(|| anyhow!("source {s} out of range")))
                         .transpose()?,
                 })
             })

@@ -1,5 +1,6 @@
 //! The analysed document: an article and the layers the stages add to it.
 
+use std::collections::HashSet;
 use std::fmt;
 
 use crate::{
@@ -434,6 +435,24 @@ impl Doc {
             Layer::Sources,
             sources.iter().flat_map(|s| s.attributions.iter().copied()),
         )?;
+        for source in &sources {
+            let mentions: HashSet<Span> = source.mentions.iter().copied().collect();
+            if let Some(merge) = source
+                .merges
+                .iter()
+                .find(|m| !mentions.contains(&m.mention))
+            {
+                return Err(LayerError::BadReference {
+                    layer: Layer::Sources,
+                    what: format!(
+                        "source {:?} merges {}..{}, which is not one of its mentions",
+                        source.name,
+                        merge.mention.byte_start(),
+                        merge.mention.byte_end()
+                    ),
+                });
+            }
+        }
         self.sources = sources;
         self.annotated = self.annotated.with(Layer::Sources);
         Ok(())
@@ -576,4 +595,32 @@ fn check_tiling(
         });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Article, Merge, MergeReason, SourceKind};
+
+    #[test]
+    fn a_merge_must_name_one_of_its_sources_mentions() {
+        let mut doc = Doc::new(Article::new("m", "Ada Reyes spoke. Reyes left."));
+        let source = |merged: Span| Source {
+            name: "Ada Reyes".into(),
+            kind: SourceKind::Person,
+            gender: None,
+            mentions: vec![Span::must(0, 9), Span::must(17, 22)],
+            descriptors: Vec::new(),
+            attributions: Vec::new(),
+            merges: vec![Merge {
+                mention: merged,
+                reason: MergeReason::Surname,
+            }],
+        };
+        assert!(doc.set_sources(vec![source(Span::must(17, 22))]).is_ok());
+        let err = doc
+            .set_sources(vec![source(Span::must(4, 9))])
+            .expect_err("a merge of no mention");
+        assert!(err.to_string().contains("not one of its mentions"), "{err}");
+    }
 }

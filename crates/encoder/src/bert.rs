@@ -71,11 +71,7 @@ impl Bert {
                     query: candle_nn::linear(hidden, hidden, own.pp("query"))?,
                     key: candle_nn::linear(hidden, hidden, own.pp("key"))?,
                     value: candle_nn::linear(hidden, hidden, own.pp("value"))?,
-                    attention_out: candle_nn::linear(
-                        hidden,
-                        hidden,
-                        attention.pp("output.dense"),
-                    )?,
+                    attention_out: candle_nn::linear(hidden, hidden, attention.pp("output.dense"))?,
                     attention_norm: norm(attention.pp("output.LayerNorm"))?,
                     intermediate: candle_nn::linear(
                         hidden,
@@ -91,7 +87,9 @@ impl Bert {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let token_types = embeddings.pp("token_type_embeddings").get_unchecked("weight")?;
+        let token_types = embeddings
+            .pp("token_type_embeddings")
+            .get_unchecked("weight")?;
         Ok(Bert {
             words: candle_nn::embedding(
                 config.vocab_size,

@@ -56,6 +56,7 @@
 //!     descriptors: vec![],
 //!     gender: None,
 //!     attributions: vec![attest_doc::AttributionId::must(0)],
+//!     merges: vec![],
 //! }]).unwrap();
 //!
 //! let path = std::env::temp_dir().join(format!("attest-ledger-doc-{}.db", std::process::id()));

@@ -54,7 +54,10 @@ pub(crate) fn nul_bytes_warning(place: &str, bytes: &[u8], fate: &str) -> Option
     let more = offsets.count();
     let total = listed.len() + more;
     let noun = if total == 1 { "byte" } else { "bytes" };
-    let mut message = format!("{place}: {total} NUL {noun} {fate}, at byte {}", listed.join(", "));
+    let mut message = format!(
+        "{place}: {total} NUL {noun} {fate}, at byte {}",
+        listed.join(", ")
+    );
     if more > 0 {
         message.push_str(&format!(" and {more} more"));
     }

@@ -472,12 +472,13 @@ mod tests {
 
     #[test]
     fn nul_bytes_in_a_page_are_named_by_their_offset_in_the_page() {
-        let page = b"<html><body><article><p>The ferry left at dawn,\0 the harbour master said.</p>\
+        let page =
+            b"<html><body><article><p>The ferry left at dawn,\0 the harbour master said.</p>\
             <p>Passengers were told to wait.</p></article></body></html>"
-            .to_vec();
+                .to_vec();
         let at = page.iter().position(|&b| b == 0).unwrap();
-        let item = html_bytes_to_item(page, None, "page.html", &Limits::DEFAULT, "of the file")
-            .unwrap();
+        let item =
+            html_bytes_to_item(page, None, "page.html", &Limits::DEFAULT, "of the file").unwrap();
         assert!(!item.article.text.contains('\0'));
         let messages: Vec<&str> = item.warnings.iter().map(|w| w.message.as_str()).collect();
         assert_eq!(

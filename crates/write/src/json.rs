@@ -10,11 +10,12 @@
 //! lists exactly the layer fields the object holds, so a reader can tell
 //! "none found" (an empty array) from "not looked for" (no field).
 
+use std::collections::HashMap;
 use std::io::{self, Write};
 
 use attest_doc::{
     AttributionKind, Doc, EntityLabel, Gender, Granularity, Layer, MergeReason, ParagraphRole,
-    QuoteStatus, SourceKind, SourcingSummary, Span, StanceLabel, TokenKind,
+    QuoteStatus, Source, SourceKind, SourcingSummary, Span, StanceLabel, TokenKind,
 };
 use serde::Serialize;
 
@@ -137,6 +138,27 @@ struct QuotationView<'a> {
     source: Option<usize>,
 }
 
+/// `Doc::set_sources` checks that every merged mention is one of the
+/// source's mentions, so none is left out here.
+fn merge_views(source: &Source) -> Vec<MergeView> {
+    let index_of: HashMap<Span, usize> = source
+        .mentions
+        .iter()
+        .enumerate()
+        .map(|(index, mention)| (*mention, index))
+        .collect();
+    source
+        .merges
+        .iter()
+        .filter_map(|merge| {
+            Some(MergeView {
+                mention: *index_of.get(&merge.mention)?,
+                reason: merge.reason,
+            })
+        })
+        .collect()
+}
+
 /// A span: byte offsets (UTF-8, what attest stores), code-point offsets (what
 /// brat, PolNeAR and Python count) and the exact text, to check by eye.
 #[derive(Serialize, Debug, PartialEq)]
@@ -204,12 +226,15 @@ struct SourceView<'a> {
     mentions: Vec<SpanView<'a>>,
     descriptors: Vec<SpanView<'a>>,
     attributions: Vec<usize>,
-    merges: Vec<MergeView<'a>>,
+    merges: Vec<MergeView>,
 }
 
+/// A merge names its mention by index into the source's `mentions`, which
+/// already carry the span: a source mentioned a thousand times would
+/// otherwise write every span twice.
 #[derive(Serialize)]
-struct MergeView<'a> {
-    mention: SpanView<'a>,
+struct MergeView {
+    mention: usize,
     reason: MergeReason,
 }
 
@@ -341,14 +366,7 @@ impl<'a> DocumentView<'a> {
                         mentions: spans(&source.mentions),
                         descriptors: spans(&source.descriptors),
                         attributions: source.attributions.iter().map(|a| a.index()).collect(),
-                        merges: source
-                            .merges
-                            .iter()
-                            .map(|merge| MergeView {
-                                mention: span(merge.mention),
-                                reason: merge.reason,
-                            })
-                            .collect(),
+                        merges: merge_views(source),
                     })
                     .collect()
             }),
