@@ -253,7 +253,9 @@ impl Network {
             ));
         }
         if bert_config.num_attention_heads == 0
-            || bert_config.hidden_size % bert_config.num_attention_heads != 0
+            || !bert_config
+                .hidden_size
+                .is_multiple_of(bert_config.num_attention_heads)
         {
             return Err(config_error(
                 &config_path,
