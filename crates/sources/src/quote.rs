@@ -223,13 +223,29 @@ fn joined_by_and(text: &str, before: Span, mark: usize) -> bool {
     matches!(words.as_slice(), ["and" | "or"])
 }
 
+/// How far before a mark its last three words are looked for, in bytes: cue
+/// words are short, and a longer look would make the stage quadratic in a text
+/// of marks with no spaces.
+const LOOK_BACK: usize = 96;
+
 /// Why a passage that is no one's attributed words has no speaker.
 fn reason(text: &str, passage: &Passage) -> QuoteStatus {
-    let before: Vec<String> = text
-        .get(..passage.mark)
+    let mut from = passage.mark.saturating_sub(LOOK_BACK);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let mut pieces: Vec<&str> = text
+        .get(from..passage.mark)
         .unwrap_or("")
         .rsplit(|c: char| c.is_whitespace())
         .filter(|w| !w.is_empty())
+        .collect();
+    // A word the window cut into is not a word.
+    if from > 0 && !text[..from].ends_with(char::is_whitespace) {
+        pieces.pop();
+    }
+    let before: Vec<String> = pieces
+        .iter()
         .take(3)
         .map(|w| {
             w.trim_matches(|c: char| !c.is_alphanumeric())
@@ -469,5 +485,16 @@ mod tests {
         let spans: Vec<&str> = got.iter().map(|(t, _, _)| t.as_str()).collect();
         assert_eq!(spans, vec!["it’s over", "lockout", "never"]);
         assert_eq!(got[0].1, QuoteStatus::Attributed);
+    }
+
+    #[test]
+    fn only_whole_words_before_a_mark_are_read() {
+        // The look-back window ends inside the long word: its tail "signs" is
+        // not the word "signs".
+        let text = format!("{}signs “No Farms Here”", "x".repeat(LOOK_BACK));
+        let got = quotations(&text, &[]);
+        assert_eq!(got[0].1, QuoteStatus::Title);
+        let text = format!("{} signs “No Farms Here”", "x".repeat(LOOK_BACK));
+        assert_eq!(quotations(&text, &[])[0].1, QuoteStatus::Slogan);
     }
 }
