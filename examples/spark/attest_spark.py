@@ -98,6 +98,10 @@ def analyse_warc(binary_name):
 def analysed(spark, attest, inputs, partitions):
     context = spark.sparkContext
     context.addFile(attest)
+    if __name__ != "__main__":
+        # Imported (by a notebook or a test): the functions below are pickled
+        # by reference to this module, which the workers must then import.
+        context.addPyFile(os.path.abspath(__file__))
     name = os.path.basename(attest)
     jsonl = [path for path in inputs if not path.endswith((".warc", ".warc.gz"))]
     warc = [path for path in inputs if path.endswith((".warc", ".warc.gz"))]
