@@ -960,6 +960,15 @@ impl<'v, 'a> State<'v, 'a> {
                 }
             }
         }
+        // "A statement posted to his account": the account's owner speaks.
+        let mut owner = None;
+        if core.is_none()
+            && let Some(token) = self.account_owner(tokens)
+            && let Some(p) = parts.iter().position(|part| part.contains(&token))
+        {
+            core = Some((Core::Pronoun(token), p));
+            owner = Some(token);
+        }
         if core.is_none() {
             for (p, part) in parts.iter().enumerate() {
                 let word = self.view.word(part.start);
@@ -988,6 +997,9 @@ impl<'v, 'a> State<'v, 'a> {
         let mut core_range = parts.get(core_part)?.clone();
         if let Some(prefix) = &title_prefix {
             core_range.start = prefix.end;
+        }
+        if let Some(token) = owner {
+            core_range = token..token + 1;
         }
         let core_span = self.span_of(core_range.start, core_range.end)?;
         let at = core_span.byte_start();
@@ -1091,6 +1103,23 @@ impl<'v, 'a> State<'v, 'a> {
     /// A source part of capitalized words only that the name scan left out
     /// (a surname opening a sentence: "Pence said") is a name all the same:
     /// it is linked or made an entity here.
+    /// The possessive pronoun of "…posted to his account" in a source phrase
+    /// that does not start with it.
+    fn account_owner(&self, tokens: &[usize]) -> Option<usize> {
+        let first = *tokens.first()?;
+        tokens.windows(2).find_map(|pair| {
+            let (owner, place) = (pair[0], pair[1]);
+            (owner > first
+                && place == owner + 1
+                && matches!(
+                    self.view.word(owner),
+                    "his" | "her" | "its" | "their" | "my" | "our"
+                )
+                && ACCOUNT_WORDS.binary_search(&self.view.word(place)).is_ok())
+            .then_some(owner)
+        })
+    }
+
     fn bare_name(&mut self, part: std::ops::Range<usize>) -> Option<usize> {
         let view = self.view;
         let all_names = (part.start..part.end).all(|k| self.is_name_token(k));
@@ -1797,6 +1826,11 @@ enum Pronoun {
     Group,
 }
 
+/// Where someone puts up a post or a statement, in sorted order.
+const ACCOUNT_WORDS: &[&str] = &[
+    "account", "blog", "channel", "feed", "handle", "page", "profile", "timeline", "website",
+];
+
 fn pronoun(word: &str) -> Option<Pronoun> {
     Some(match word {
         "he" | "him" | "his" => Pronoun::Person(Some(Gender::Masculine)),
@@ -2064,6 +2098,32 @@ mod tests {
         assert_eq!(got[0], named("court documents", SourceKind::Document));
         assert_eq!(got[1], named("Reuters", SourceKind::MediaOutlet));
         assert_eq!(got[2], named("The union", SourceKind::SocialMedia));
+    }
+
+    #[test]
+    fn a_post_to_someones_account_is_theirs() {
+        let text = "Governor Alan Pryce defended the budget on Friday. \
+                    A statement posted to his account said the cuts were fair. \
+                    The union said in a post on its page that the cuts were not.";
+        let got = sources_of(
+            text,
+            &[
+                ("Governor Alan Pryce", "defended", "the budget"),
+                (
+                    "A statement posted to his account",
+                    "said",
+                    "the cuts were fair",
+                ),
+                (
+                    "The union",
+                    "said in a post on its page",
+                    "that the cuts were not",
+                ),
+            ],
+        );
+        assert_eq!(got[1].as_ref().map(|(n, _)| n.as_str()), Some("Alan Pryce"));
+        assert_eq!(got[2].as_ref().map(|(n, _)| n.as_str()), Some("The union"));
+        assert!(ACCOUNT_WORDS.windows(2).all(|pair| pair[0] < pair[1]));
     }
 
     #[test]
