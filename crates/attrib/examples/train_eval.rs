@@ -356,7 +356,7 @@ fn main() {
         start.elapsed().as_secs_f64() * 1e3
     );
     if let Some(out) = &options.out {
-        std::fs::write(&out, &bytes).expect("write model");
+        std::fs::write(out, &bytes).expect("write model");
         println!("wrote {}", out.display());
     }
     for &bias in &options.biases {
