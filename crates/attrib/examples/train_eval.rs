@@ -1,10 +1,9 @@
 //! Trains on the PolNeAR train split, scores on dev (and train), prints timings.
 //!
-//! `cargo run --release -p attest-attrib --example train_eval [-- --epochs N --prune W --role-prune W --seed S --out PATH]`
-//! (`--model PATH` scores a saved model instead of training; `--train-score 1` scores train too;
-//! `--folds K` first scores K held-out folds of train, each by a model trained on the others,
-//! which judges a change on more text than dev alone, and `--dump-folds PATH` writes their
-//! spans as `--dump PATH` writes dev's; `--no-dev 1` stops after the folds)
+//! `cargo run --release -p attest-attrib --example train_eval -- --help` lists
+//! the options; `--folds K` first scores K held-out folds of train, each by a
+//! model trained on the others, which judges a change on more text than dev
+//! alone.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -14,6 +13,58 @@ use attest_corpus::Corpus;
 use attest_corpus::score::AttributionScorer;
 use attest_doc::{Article, Doc, Limits, Stage};
 use attest_tag::Tagger;
+use clap::Parser;
+
+/// Trains the attribution model (or reads one) and scores it. The defaults are
+/// those of `attest train`.
+#[derive(Parser)]
+struct Options {
+    /// Training epochs.
+    #[arg(long, default_value_t = 12)]
+    epochs: usize,
+    /// The cue tagger's pruning threshold.
+    #[arg(long, default_value_t = 3.5)]
+    prune: f32,
+    /// The role tagger's pruning threshold.
+    #[arg(long, default_value_t = 10.0)]
+    role_prune: f32,
+    /// The seed of the training order.
+    #[arg(long, default_value_t = 0x5eed)]
+    seed: u64,
+    /// Write the model here.
+    #[arg(long, value_name = "PATH")]
+    out: Option<PathBuf>,
+    /// Score this saved model instead of training one.
+    #[arg(long, value_name = "PATH")]
+    model: Option<PathBuf>,
+    /// First score K held-out folds of train.
+    #[arg(long, value_name = "K")]
+    folds: Option<usize>,
+    /// Write the folds' spans here, as `--dump` writes dev's.
+    #[arg(long, value_name = "PATH", requires = "folds")]
+    dump_folds: Option<PathBuf>,
+    /// Stop after the folds.
+    #[arg(long, requires = "folds")]
+    no_dev: bool,
+    /// Score dev once for each of these comma-separated cue biases.
+    #[arg(long, value_delimiter = ',', value_name = "B,B,...")]
+    biases: Vec<f32>,
+    /// The cue bias of the model scored.
+    #[arg(long)]
+    bias: Option<f32>,
+    /// Write dev's found spans here.
+    #[arg(long, value_name = "PATH")]
+    dump: Option<PathBuf>,
+    /// Show this many of dev's errors.
+    #[arg(long, default_value_t = 0)]
+    errors: usize,
+    /// Score train too.
+    #[arg(long)]
+    train_score: bool,
+    /// Throughput rounds, of which the best is kept.
+    #[arg(long, default_value_t = 3)]
+    rounds: usize,
+}
 
 fn load(dir: &Path, tagger: &Tagger) -> Vec<TrainingExample> {
     let corpus = match Corpus::open(dir) {
@@ -256,19 +307,7 @@ fn cross_validate(
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let flag = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
-    // The defaults are those of `attest train`.
-    let epochs = flag("--epochs").map_or(12, |e| e.parse().expect("epochs"));
-    let prune = flag("--prune").map_or(3.5, |e| e.parse().expect("prune"));
-    let role_prune = flag("--role-prune").map_or(10.0, |e| e.parse().expect("role prune"));
-    let seed = flag("--seed").map_or(0x5eed, |e| e.parse().expect("seed"));
-    let out = flag("--out").map(PathBuf::from);
+    let options = Options::parse();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/polnear");
     if !root.exists() {
         println!("no corpus at {}; nothing to do", root.display());
@@ -285,30 +324,25 @@ fn main() {
         start.elapsed().as_secs_f64()
     );
     let config = TrainConfig {
-        seed,
-        epochs,
-        cue_prune: prune,
-        role_prune,
+        seed: options.seed,
+        epochs: options.epochs,
+        cue_prune: options.prune,
+        role_prune: options.role_prune,
     };
-    if let Some(folds) = flag("--folds") {
-        let dump_to = flag("--dump-folds").map(PathBuf::from);
-        cross_validate(
-            &train_set,
-            &config,
-            folds.parse().expect("folds"),
-            dump_to.as_deref(),
-        );
-        if flag("--no-dev").is_some() {
+    if let Some(folds) = options.folds {
+        cross_validate(&train_set, &config, folds, options.dump_folds.as_deref());
+        if options.no_dev {
             return;
         }
     }
-    let bytes = match flag("--model") {
-        Some(path) => std::fs::read(&path).expect("read model"),
+    let bytes = match &options.model {
+        Some(path) => std::fs::read(path).expect("read model"),
         None => {
             let start = Instant::now();
             let bytes = train(&train_set, &config);
             println!(
-                "trained {epochs} epochs in {:.1}s, model {} bytes",
+                "trained {} epochs in {:.1}s, model {} bytes",
+                options.epochs,
                 start.elapsed().as_secs_f64(),
                 bytes.len()
             );
@@ -321,19 +355,16 @@ fn main() {
         "loaded model in {:.1} ms",
         start.elapsed().as_secs_f64() * 1e3
     );
-    if let Some(out) = out {
-        std::fs::write(&out, &bytes).expect("write model");
+    if let Some(out) = &options.out {
+        std::fs::write(out, &bytes).expect("write model");
         println!("wrote {}", out.display());
     }
-    if let Some(biases) = flag("--biases") {
-        for bias in biases.split(',') {
-            let bias: f32 = bias.parse().expect("bias");
-            println!("cue bias {bias}");
-            evaluate("dev", &model.clone().with_cue_bias(bias), &dev_set);
-        }
+    for &bias in &options.biases {
+        println!("cue bias {bias}");
+        evaluate("dev", &model.clone().with_cue_bias(bias), &dev_set);
     }
-    if let Some(bias) = flag("--bias") {
-        model = model.with_cue_bias(bias.parse().expect("bias"));
+    if let Some(bias) = options.bias {
+        model = model.with_cue_bias(bias);
     }
     evaluate("dev", &model, &dev_set);
     let mut scorer = AttributionScorer::new();
@@ -345,25 +376,20 @@ fn main() {
         );
     }
     println!("{}", headline("dev", &scorer));
-    if let Some(path) = flag("--dump") {
-        std::fs::write(&path, dump_lines(&model, &dev_set)).expect("write dump");
+    if let Some(path) = &options.dump {
+        std::fs::write(path, dump_lines(&model, &dev_set)).expect("write dump");
     }
-    diagnose(
-        &dev_set,
-        &model,
-        flag("--errors").map_or(0, |n| n.parse().expect("errors")),
-    );
-    if flag("--train-score").is_some() {
+    diagnose(&dev_set, &model, options.errors);
+    if options.train_score {
         evaluate("train", &model, &train_set);
     }
     // Throughput over the dev texts: segmentation + POS + attributions, one core.
     let bytes_total: usize = dev_set.iter().map(|e| e.doc.text().len()).sum();
     // Best of a few rounds: the machine is shared, and the best round is the
     // one least disturbed by other work.
-    let rounds: usize = flag("--rounds").map_or(3, |n| n.parse().expect("rounds"));
     let (mut segment_time, mut pos_time, mut attrib_time) = (f64::MAX, f64::MAX, f64::MAX);
     let mut found = 0;
-    for _ in 0..rounds {
+    for _ in 0..options.rounds {
         let (mut segment_round, mut pos_round, mut attrib_round) = (0.0, 0.0, 0.0);
         found = 0;
         for example in &dev_set {

@@ -1,6 +1,5 @@
 //! The bundled model on sentences written for these tests, and over the dev split.
 
-use std::path::Path;
 use std::sync::OnceLock;
 
 use attest_attrib::Attributor;
@@ -177,12 +176,9 @@ proptest! {
 }
 
 #[test]
+#[ignore = "needs ../shared/data/polnear"]
 fn analyses_every_dev_article() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/polnear/dev");
-    if !dir.exists() {
-        println!("PolNeAR dev split not found at {}; skipping", dir.display());
-        return;
-    }
+    let dir = attest_corpus::testing::polnear_split("dev");
     let corpus = attest_corpus::Corpus::open(&dir).expect("dev split opens");
     let mut articles = 0;
     let mut found = 0;

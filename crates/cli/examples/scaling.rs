@@ -23,6 +23,7 @@ use attest_doc::{Article, Doc, Limits};
 use attest_ledger::{ArticleKey, Ledger, OnConflict};
 use attest_pipeline::Pipeline;
 use attest_write::{JsonConfig, ReportConfig, brat_ann, write_json, write_report};
+use clap::Parser;
 
 /// The smaller size, in bytes.
 const SMALL: usize = 256 * 1024;
@@ -194,11 +195,25 @@ fn stage_times(pipeline: &Pipeline, text: &str) -> Vec<f64> {
         .collect()
 }
 
+/// Times every stage on pathological inputs of two sizes.
+#[derive(Parser)]
+struct Options {
+    /// Fail when a ratio reaches the bound.
+    #[arg(long)]
+    check: bool,
+    /// Add the ratio of each stage alone.
+    #[arg(long)]
+    stages: bool,
+    /// Run only the families whose names contain one of these.
+    only: Vec<String>,
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let check = args.iter().any(|a| a == "--check");
-    let stages = args.iter().any(|a| a == "--stages");
-    let only: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    let Options {
+        check,
+        stages,
+        only,
+    } = Options::parse();
     let pipeline = Pipeline::standard(&Limits::DEFAULT).expect("the bundled models load");
     let dir = tempfile::tempdir().expect("a temporary directory");
     let ledger = dir.path().join("scaling.db");

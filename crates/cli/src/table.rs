@@ -5,10 +5,12 @@ use std::io::{self, Write};
 use attest_ledger::{Cell, Tabular};
 use attest_write::terminal_safe;
 use serde::Serialize;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use crate::ledger_flags::QueryFormat;
 
-/// The widest a text column is drawn in a table; longer texts end in "…".
+/// The widest a text column is drawn in a table, in terminal columns; longer
+/// texts end in "…".
 const MAX_TEXT_COLUMN: usize = 60;
 
 /// Prints rows in `format` to standard output.
@@ -58,8 +60,8 @@ fn write_table<T: Tabular>(rows: &[T], out: &mut dyn Write) -> io::Result<()> {
         .map(|(i, name)| {
             texts
                 .iter()
-                .map(|row| row[i].chars().count())
-                .chain([name.chars().count()])
+                .map(|row| row[i].width())
+                .chain([name.width()])
                 .max()
                 .unwrap_or(0)
         })
@@ -67,7 +69,7 @@ fn write_table<T: Tabular>(rows: &[T], out: &mut dyn Write) -> io::Result<()> {
     let line = |cells: &[String], out: &mut dyn Write| -> io::Result<()> {
         let mut parts = Vec::with_capacity(cells.len());
         for (i, cell) in cells.iter().enumerate() {
-            let pad = widths[i].saturating_sub(cell.chars().count());
+            let pad = widths[i].saturating_sub(cell.width());
             let last = i + 1 == cells.len();
             parts.push(if numeric[i] {
                 format!("{}{cell}", " ".repeat(pad))
@@ -89,7 +91,8 @@ fn write_table<T: Tabular>(rows: &[T], out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
-/// A cell as a table shows it: on one line, shortened to [`MAX_TEXT_COLUMN`].
+/// A cell as a table shows it: on one line, shortened to [`MAX_TEXT_COLUMN`]
+/// terminal columns (a CJK character or an emoji takes two).
 fn table_text(cell: &Cell) -> String {
     match cell {
         Cell::Null => "—".to_string(),
@@ -101,12 +104,20 @@ fn table_text(cell: &Cell) -> String {
                 .map(|c| if c.is_whitespace() { ' ' } else { c })
                 .collect();
             let flat = terminal_safe(&flat, false).into_owned();
-            if flat.chars().count() > MAX_TEXT_COLUMN {
-                let cut: String = flat.chars().take(MAX_TEXT_COLUMN - 1).collect();
-                format!("{cut}…")
-            } else {
-                flat
+            if flat.width() <= MAX_TEXT_COLUMN {
+                return flat;
             }
+            let mut cut = String::new();
+            let mut width = 0;
+            for c in flat.chars() {
+                width += c.width().unwrap_or(0);
+                if width > MAX_TEXT_COLUMN - 1 {
+                    break;
+                }
+                cut.push(c);
+            }
+            cut.push('…');
+            cut
         }
     }
 }
@@ -167,8 +178,60 @@ mod tests {
     fn long_texts_are_cut_in_tables_and_kept_on_one_line() {
         let long = Cell::Text(format!("first\nline {}", "x".repeat(100)));
         let shown = table_text(&long);
-        assert_eq!(shown.chars().count(), MAX_TEXT_COLUMN);
+        assert_eq!(shown.width(), MAX_TEXT_COLUMN);
         assert!(shown.starts_with("first line") && shown.ends_with('…'));
+    }
+
+    #[test]
+    fn long_wide_texts_are_cut_to_the_column_width() {
+        let shown = table_text(&Cell::Text("報道".repeat(40)));
+        assert!(shown.width() <= MAX_TEXT_COLUMN, "{shown}");
+        assert!(shown.width() >= MAX_TEXT_COLUMN - 1, "{shown}");
+        assert!(shown.ends_with('…'));
+    }
+
+    struct Said {
+        who: &'static str,
+        count: i64,
+    }
+
+    impl Tabular for Said {
+        const COLUMNS: &'static [&'static str] = &["who", "count", "note"];
+
+        fn cells(&self) -> Vec<Cell> {
+            vec![
+                Cell::Text(self.who.into()),
+                Cell::Integer(self.count),
+                Cell::Text("x".into()),
+            ]
+        }
+    }
+
+    #[test]
+    fn wide_characters_keep_the_columns_aligned() {
+        let rows = [
+            Said {
+                who: "Ann Lee",
+                count: 3,
+            },
+            Said {
+                who: "王小明",
+                count: 12,
+            },
+            Said {
+                who: "Zoë 🎤",
+                count: 7,
+            },
+        ];
+        let mut out = Vec::new();
+        write_table(&rows, &mut out).unwrap();
+        let table = String::from_utf8(out).unwrap();
+        // Every line's last column starts at the same terminal column.
+        let starts: Vec<usize> = table
+            .lines()
+            .map(|line| line[..line.rfind("  ").unwrap() + 2].width())
+            .collect();
+        assert!(starts.windows(2).all(|w| w[0] == w[1]), "{table}");
     }
 
     #[test]

@@ -33,6 +33,7 @@ mod error;
 mod pos;
 pub mod score;
 mod silver;
+pub mod testing;
 
 pub use brat::{Annotations, GoldAttribution, Label, TextBound, parse_ann};
 pub use corpus::{AnnotatorChoice, ArticleMetadata, Corpus, CorpusArticle};

@@ -1,27 +1,12 @@
-//! Reads the PolNeAR corpus, when it is present next to the repository.
+//! Reads the PolNeAR corpus beside the repository (see `attest_corpus::testing`).
 
-use std::path::{Path, PathBuf};
-
+use attest_corpus::testing::polnear;
 use attest_corpus::{AnnotatorChoice, Corpus, Label, parse_ann};
 
-fn polnear() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/polnear");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipping: the PolNeAR corpus is not at {} (tests over it pass without it)",
-            dir.display()
-        );
-        None
-    }
-}
-
 #[test]
+#[ignore = "needs ../shared/data/polnear"]
 fn every_article_of_train_and_dev_reads_and_every_span_slices_to_its_ann_text() {
-    let Some(root) = polnear() else {
-        return;
-    };
+    let root = polnear();
     for split in ["train", "dev"] {
         let corpus = Corpus::open(&root.join(split)).unwrap();
         assert!(corpus.len() > 50, "{split}: only {} articles", corpus.len());
@@ -97,10 +82,9 @@ fn every_article_of_train_and_dev_reads_and_every_span_slices_to_its_ann_text() 
 }
 
 #[test]
+#[ignore = "needs ../shared/data/polnear"]
 fn pos_sentences_use_original_text() {
-    let Some(root) = polnear() else {
-        return;
-    };
+    let root = polnear();
     let corpus = Corpus::open(&root.join("dev")).unwrap();
     let sentences = attest_corpus::pos_sentences(&corpus).unwrap();
     assert!(sentences.len() > 1000);
@@ -118,10 +102,9 @@ fn pos_sentences_use_original_text() {
 }
 
 #[test]
+#[ignore = "needs ../shared/data/polnear"]
 fn gold_scored_against_itself_on_dev_is_perfect() {
-    let Some(root) = polnear() else {
-        return;
-    };
+    let root = polnear();
     let corpus = Corpus::open(&root.join("dev")).unwrap();
     let report = attest_corpus::score::evaluate_attributions(&corpus, |article| {
         article
@@ -186,10 +169,9 @@ fn silver_segmentation(
 }
 
 #[test]
+#[ignore = "needs ../shared/data/polnear"]
 fn silver_segmentation_scored_against_itself_on_dev_is_perfect() {
-    let Some(root) = polnear() else {
-        return;
-    };
+    let root = polnear();
     let corpus = Corpus::open(&root.join("dev")).unwrap();
     let mut scorer = attest_corpus::score::SegmentationScorer::new();
     for article in corpus.articles() {

@@ -23,29 +23,33 @@ use std::time::Instant;
 use attest_doc::{Article, Doc, Limits};
 use attest_encoder::Encoder;
 use attest_encoder::testing::{Size, write_random_model};
+use clap::Parser;
+
+/// Times accurate mode's encoder on a directory of texts.
+#[derive(Parser)]
+struct Options {
+    /// A trained model directory; without it, a random-weight model of the
+    /// shipped size.
+    #[arg(long, value_name = "DIR", conflicts_with = "vocab")]
+    model: Option<PathBuf>,
+    /// The vocabulary for the random-weight model (the base model's vocab.txt).
+    #[arg(long, value_name = "VOCAB_TXT")]
+    vocab: Option<PathBuf>,
+    /// Read at most this many texts.
+    #[arg(long, value_name = "N")]
+    docs: Option<usize>,
+    /// The directory of `.txt` files.
+    #[arg(default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/polnear/dev/text"))]
+    texts: PathBuf,
+}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut model = None;
-    let mut vocab = None;
-    let mut docs = usize::MAX;
-    let mut texts = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/polnear/dev/text"
-    ));
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--model" => model = args.next().map(PathBuf::from),
-            "--vocab" => vocab = args.next().map(PathBuf::from),
-            "--docs" => {
-                docs = args
-                    .next()
-                    .and_then(|n| n.parse().ok())
-                    .unwrap_or(usize::MAX)
-            }
-            _ => texts = PathBuf::from(arg),
-        }
-    }
+    let Options {
+        model,
+        vocab,
+        docs,
+        texts,
+    } = Options::parse();
     if !texts.is_dir() {
         println!(
             "{}: not found; the benchmark needs the PolNeAR dev texts",
@@ -72,7 +76,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .filter(|p| p.extension().is_some_and(|e| e == "txt"))
         .collect();
     paths.sort();
-    paths.truncate(docs);
+    paths.truncate(docs.unwrap_or(usize::MAX));
     let mut segmented: Vec<Doc> = Vec::new();
     let (mut words, mut bytes) = (0usize, 0usize);
     for path in &paths {

@@ -1,21 +1,17 @@
-//! Both taggers over the PolNeAR article texts, when the corpus is on this
-//! machine: no panic, every span fits, and the throughput is printed.
+//! Both taggers over the PolNeAR article texts (an ignored test; see
+//! `attest_corpus::testing`): no panic, every span fits, and the throughput is printed.
 //!
 //! The corpus is not ours to ship; it is read in place and nothing of it is kept.
 
-use std::path::Path;
 use std::time::Instant;
 
 use attest_doc::{Article, Doc, Limits, Published};
 use attest_numbers::{QuantityTagger, TimeTagger};
 
 #[test]
+#[ignore = "needs ../shared/data/polnear"]
 fn taggers_run_over_the_corpus() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/polnear");
-    if !root.exists() {
-        println!("PolNeAR not found at {}: skipping", root.display());
-        return;
-    }
+    let root = attest_corpus::testing::polnear();
     let mut docs = Vec::new();
     for split in ["train", "dev"] {
         let Ok(entries) = std::fs::read_dir(root.join(split).join("text")) else {

@@ -17,49 +17,45 @@ use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use clap::Parser;
+
+/// Load-tests `POST /v1/analyze` of a running `attest serve`.
+#[derive(Parser)]
+struct Flags {
+    /// The server's address.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// Concurrent connections (at least 1).
+    #[arg(long, default_value_t = 2)]
+    connections: usize,
+    /// Requests each connection sends (at least 1).
+    #[arg(long, default_value_t = 200)]
+    requests: usize,
+    /// The server's process, whose threads and memory are sampled.
+    #[arg(long)]
+    pid: Option<u32>,
+    /// The article file to send.
+    file: String,
+}
+
 struct Options {
     addr: String,
     connections: usize,
     requests: usize,
-    /// The server's process, whose threads and memory are sampled.
     pid: Option<u32>,
     /// The article as the JSON record that is posted.
     body: String,
 }
 
 fn options() -> Result<Options, String> {
-    let mut addr = "127.0.0.1:8080".to_string();
-    let mut connections = 2;
-    let mut requests = 200;
-    let mut file = None;
-    let mut pid = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
-        match arg.as_str() {
-            "--addr" => addr = value("--addr")?,
-            "--connections" => {
-                connections = value("--connections")?
-                    .parse()
-                    .map_err(|e| format!("--connections: {e}"))?
-            }
-            "--requests" => {
-                requests = value("--requests")?
-                    .parse()
-                    .map_err(|e| format!("--requests: {e}"))?
-            }
-            "--pid" => pid = Some(value("--pid")?.parse().map_err(|e| format!("--pid: {e}"))?),
-            _ if !arg.starts_with("--") => file = Some(arg),
-            _ => return Err(format!("unknown option {arg}")),
-        }
-    }
-    let file = file.ok_or("give the article file to send")?;
-    let article = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
+    let flags = Flags::parse();
+    let article =
+        std::fs::read_to_string(&flags.file).map_err(|e| format!("{}: {e}", flags.file))?;
     Ok(Options {
-        addr,
-        connections: connections.max(1),
-        requests: requests.max(1),
-        pid,
+        addr: flags.addr,
+        connections: flags.connections.max(1),
+        requests: flags.requests.max(1),
+        pid: flags.pid,
         body: serde_json::json!({ "text": article }).to_string(),
     })
 }

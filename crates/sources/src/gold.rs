@@ -557,15 +557,6 @@ impl SourcesReport {
             mistakes: Vec::new(),
         }
     }
-
-    /// Whether every score reaches `floor` (source resolution, source type,
-    /// stance accuracy and hedge F1).
-    pub fn meets(&self, floor: f64) -> bool {
-        self.source_resolution.accuracy >= floor
-            && self.source_type.accuracy >= floor
-            && self.stance.accuracy >= floor
-            && self.hedges.f1 >= floor
-    }
 }
 
 impl fmt::Display for SourcesReport {

@@ -1,18 +1,13 @@
-//! The sourcing distribution of PolNeAR dev gold attributions, when the corpus
-//! is on the machine (it is not ours to ship; the test passes without it).
-
-use std::path::Path;
+//! The sourcing distribution of PolNeAR dev gold attributions (an ignored test:
+//! the corpus is not ours to ship; see `attest_corpus::testing`).
 
 use attest_corpus::Corpus;
 use attest_doc::{Article, Doc, Limits};
 
 #[test]
+#[ignore = "needs ../shared/data/polnear"]
 fn polnear_dev_source_distribution() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/polnear/dev");
-    if !dir.exists() {
-        println!("PolNeAR not found at {}: skipping", dir.display());
-        return;
-    }
+    let dir = attest_corpus::testing::polnear_split("dev");
     let corpus = Corpus::open(&dir).expect("the dev split opens");
     let mut docs = Vec::new();
     let started = std::time::Instant::now();
