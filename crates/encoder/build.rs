@@ -1,6 +1,6 @@
 //! Sets `cfg(attest_parity)` when the trained model and training's parity
-//! fixture are both in the source tree, so that the parity test runs then and
-//! is reported as ignored, with its reason, when they are not.
+//! fixture are both in the source tree, so that the parity test is built then,
+//! and only then (src/parity.rs says why).
 
 use std::path::Path;
 

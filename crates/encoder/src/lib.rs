@@ -26,7 +26,7 @@
 mod bert;
 pub mod decode;
 mod model;
-#[cfg(test)]
+#[cfg(all(test, attest_parity))]
 mod parity;
 pub mod testing;
 #[cfg(test)]

@@ -1,8 +1,9 @@
 //! Parity with training: the shipped model must reproduce, on training's
 //! fixture (`training/fixtures/parity.json`), the piece ids, units, windows
-//! and owners exactly and the logits within 1e-3. The test runs when the
-//! model and the fixture are in the tree (see build.rs) and is reported as
-//! ignored otherwise.
+//! and owners exactly and the logits within 1e-3. The module exists when the
+//! model and the fixture are in the tree (see build.rs): without a shipped
+//! model there is nothing to compare, and an ignored test would fail the
+//! `--include-ignored` run that CI makes for the PolNeAR tests.
 
 use std::ops::Range;
 use std::path::Path;
@@ -75,10 +76,6 @@ fn assert_close(what: &str, ours: &[f32], theirs: &[Vec<f32>]) {
 }
 
 #[test]
-#[cfg_attr(
-    not(attest_parity),
-    ignore = "needs models/encoder/model.safetensors and training/fixtures/parity.json"
-)]
 fn the_shipped_model_reproduces_trainings_numbers() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let encoder = Encoder::load(&root.join("models/encoder")).unwrap();
