@@ -6,6 +6,8 @@
 //! costs well under a millisecond next to the queries, and no lock is held
 //! between requests, so an `attest ingest` can write to the same file meanwhile.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::path::PathBuf;
 
 use attest_doc::Canceller;
@@ -322,21 +324,21 @@ pub(crate) async fn search(
             .map_err(ledger_error)?;
         let more = hits.len() > depth;
         hits.truncate(depth);
-        let mut articles: std::collections::HashMap<
-            String,
-            Vec<attest_ledger::ArticleAttribution>,
-        > = std::collections::HashMap::new();
+        let mut articles: HashMap<String, Vec<attest_ledger::ArticleAttribution>> = HashMap::new();
         let mut rows = Vec::with_capacity(limit);
         for hit in hits.into_iter().skip(offset) {
             let found = if hit.found_in == "attribution" {
-                if !articles.contains_key(&hit.article) {
-                    let detail = ledger.article(&hit.article).map_err(ledger_error)?;
-                    articles.insert(
-                        hit.article.clone(),
-                        detail.map(|d| d.attributions).unwrap_or_default(),
-                    );
-                }
-                articles[&hit.article]
+                let known = match articles.entry(hit.article.clone()) {
+                    Entry::Occupied(entry) => entry.into_mut(),
+                    Entry::Vacant(entry) => entry.insert(
+                        ledger
+                            .article(&hit.article)
+                            .map_err(ledger_error)?
+                            .map(|detail| detail.attributions)
+                            .unwrap_or_default(),
+                    ),
+                };
+                known
                     .iter()
                     .find(|a| {
                         a.content == hit.text && a.source == hit.source && a.stance == hit.stance
@@ -345,11 +347,15 @@ pub(crate) async fn search(
             } else {
                 None
             };
+            let (cue, source_id, attribution) = match found {
+                Some(a) => (Some(a.cue), a.source_id, Some(a.index)),
+                None => (None, None, None),
+            };
             rows.push(Hit {
-                cue: found.as_ref().map(|a| a.cue.clone()),
-                source_id: found.as_ref().and_then(|a| a.source_id),
-                attribution: found.as_ref().map(|a| a.index),
                 hit,
+                cue,
+                source_id,
+                attribution,
             });
         }
         Ok(SearchPage { rows, offset, more })
