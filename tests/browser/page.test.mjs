@@ -1,6 +1,10 @@
-// The attest page in headless Chromium: analyse the bundled sample and check
-// what a reader sees, check that markup in an article stays text, and browse a
-// ledger down to one source's page. Screenshots go to target/browser/.
+// The attest page in headless Chromium, as an editor uses it: analyse the
+// bundled sample and check what a reader sees with and without colour, by
+// mouse, keyboard and screen reader, on a desktop and a phone; check that
+// markup in an article stays text, that errors appear beside their fields, and
+// browse a ledger through its sources, search and charts. axe-core checks every
+// view; the palette check (palette.mjs) runs first. Screenshots go to
+// target/browser/.
 //
 //   node tests/browser/page.test.mjs [path/to/attest]
 //
@@ -8,16 +12,22 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { checkPalette, readPalette, summary } from './palette.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
 const attest = resolve(process.argv[2] || join(root, 'target/release/attest'));
 const shots = join(root, 'target/browser');
 mkdirSync(shots, { recursive: true });
+// axe-core from node_modules, injected into the page by the test: the page
+// itself never loads anything from elsewhere.
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 function startServer(args) {
   return new Promise((ready, fail) => {
@@ -32,12 +42,6 @@ function startServer(args) {
   });
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-
 const failures = [];
 async function check(name, body) {
   try {
@@ -49,14 +53,53 @@ async function check(name, body) {
   }
 }
 
-// A small corpus for the ledger, written here so that it has a known source.
+await check('the palette passes WCAG AA and stays apart under colour-vision deficiencies', async () => {
+  const css = readFileSync(join(root, 'crates/server/assets/app.css'), 'utf8');
+  const palette = readPalette(css);
+  for (const line of summary(palette)) console.log(`     ${line}`);
+  assert.deepEqual(checkPalette(palette), []);
+  // The check must catch a bad colour: the old orange of "declines" is under
+  // 4.5:1, and "reports" in the green of "confirms" cannot be told apart.
+  const orange = checkPalette({ ...palette, declines: '#c4661f' });
+  assert.ok(orange.some((f) => f.includes('declines') && f.includes('4.5:1')), orange.join('\n'));
+  const same = checkPalette({ ...palette, reports: palette.confirms });
+  assert.ok(same.some((f) => f.includes('confirms and reports') && f.includes('ΔE')), same.join('\n'));
+  const protan = checkPalette({ ...palette, denies: '#8a5a00', confirms: '#3f6b00' });
+  assert.ok(protan.some((f) => f.includes('protanopia') || f.includes('deuteranopia')), protan.join('\n'));
+});
+
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+// Serious and critical axe-core violations on the page as it is now.
+async function axe(page, what) {
+  await page.evaluate(axeSource);
+  const results = await page.evaluate(() => window.axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+  }));
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(bad.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`), [], `axe on ${what}`);
+}
+
+// A small corpus for the ledger, written here so that it has a known source:
+// Marisol Okafor in two outlets and three months apart (a gap of two empty
+// months), and enough statements with "harbor" for two pages of search hits.
 const work = mkdtempSync(join(tmpdir(), 'attest-browser-'));
 const corpus = join(work, 'corpus.jsonl');
 const sample = readFileSync(join(root, 'crates/cli/sample/article.txt'), 'utf8');
-writeFileSync(corpus, [
+const records = [
   { id: 'sample', text: sample, outlet: 'Coastline News', published: '2026-03-04T17:30:00-05:00' },
   { id: 'follow-up', text: 'Port Halvard talks resumed on Friday.\n\nMarisol Okafor said the union would vote on the offer next week. “We will read every line,” Okafor said.', outlet: 'Harbor Gazette', published: '2026-03-07' },
-].map((record) => JSON.stringify(record)).join('\n') + '\n');
+  { id: 'summer', text: 'The strike at Port Halvard is over.\n\nMarisol Okafor said the members had accepted the contract.', outlet: 'Harbor Gazette', published: '2026-06-12' },
+];
+for (let i = 1; i <= 24; i += 1) {
+  records.push({ id: `brief-${i}`, outlet: i % 2 ? 'Harbor Gazette' : 'Valley Times', published: `2026-04-${String(i).padStart(2, '0')}`,
+    text: `Ferry times changed again on Pier ${i}.\n\nCaptain Ilse Brandt said the harbor would stay open all night.` });
+}
+writeFileSync(corpus, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
 const db = join(work, 'ledger.db');
 const ingest = spawnSync(attest, ['ingest', corpus, '--db', db], { encoding: 'utf8' });
 const ledgerReady = ingest.status === 0;
@@ -65,19 +108,30 @@ const { child, base } = await startServer(ledgerReady ? ['--db', db] : []);
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const dialogs = [];
+  const missing = [];
   page.on('dialog', async (dialog) => {
     dialogs.push(dialog.message());
     await dialog.dismiss();
   });
+  page.on('response', (response) => {
+    if (response.status() === 404) missing.push(response.url());
+  });
 
-  await check('the sample shows highlighted attributions and its sources', async () => {
-    await page.goto(`${base}/`);
-    await page.fill('input[name=title]', 'Dockworkers strike at Port of Halvard over automation plan');
-    await page.fill('input[name=outlet]', 'Coastline News');
-    await page.fill('input[name=published]', '2026-03-04T17:30:00-05:00');
-    await page.fill('#article-text', sample);
-    await page.click('#analyse-button');
-    await page.waitForSelector('#article-view .cue');
+  const analyse = async (target, text, fields = {}) => {
+    await target.goto(`${base}/`);
+    for (const [name, value] of Object.entries(fields)) await target.fill(`input[name=${name}]`, value);
+    await target.fill('#article-text', text);
+    await target.click('#analyse-button');
+    await target.waitForSelector('#article-view p');
+  };
+
+  await check('the sample shows attributions, their stances in words and a legend of every mark', async () => {
+    await analyse(page, sample, {
+      title: 'Dockworkers strike at Port of Halvard over automation plan',
+      outlet: 'Coastline News',
+      'published-date': '2026-03-04',
+      'published-time': '17:30:00',
+    });
     const cues = await page.locator('#article-view .cue').count();
     const contents = await page.locator('#article-view .content').count();
     const sourcesMarked = await page.locator('#article-view .source').count();
@@ -88,11 +142,146 @@ try {
     for (const expected of ['Sourcing', 'Marisol Okafor', 'Tom Ferreira', 'Brightwater Terminals Inc.', 'denies', 'confirms', 'declines', 'reports']) {
       assert.ok(panel.includes(expected), `the side panel shows ${expected}`);
     }
-    // Clicking a statement lights up its attribution in the text.
-    await page.locator('.statement', { hasText: 'denied' }).first().click();
-    const active = await page.locator('#article-view .active').allInnerTexts();
-    assert.ok(active.join(' ').includes('denied'), `active: ${active}`);
+    // Each attribution's stance is written beside its cue, and can be hidden.
+    const attributions = await page.locator('#side-panel button.statement[data-attribution]').count();
+    const tags = page.locator('#article-view .stance-tag');
+    assert.equal(await tags.count(), attributions, 'a stance label per attribution');
+    assert.ok((await tags.allInnerTexts()).some((t) => /denies/i.test(t)), 'a label says denies');
+    await page.uncheck('input[name=show-stances]');
+    assert.equal(await page.locator('#article-view .stance-tag:visible').count(), 0, 'labels hidden');
+    await page.check('input[name=show-stances]');
+    assert.equal(await page.locator('#article-view .stance-tag:visible').count(), attributions, 'labels shown again');
+    const legend = await page.locator('#legend').innerText();
+    for (const mark of ['source', 'cue', 'content', 'hedge', 'hedge covers', 'entities', 'quantity', 'time', ...['asserts', 'confirms', 'denies', 'declines', 'claims', 'reports', 'believes', 'intends'].map((s) => s.toUpperCase())]) {
+      assert.ok(legend.includes(mark), `the legend covers ${mark}: ${legend}`);
+    }
+    // The optional layers use no stance colour.
+    await page.check('input[name=show-entities]');
+    await page.check('input[name=show-quantities]');
+    await page.check('input[name=show-times]');
+    const layerColours = await page.evaluate(() => {
+      const colour = (selector, property) => {
+        const node = document.querySelector(selector);
+        return node ? getComputedStyle(node)[property] : null;
+      };
+      return [colour('#article-view .entity', 'boxShadow'), colour('#article-view .quantity', 'borderBottomColor'), colour('#article-view .time', 'textDecorationColor')];
+    });
+    const stanceColours = await page.evaluate(() => ['asserts', 'confirms', 'denies', 'declines', 'claims', 'reports', 'believes', 'intends']
+      .map((s) => getComputedStyle(document.documentElement).getPropertyValue(`--${s}`).trim()));
+    assert.ok(layerColours.every(Boolean), `every layer is marked: ${layerColours}`);
+    for (const colour of layerColours) {
+      for (const stance of stanceColours) {
+        const [r, g, b] = [1, 3, 5].map((i) => parseInt(stance.slice(i, i + 2), 16));
+        assert.ok(!colour.includes(`rgb(${r}, ${g}, ${b})`), `${colour} is a stance colour`);
+      }
+    }
+    await page.screenshot({ path: join(shots, 'analyse-layers.png'), fullPage: true });
+    await page.uncheck('input[name=show-entities]');
+    await page.uncheck('input[name=show-quantities]');
+    await page.uncheck('input[name=show-times]');
+    await axe(page, 'Analyse with a result');
     await page.screenshot({ path: join(shots, 'analyse.png'), fullPage: true });
+  });
+
+  await check('Tab walks the attributions in reading order; Enter and Space light them; Escape clears', async () => {
+    const stops = await page.locator('#article-view [data-stop]').count();
+    const attributions = await page.locator('#side-panel button.statement[data-attribution]').count();
+    assert.equal(stops, attributions, 'every attribution has a Tab stop');
+    await page.focus('input[name=show-times]');
+    const visited = [];
+    for (let i = 0; i < stops; i += 1) {
+      await page.keyboard.press('Tab');
+      visited.push(await page.evaluate(() => {
+        const node = document.activeElement;
+        const all = Array.from(document.querySelectorAll('#article-view [data-stop]'));
+        return { place: all.indexOf(node), label: node.getAttribute('aria-label'), role: node.getAttribute('role') };
+      }));
+    }
+    assert.deepEqual(visited.map((v) => v.place), Array.from({ length: stops }, (_, i) => i), 'Tab follows the text');
+    assert.ok(visited.every((v) => v.role === 'button'), 'each stop is a button');
+    // ARIA: "source, cue, stance, content".
+    const denial = visited.find((v) => v.label.includes('denied'));
+    assert.ok(denial, `an attribution with the cue denied: ${visited.map((v) => v.label).join('\n')}`);
+    assert.match(denial.label, /^Brightwater Terminals Inc\., denied, denies, “that any jobs would be cut/);
+    for (const v of visited) assert.match(v.label, /^.+, .+, (asserts|confirms|denies|declines|claims|reports|believes|intends|no stance), .+$/s);
+    await page.locator(`#article-view [data-stop]`).nth(2).focus();
+    await page.keyboard.press('Enter');
+    const lit = await page.evaluate(() => ({
+      stop: document.activeElement.classList.contains('lit'),
+      pressed: document.activeElement.getAttribute('aria-pressed'),
+      statement: document.querySelectorAll('#side-panel .statement.lit').length,
+    }));
+    assert.deepEqual(lit, { stop: true, pressed: 'true', statement: 1 });
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator('.lit').count(), 0, 'Escape clears');
+    await page.locator(`#article-view [data-stop]`).nth(3).focus();
+    await page.keyboard.press(' ');
+    assert.ok(await page.locator('#article-view .lit').count() > 0, 'Space lights');
+    // Statements in the panel are buttons that light their attribution.
+    await page.keyboard.press('Escape');
+    const statement = page.locator('#side-panel button.statement', { hasText: 'denied' }).first();
+    await statement.focus();
+    await page.keyboard.press('Enter');
+    const active = await page.locator('#article-view .lit').allInnerTexts();
+    assert.ok(active.join(' ').includes('denied'), `lit: ${active}`);
+  });
+
+  await check('the panel stays beside the text on a wide screen', async () => {
+    assert.equal(await page.evaluate(() => getComputedStyle(document.getElementById('side-panel')).position), 'sticky');
+    // Scrolled into the article, the panel's top stays at the window's top.
+    await page.evaluate(() => {
+      const [article, panel] = ['article-view', 'side-panel'].map((id) => document.getElementById(id));
+      window.scrollTo(0, article.offsetTop + (article.offsetHeight - panel.offsetHeight) / 2);
+    });
+    const [article, panel] = await page.evaluate(() => ['article-view', 'side-panel'].map((id) => document.getElementById(id).getBoundingClientRect().top));
+    assert.ok(article < 0, `the article starts above the window (${article}px)`);
+    assert.ok(panel >= 0 && panel < 40, `the panel's top is at ${panel}px`);
+  });
+
+  await check('a nested attribution lights up whole, inner marks and all, and the panel shows the nesting', async () => {
+    await analyse(page, 'Officials at the port said the governor told them that “the terminal will stay open through the winter.”\n\nThe mayor said the report claimed the budget was balanced.');
+    const nested = await page.locator('#side-panel .nested').count();
+    assert.ok(nested >= 1, 'the panel shows nesting');
+    const outer = await page.evaluate(() => {
+      const group = Array.from(document.querySelectorAll('#side-panel .statement-group')).find((g) => g.querySelector('.nested button'));
+      return Number(group.querySelector('button.statement').dataset.attribution);
+    });
+    await page.locator(`#side-panel button.statement[data-attribution="${outer}"]`).click();
+    const shown = await page.evaluate((index) => {
+      const covering = Array.from(document.querySelectorAll('#article-view [data-attributions]'))
+        .filter((n) => n.dataset.attributions.split(' ').includes(String(index)) && n.dataset.owner !== undefined);
+      return {
+        all: covering.every((n) => n.classList.contains('lit')),
+        inner: covering.filter((n) => n.dataset.owner !== String(index)).map((n) => n.className),
+      };
+    }, outer);
+    assert.ok(shown.all, 'every piece of the outer attribution is lit');
+    assert.ok(shown.inner.length > 0, 'the inner attribution is inside it');
+    assert.ok(shown.inner.some((c) => c.includes('cue')), `the inner marks keep their shape: ${shown.inner}`);
+    await page.screenshot({ path: join(shots, 'nested.png'), fullPage: true });
+  });
+
+  await check('errors stand beside their fields and a failed analysis clears the old result', async () => {
+    await analyse(page, sample);
+    assert.equal(await page.locator('#result').isVisible(), true);
+    await page.fill('input[name=published-time]', '09:15');
+    await page.click('#analyse-button');
+    const timeError = await page.locator('#published-time-error').innerText();
+    assert.match(timeError, /date/);
+    assert.equal(await page.locator('#result').isVisible(), false, 'the old result is gone');
+    await page.route('**/v1/analyze', (route) => route.fulfill({
+      status: 400, contentType: 'application/json',
+      body: JSON.stringify({ error: { status: 400, message: 'bad `published`: year 20000 is out of range' } }),
+    }));
+    await page.fill('input[name=published-date]', '2026-03-04');
+    await page.click('#analyse-button');
+    await page.waitForSelector('#published-date-error');
+    assert.match(await page.locator('#published-date-error').innerText(), /out of range/);
+    assert.equal(await page.locator('input[name=published-date]').getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.locator('#result').isVisible(), false);
+    assert.equal(await page.locator('#analyse-button').isEnabled(), true, 'the form stays usable');
+    await axe(page, 'Analyse with an error');
+    await page.unroute('**/v1/analyze');
   });
 
   await check('what an article says only "allegedly" is marked as a hedge', async () => {
@@ -105,10 +294,7 @@ try {
   });
 
   await check('markup in an article shows as text', async () => {
-    await page.goto(`${base}/`);
-    await page.fill('#article-text', 'The mayor said <script>alert(1)</script> was in the draft. <img src=x onerror=alert(2)>');
-    await page.click('#analyse-button');
-    await page.waitForSelector('#article-view p');
+    await analyse(page, 'The mayor said <script>alert(1)</script> was in the draft. <img src=x onerror=alert(2)>');
     const text = await page.locator('#article-view').innerText();
     assert.ok(text.includes('<script>alert(1)</script>'), `shown as text: ${text}`);
     assert.ok(text.includes('<img src=x onerror=alert(2)>'), `shown as text: ${text}`);
@@ -116,38 +302,119 @@ try {
     assert.deepEqual(dialogs, [], 'no script ran');
   });
 
-  await check('the page fits a phone', async () => {
-    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
-    await phone.goto(`${base}/`);
-    await phone.fill('#article-text', sample);
-    await phone.click('#analyse-button');
-    await phone.waitForSelector('#article-view .cue');
+  await check('on a phone the result comes into view and a tap lights in place', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await analyse(phone, sample);
+    const top = await phone.evaluate(() => document.getElementById('result').getBoundingClientRect().top);
+    assert.ok(Math.abs(top) < 60, `the result starts at ${top}px`);
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 1, `no sideways scrolling (${overflow}px over)`);
+    const cue = phone.locator('#article-view .cue').nth(4);
+    await cue.scrollIntoViewIfNeeded();
+    const before = await phone.evaluate(() => window.scrollY);
+    await cue.tap();
+    assert.ok(await phone.locator('#article-view .lit').count() > 0, 'the tap lights');
+    assert.equal(await phone.evaluate(() => window.scrollY), before, 'the page does not jump');
     await phone.screenshot({ path: join(shots, 'analyse-phone.png'), fullPage: true });
     await phone.close();
   });
 
-  await check('the ledger leads from top sources to a source page', async () => {
+  await check('the ledger: top sources, a source page with its timeline, an article', async () => {
     assert.ok(ledgerReady, `attest ingest failed: ${ingest.stderr}`);
     await page.goto(`${base}/#ledger`);
     await page.waitForSelector('#ledger-content table');
-    const link = page.locator('#ledger-content a', { hasText: 'Marisol Okafor' }).first();
-    await link.click();
+    await axe(page, 'top sources');
+    await page.locator('#ledger-content a', { hasText: 'Marisol Okafor' }).first().click();
     await page.waitForSelector('#ledger-content .timeline');
     const sourcePage = await page.locator('#ledger-content').innerText();
     assert.ok(sourcePage.includes('Marisol Okafor'), sourcePage);
     assert.ok(sourcePage.includes('Harbor Gazette') && sourcePage.includes('Coastline News'), 'statements from both outlets');
+    // The month axis runs from March to June without a gap, labels apart, with a scale and a legend.
+    const chart = await page.evaluate(() => {
+      const svg = document.querySelector('#ledger-content svg.chart');
+      const boxes = Array.from(svg.querySelectorAll('text')).map((t) => ({ text: t.textContent, box: t.getBoundingClientRect() }));
+      const months = boxes.filter((b) => /^\d{4}-\d{2}$/.test(b.text));
+      const overlap = months.some((a, i) => months.slice(i + 1).some((b) => a.box.right > b.box.left && b.box.right > a.box.left));
+      return { months: months.map((m) => m.text), scale: boxes.filter((b) => /^\d+$/.test(b.text)).map((b) => b.text), overlap,
+        bars: svg.querySelectorAll('rect.bar').length, legend: document.querySelector('#ledger-content .chart-legend').innerText };
+    });
+    assert.equal(chart.months[0], '2026-03');
+    assert.ok(!chart.overlap, `month labels overlap: ${chart.months}`);
+    assert.ok(chart.scale.includes('0') && chart.scale.length >= 2, `a y scale: ${chart.scale}`);
+    assert.ok(chart.bars >= 2, 'bars for March and June');
+    assert.match(chart.legend, /asserts|no stance|confirms/);
+    const slots = await page.evaluate(() => document.querySelector('#ledger-content svg.chart').getAttribute('aria-label'));
+    assert.match(slots, /from 2026-03 to 2026-06/);
+    await axe(page, 'a source page');
     await page.screenshot({ path: join(shots, 'ledger-source.png'), fullPage: true });
+    await page.locator('#ledger-content a', { hasText: 'sample' }).first().click();
+    await page.waitForSelector('#ledger-content h3');
+    await axe(page, 'an article page');
+  });
 
-    await page.goto(`${base}/#ledger/search`);
-    await page.fill('#ledger-content input[type=search]', 'union');
-    await page.press('#ledger-content input[type=search]', 'Enter');
-    await page.waitForSelector('#ledger-content mark');
+  await check('search: a count, pages, each hit with stance, cue and source, and clear errors', async () => {
+    await page.goto(`${base}/#ledger/search?q=harbor`);
+    await page.waitForSelector('#ledger-content .count');
+    assert.match(await page.locator('#ledger-content .count').innerText(), /^Hits 1–20 of more than 20$/);
+    const hit = page.locator('#ledger-content .hits li').first();
+    assert.ok(await hit.locator('.badge').innerText(), 'a stance');
+    assert.match(await hit.locator('strong').innerText(), /said|denied/);
+    assert.match(await hit.locator('a[href^="#ledger/source/"]').innerText(), /Brandt/);
+    await axe(page, 'search hits');
+    await page.locator('#ledger-content .pager a', { hasText: 'next' }).click();
+    await page.waitForFunction(() => /^Hits 21–/.test(document.querySelector('#ledger-content .count')?.innerText || ''));
+    const second = await page.locator('#ledger-content .count').innerText();
+    assert.match(second, /^Hits 21–\d+ of \d+$/);
+    assert.equal(await page.locator('#ledger-content .pager a', { hasText: 'previous' }).count(), 1);
+    await page.screenshot({ path: join(shots, 'ledger-search.png'), fullPage: true });
+    await page.goto(`${base}/#ledger/search?q=***`);
+    await page.waitForSelector('#q-error');
+    assert.match(await page.locator('#q-error').innerText(), /no word/);
+    assert.equal(await page.locator('#ledger-content input[name=q]').inputValue(), '***', 'the query stays to be fixed');
+    await axe(page, 'a malformed search');
+  });
 
+  await check('outlet charts fit their scale and print their values; an empty range says so; a bad date stays beside its field', async () => {
     await page.goto(`${base}/#ledger/outlets`);
     await page.waitForSelector('#ledger-content svg.chart rect');
+    const charts = await page.evaluate(() => Array.from(document.querySelectorAll('#ledger-content svg.chart')).map((svg) => ({
+      label: svg.getAttribute('aria-label'),
+      texts: Array.from(svg.querySelectorAll('text')).map((t) => t.textContent),
+      size: Math.min(...Array.from(svg.querySelectorAll('text')).map((t) => parseFloat(getComputedStyle(t).fontSize))),
+    })));
+    for (const chart of charts) assert.ok(chart.size >= 12, `labels of ${chart.label} at ${chart.size}px`);
+    const unnamed = charts.find((c) => c.label.startsWith('Share of unnamed'));
+    assert.ok(!unnamed.label.endsWith('100%') || unnamed.texts.filter((t) => t.endsWith('%')).length > 3, unnamed.label);
+    for (const outlet of ['Coastline News', 'Harbor Gazette', 'Valley Times']) assert.ok(unnamed.texts.includes(outlet), `${outlet} labelled`);
+    assert.ok(unnamed.texts.filter((t) => /^\d+%$/.test(t)).length >= 3 + 3, 'a scale and a value on each bar');
+    await axe(page, 'outlets');
     await page.screenshot({ path: join(shots, 'ledger-outlets.png'), fullPage: true });
+    await page.goto(`${base}/#ledger/outlets?since=2031-01-01`);
+    await page.waitForSelector('#ledger-content [role=status]:has-text("No articles")');
+    assert.equal(await page.locator('#ledger-content svg.chart').count(), 0);
+    await axe(page, 'outlets of an empty range');
+    await page.goto(`${base}/#ledger?since=2026-13-45`);
+    await page.waitForSelector('#since-error');
+    assert.match(await page.locator('#since-error').innerText(), /since.*not a date/);
+    assert.equal(await page.locator('#ledger-content form button').count(), 1, 'the form is still there');
+    await axe(page, 'a bad date in a ledger filter');
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+    await phone.goto(`${base}/#ledger/outlets`);
+    await phone.waitForSelector('#ledger-content svg.chart rect');
+    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `no sideways scrolling (${overflow}px over)`);
+    await phone.screenshot({ path: join(shots, 'ledger-outlets-phone.png'), fullPage: true });
+    await phone.goto(`${base}/#ledger/source/1`);
+    await phone.waitForSelector('#ledger-content .timeline');
+    await phone.screenshot({ path: join(shots, 'ledger-source-phone.png'), fullPage: true });
+    await phone.close();
+  });
+
+  await check('the favicon is served and nothing the page asks for is missing', async () => {
+    const icon = await page.request.get(`${base}/favicon.ico`);
+    assert.equal(icon.status(), 200);
+    assert.match(icon.headers()['content-type'], /svg/);
+    assert.deepEqual(missing, [], 'no 404 while the page was used');
   });
 } finally {
   child.kill('SIGTERM');

@@ -836,6 +836,23 @@ fn ledger_routes_answer_from_an_ingested_ledger() {
         let found = text[start..end].to_lowercase();
         assert_eq!(found, "option");
     }
+    // Each hit names its cue and links to its source, and the search pages.
+    assert_eq!(hit["cue"], "said");
+    let source = hit["source_id"].as_i64().expect("the hit's source id");
+    assert_eq!(
+        server.get(&format!("/v1/sources/{source}")).json()["source"]["name"],
+        "Ines Calloway"
+    );
+    assert_eq!(hits["more"], false);
+    let first = server.get("/v1/search?q=the&limit=1").json();
+    assert_eq!(first["rows"].as_array().map(Vec::len), Some(1));
+    assert_eq!(first["more"], true);
+    let next = server.get("/v1/search?q=the&limit=1&offset=1").json();
+    assert_eq!(next["offset"], 1);
+    assert_ne!(
+        next["rows"][0], first["rows"][0],
+        "the second page holds the next hit"
+    );
 
     for by in ["outlet", "month", "all"] {
         let stats = server.get(&format!("/v1/stats?by={by}")).json();
@@ -882,6 +899,8 @@ fn ledger_routes_refuse_bad_questions_clearly() {
         ("/v1/articles/no-such-article", 404, "no-such-article"),
         ("/v1/search", 400, "q="),
         ("/v1/search?q=%22unclosed", 200, ""),
+        ("/v1/search?q=***", 400, "no word"),
+        ("/v1/search?q=harbor&offset=9990&limit=20", 400, "deepest"),
         ("/v1/stats?by=weather", 400, "weather"),
         ("/v1/articles?limit=5000", 400, "5000"),
         (&long_search, 414, "--max-query-bytes"),

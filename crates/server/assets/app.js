@@ -66,15 +66,87 @@ async function api(path, options) {
 
 const form = document.getElementById('analyse-form');
 const statusLine = document.getElementById('analyse-status');
+const articleView = document.getElementById('article-view');
+const sidePanel = document.getElementById('side-panel');
 let lastDoc = null;
+
+// An error in words beside the field it is about; the form stays as it was.
+function fieldError(input, message) {
+  const id = `${input.name}-error`;
+  let note = document.getElementById(id);
+  if (!note) {
+    note = el('span', { id, class: 'field-error', role: 'alert' });
+    input.closest('label').after(note);
+  }
+  note.textContent = message;
+  input.setAttribute('aria-invalid', 'true');
+  input.setAttribute('aria-describedby', id);
+}
+
+function clearFieldErrors(scope) {
+  for (const note of scope.querySelectorAll('.field-error')) note.remove();
+  for (const input of scope.querySelectorAll('[aria-invalid]')) {
+    input.removeAttribute('aria-invalid');
+    input.removeAttribute('aria-describedby');
+  }
+}
+
+// The publication time the date and time inputs give: a date alone, or an
+// RFC 3339 instant in the browser's time zone.
+function publishedValue(date, time) {
+  if (!time) return date;
+  const local = new Date(`${date}T${time}`);
+  if (Number.isNaN(local.getTime())) return null;
+  const offset = -local.getTimezoneOffset();
+  const sign = offset < 0 ? '-' : '+';
+  const pad = (n) => String(Math.floor(Math.abs(n))).padStart(2, '0');
+  const seconds = time.length === 5 ? `${time}:00` : time;
+  return `${date}T${seconds}${sign}${pad(offset / 60)}:${pad(offset % 60)}`;
+}
+
+function clearResult() {
+  lastDoc = null;
+  document.getElementById('result').hidden = true;
+  articleView.replaceChildren();
+  sidePanel.replaceChildren();
+}
+
+// Refuses the form before it is sent: an error beside the field, the old
+// result cleared, and false.
+function refuse(input, message) {
+  clearResult();
+  statusLine.className = 'error';
+  statusLine.textContent = 'Not analysed: see the field marked.';
+  fieldError(input, message);
+  return false;
+}
 
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
+  clearFieldErrors(form);
   const data = new FormData(form);
   const record = { text: data.get('text') };
-  for (const field of ['title', 'outlet', 'url', 'published']) {
+  for (const field of ['title', 'outlet', 'url']) {
     const value = String(data.get(field) || '').trim();
     if (value) record[field] = value;
+  }
+  const date = String(data.get('published-date') || '');
+  const time = String(data.get('published-time') || '');
+  if (time && !date) {
+    refuse(form.elements['published-time'], 'Give the date as well as the time.');
+    return;
+  }
+  if (date) {
+    const published = publishedValue(date, time);
+    if (!published) {
+      refuse(form.elements['published-time'], 'This is not a time of that day.');
+      return;
+    }
+    record.published = published;
+  }
+  if (!String(record.text).trim()) {
+    refuse(form.elements.text, 'Paste the text of an article to analyse.');
+    return;
   }
   const button = document.getElementById('analyse-button');
   button.disabled = true;
@@ -82,18 +154,28 @@ form.addEventListener('submit', async (event) => {
   statusLine.textContent = 'Analysing…';
   try {
     const started = performance.now();
-    lastDoc = await api('/v1/analyze', {
+    const doc = await api('/v1/analyze', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(record),
     });
     const took = Math.round(performance.now() - started);
-    const count = (lastDoc.attributions || []).length;
+    const count = (doc.attributions || []).length;
     statusLine.textContent = `${count} attribution${count === 1 ? '' : 's'} · ${took} ms`;
-    renderDocument(lastDoc);
+    lastDoc = doc;
+    renderDocument(doc);
+    if (!window.matchMedia('(min-width: 801px)').matches) {
+      document.getElementById('result').scrollIntoView({ block: 'start' });
+    }
   } catch (error) {
+    clearResult();
     statusLine.className = 'error';
-    statusLine.textContent = error.message;
+    if (error.message.includes('`published`')) {
+      statusLine.textContent = 'Not analysed: see the publication date.';
+      fieldError(form.elements['published-date'], `The server refused this date: ${error.message}`);
+    } else {
+      statusLine.textContent = `Not analysed: ${error.message}`;
+    }
   } finally {
     button.disabled = false;
   }
@@ -104,6 +186,13 @@ for (const name of ['show-hedges', 'show-entities', 'show-quantities', 'show-tim
     if (lastDoc) renderDocument(lastDoc);
   });
 }
+form.elements['show-stances'].addEventListener('change', (event) => {
+  articleView.classList.toggle('hide-stance-tags', !event.target.checked);
+});
+
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape') clearLit();
+});
 
 function stanceOf(doc) {
   const stances = new Map();
@@ -111,6 +200,46 @@ function stanceOf(doc) {
     if (!stances.has(stance.attribution)) stances.set(stance.attribution, stance);
   }
   return stances;
+}
+
+function stanceName(stances, index) {
+  const stance = stances.get(index);
+  return stance ? stance.label : 'none';
+}
+
+// Who an attribution is by: its canonical source's name, else its source words.
+function sourceName(doc, index) {
+  const source = (doc.sources || []).find((s) => s.attributions.includes(index));
+  if (source) return source.name;
+  const words = spansText(doc.attributions[index].source);
+  return words || 'no source';
+}
+
+// Each attribution's innermost enclosing attribution: the one with the
+// shortest content span that holds all of its spans.
+function nesting(doc) {
+  const attributions = doc.attributions || [];
+  const extent = attributions.map((a) => {
+    const spans = [...a.source, ...a.cue, ...a.content];
+    return [Math.min(...spans.map((s) => s.cp_start)), Math.max(...spans.map((s) => s.cp_end))];
+  });
+  const parent = attributions.map(() => null);
+  attributions.forEach((_, inner) => {
+    let best = null;
+    attributions.forEach((outer, o) => {
+      if (o === inner) return;
+      for (const span of outer.content) {
+        const width = span.cp_end - span.cp_start;
+        if (span.cp_start <= extent[inner][0] && extent[inner][1] <= span.cp_end
+          && !(extent[o][0] >= extent[inner][0] && extent[o][1] <= extent[inner][1])
+          && (best === null || width < best.width)) best = { o, width };
+      }
+    });
+    if (best) parent[inner] = best.o;
+  });
+  const children = attributions.map(() => []);
+  parent.forEach((p, i) => { if (p !== null) children[p].push(i); });
+  return { parent, children };
 }
 
 // Marks over code-point ranges: attribution roles, hedges, and the optional layers.
@@ -152,12 +281,41 @@ function collectMarks(doc) {
   return marks;
 }
 
+// What is drawn between the characters, by position: the corner brackets
+// around each content span and the stance word after each cue. Closers come
+// before openers at one position, so "⌟ ⌜" reads in order.
+function decorations(doc, stances) {
+  const at = new Map();
+  const put = (position, closing, node) => {
+    if (!at.has(position)) at.set(position, { close: [], open: [] });
+    at.get(position)[closing ? 'close' : 'open'].push(node);
+  };
+  (doc.attributions || []).forEach((attribution, index) => {
+    const stance = stanceName(stances, index);
+    const data = { attributions: String(index) };
+    const contents = attribution.content.filter((s) => s.cp_end > s.cp_start);
+    if (contents.length) {
+      const first = contents.reduce((a, b) => (b.cp_start < a.cp_start ? b : a));
+      const last = contents.reduce((a, b) => (b.cp_end > a.cp_end ? b : a));
+      put(first.cp_start, false, () => el('span', { class: `content-open stance-${stance}`, 'aria-hidden': 'true', dataset: data }));
+      put(last.cp_end, true, () => el('span', { class: `content-close stance-${stance}`, 'aria-hidden': 'true', dataset: data }));
+    }
+    const cues = attribution.cue.filter((s) => s.cp_end > s.cp_start);
+    if (cues.length) {
+      const end = Math.max(...cues.map((s) => s.cp_end));
+      put(end, true, () => el('span', { class: `stance-tag stance-${stance}`, dataset: data }, stance === 'none' ? 'no stance' : stance));
+    }
+  });
+  return at;
+}
+
 // The article as paragraphs of segments; each segment carries the marks over it.
 function renderArticle(doc, stances) {
-  const view = document.getElementById('article-view');
-  view.replaceChildren();
+  articleView.replaceChildren();
+  articleView.classList.toggle('hide-stance-tags', !form.elements['show-stances'].checked);
   const chars = Array.from(doc.text);
   const marks = collectMarks(doc);
+  const drawn = decorations(doc, stances);
   const paragraphs = (doc.paragraphs && doc.paragraphs.length)
     ? doc.paragraphs.map((p) => ({ start: p.span.cp_start, end: p.span.cp_end, role: p.role }))
     : [{ start: 0, end: chars.length, role: 'body' }];
@@ -169,35 +327,38 @@ function renderArticle(doc, stances) {
         cuts.add(Math.min(mark.end, paragraph.end));
       }
     }
+    for (const position of drawn.keys()) {
+      if (position > paragraph.start && position < paragraph.end) cuts.add(position);
+    }
     const points = Array.from(cuts).sort((a, b) => a - b);
     const p = el('p', { class: paragraph.role === 'headline' ? 'headline' : null });
-    for (let i = 0; i + 1 < points.length; i += 1) {
-      const [from, to] = [points[i], points[i + 1]];
-      const text = chars.slice(from, to).join('');
-      const over = marks.filter((m) => m.start <= from && m.end >= to);
-      if (!over.length) {
-        p.append(text);
-        continue;
-      }
-      p.append(segment(text, over, stances));
-    }
-    view.append(p);
+    points.forEach((point, i) => {
+      const here = drawn.get(point);
+      if (here && point > paragraph.start) p.append(...here.close.map((make) => make()));
+      if (here && point < paragraph.end) p.append(...here.open.map((make) => make()));
+      if (i + 1 >= points.length) return;
+      const to = points[i + 1];
+      const text = chars.slice(point, to).join('');
+      const over = marks.filter((m) => m.start <= point && m.end >= to);
+      p.append(over.length ? segment(text, over, stances) : text);
+    });
+    articleView.append(p);
   }
+  addStops(doc, stances);
 }
 
 function segment(text, over, stances) {
   const classes = new Set();
   const titles = [];
-  // The innermost attribution (its mark the shortest) owns the segment, so a
-  // quote nested in another attribution's content stays clickable.
+  // The innermost attribution (its mark the shortest) owns the segment and
+  // gives it its shape; the segment lights up with every attribution over it.
   const roles = over.filter((m) => m.attribution !== undefined)
     .sort((a, b) => (a.end - a.start) - (b.end - b.start));
   const owner = roles[0];
   if (owner) {
     classes.add(owner.role);
-    const stance = stances.get(owner.attribution);
-    classes.add(`stance-${stance ? stance.label : 'none'}`);
-    titles.push(`${owner.role} of attribution #${owner.attribution + 1}${stance ? ` · ${stance.label}` : ''}`);
+    classes.add(`stance-${stanceName(stances, owner.attribution)}`);
+    titles.push(`${owner.role} of attribution #${owner.attribution + 1} · ${stanceName(stances, owner.attribution)}`);
   }
   for (const mark of over) {
     if (mark.attribution === undefined) {
@@ -209,55 +370,102 @@ function segment(text, over, stances) {
   const node = el('span', {
     class: Array.from(classes).join(' '),
     title: titles.join('\n') || null,
-    dataset: attributions.length ? { attributions: attributions.join(' ') } : undefined,
+    dataset: attributions.length ? { attributions: attributions.join(' '), owner: String(owner.attribution), role: owner.role } : undefined,
   }, text);
-  if (owner) {
-    node.addEventListener('mouseenter', () => activate(owner.attribution, false));
-    node.addEventListener('click', () => activate(owner.attribution, true));
-  }
+  if (owner) node.addEventListener('click', () => light(owner.attribution, 'text'));
   return node;
 }
 
-// Lights up every piece of one attribution, in the text and in the panel.
-function activate(index, scroll) {
-  for (const node of document.querySelectorAll('.active')) node.classList.remove('active');
-  for (const node of document.querySelectorAll('[data-attributions]')) {
-    const owners = node.dataset.attributions.split(' ');
-    if (owners[0] === String(index)) node.classList.add('active');
+// One Tab stop per attribution, on the first piece of its cue it owns (else
+// the first piece it owns), so that Tab walks the attributions in reading order.
+function addStops(doc, stances) {
+  (doc.attributions || []).forEach((attribution, index) => {
+    const owned = Array.from(articleView.querySelectorAll(`[data-owner="${index}"]`)).filter((n) => !n.dataset.stop);
+    const stop = owned.find((n) => n.dataset.role === 'cue') || owned[0];
+    if (!stop) return;
+    const content = clip(spansText(attribution.content), 200);
+    const stance = stanceName(stances, index);
+    stop.dataset.stop = String(index);
+    stop.setAttribute('tabindex', '0');
+    stop.setAttribute('role', 'button');
+    stop.setAttribute('aria-pressed', 'false');
+    stop.setAttribute('aria-label', `${sourceName(doc, index)}, ${clip(spansText(attribution.cue), 60) || 'no cue'}, ${stance === 'none' ? 'no stance' : stance}, ${content ? quoted(content) : 'no content'}`);
+    stop.removeAttribute('title');
+    stop.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' || event.key === ' ') {
+        event.preventDefault();
+        light(index, 'text');
+      }
+    });
+  });
+}
+
+function clearLit() {
+  for (const node of document.querySelectorAll('.lit')) node.classList.remove('lit');
+  for (const node of document.querySelectorAll('[aria-pressed="true"]')) node.setAttribute('aria-pressed', 'false');
+}
+
+// Lights up every piece of one attribution, inner attributions included, in
+// the text and in the panel. From the text, the text stays where it is (a
+// tap on a phone must not jump); the panel follows only where it sits beside
+// the text. From the panel, the text comes into view.
+function light(index, from) {
+  clearLit();
+  for (const node of articleView.querySelectorAll('[data-attributions]')) {
+    if (node.dataset.attributions.split(' ').includes(String(index))) node.classList.add('lit');
   }
-  const statement = document.querySelector(`.statement[data-attribution="${index}"]`);
+  const stop = articleView.querySelector(`[data-stop="${index}"]`);
+  if (stop) stop.setAttribute('aria-pressed', 'true');
+  const statement = sidePanel.querySelector(`.statement[data-attribution="${index}"]`);
   if (statement) {
-    statement.classList.add('active');
-    if (scroll) statement.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    statement.classList.add('lit');
+    statement.setAttribute('aria-pressed', 'true');
+  }
+  if (from === 'text' && statement && window.matchMedia('(min-width: 801px)').matches) {
+    const box = sidePanel.getBoundingClientRect();
+    const at = statement.getBoundingClientRect();
+    if (at.top < box.top || at.bottom > box.bottom) sidePanel.scrollTop += at.top - box.top - box.height / 3;
+  }
+  if (from === 'panel') {
+    const first = articleView.querySelector(`[data-attributions~="${index}"]`);
+    if (first) first.scrollIntoView({ block: 'center' });
   }
 }
 
-function statementNode(doc, index, stances) {
+function statementButton(doc, index, stances, small) {
   const attribution = doc.attributions[index];
   const stance = stances.get(index);
   const label = stance ? stance.label : 'no stance';
-  const node = el('span', {
+  return el('button', {
+    type: 'button',
     class: `statement stance-${stance ? stance.label : 'none'}`,
-    dataset: { attribution: String(index) },
-    tabindex: '0',
+    dataset: small ? undefined : { attribution: String(index) },
+    'aria-pressed': small ? null : 'false',
     title: stance && stance.evidence.length ? `decided by “${spansText(stance.evidence)}”` : null,
+    onclick: () => light(index, 'panel'),
   },
   el('span', { class: 'badge' }, label), ' ',
+  small ? `${sourceName(doc, index)} ` : null,
   el('strong', {}, clip(spansText(attribution.cue), 40)), ' ',
-  quoted(clip(spansText(attribution.content), 140)),
+  quoted(clip(spansText(attribution.content), small ? 80 : 140)),
   el('span', { class: 'muted' }, ` · ${attribution.kind.replace('_', ' ')}`));
-  const go = () => {
-    activate(index, false);
-    const first = document.querySelector(`#article-view [data-attributions^="${index}"]`);
-    if (first) first.scrollIntoView({ block: 'center', behavior: 'smooth' });
-  };
-  node.addEventListener('click', go);
-  node.addEventListener('keydown', (event) => { if (event.key === 'Enter') go(); });
-  return node;
+}
+
+// A statement, with the attributions nested in its content below it and the
+// one it sits in named.
+function statementNode(doc, index, stances, nest) {
+  const inner = nest.children[index];
+  const outer = nest.parent[index];
+  return el('div', { class: 'statement-group' },
+    statementButton(doc, index, stances, false),
+    outer !== null ? el('div', { class: 'nested muted' }, `inside what ${sourceName(doc, outer)} ${clip(spansText(doc.attributions[outer].cue), 30)} (#${outer + 1})`) : null,
+    inner.length ? el('div', { class: 'nested' }, el('span', { class: 'muted' }, `holds ${inner.length} nested attribution${inner.length === 1 ? '' : 's'}:`),
+      inner.map((i) => statementButton(doc, i, stances, true))) : null);
 }
 
 function renderPanel(doc, stances) {
-  const panel = document.getElementById('side-panel');
+  const panel = sidePanel;
+  const nest = nesting(doc);
   panel.replaceChildren();
   const summary = doc.summary;
   if (summary) {
@@ -286,7 +494,7 @@ function renderPanel(doc, stances) {
         el('div', { class: 'name' }, source.name,
           source.gender ? el('span', { class: 'muted' }, ` (${source.gender})`) : null),
         descriptors.length ? el('div', { class: 'descriptors' }, clip(descriptors.join('; '), 160)) : null,
-        source.attributions.map((index) => statementNode(doc, index, stances)),
+        source.attributions.map((index) => statementNode(doc, index, stances, nest)),
         floatingOf(doc, sources.indexOf(source)));
       panel.append(card);
     }
@@ -295,13 +503,13 @@ function renderPanel(doc, stances) {
   const orphans = (doc.attributions || []).map((_, i) => i).filter((i) => !sourced.has(i));
   if (orphans.length) {
     panel.append(el('h3', {}, 'no source'));
-    panel.append(el('div', { class: 'source-card' }, orphans.map((i) => statementNode(doc, i, stances))));
+    panel.append(el('div', { class: 'source-card' }, orphans.map((i) => statementNode(doc, i, stances, nest))));
   }
   const hedges = doc.hedges || [];
   if (hedges.length) {
     panel.append(el('h2', {}, `Unattributed hedges (${hedges.length})`));
     for (const hedge of hedges) {
-      panel.append(el('div', { class: 'statement stance-declines' },
+      panel.append(el('div', { class: 'statement hedge-note' },
         el('strong', {}, hedge.cue.text), ' ', quoted(clip(hedge.scope.text, 160))));
     }
   }
@@ -316,15 +524,27 @@ function quotationCounts(counts) {
 function floatingOf(doc, index) {
   return (doc.quotations || [])
     .filter((q) => q.status === 'floating' && q.source === index)
-    .map((q) => el('div', { class: 'statement stance-asserts' }, el('strong', {}, 'continues'), ' ', quoted(clip(q.span.text, 160))));
+    .map((q) => el('div', { class: 'statement stance-none' }, el('strong', {}, 'continues'), ' ', quoted(clip(q.span.text, 160))));
 }
 
+// Every mark the article can carry, drawn with the classes the article uses.
 function renderLegend() {
-  const legend = document.getElementById('legend');
-  legend.replaceChildren(
-    el('span', {}, el('span', { class: 'source' }, 'source'), ' · ', el('span', { class: 'cue' }, 'cue'), ' · ', el('span', { class: 'content' }, 'content')),
-    ...STANCES.map((s) => el('span', { class: `badge stance-${s}` }, s)),
-  );
+  const item = (sample, words) => el('div', {}, el('dt', {}, sample), el('dd', {}, words));
+  const stanceTag = (s) => el('span', { class: `stance-tag stance-${s}` }, s === 'none' ? 'no stance' : s);
+  document.getElementById('legend').replaceChildren(
+    el('h2', {}, 'Legend'),
+    el('dl', {},
+      item(el('span', { class: 'source stance-none' }, 'The mayor'), 'source: underlined'),
+      item([el('span', { class: 'cue stance-none' }, 'said'), stanceTag('none')], 'cue: bold, its stance in words beside it'),
+      item([el('span', { class: 'content-open stance-none' }), el('span', { class: 'content stance-none' }, 'what was said'), el('span', { class: 'content-close stance-none' })], 'content: in corner brackets'),
+      item(el('span', { class: 'lit' }, 'lit'), 'the attribution picked, every piece of it'),
+      item(el('span', { class: 'hedge-cue' }, 'reportedly'), 'hedge no source owns: dotted'),
+      item(el('span', { class: 'hedge-scope' }, 'hedged words'), 'what the hedge covers: hatched'),
+      item(el('span', { class: 'entity' }, 'Port Halvard'), 'name (entities): line above'),
+      item(el('span', { class: 'quantity' }, '4,000'), 'quantity: dashed'),
+      item(el('span', { class: 'time' }, 'last week'), 'time: wavy')),
+    el('h2', {}, 'Stances'),
+    el('dl', {}, [...STANCES, 'none'].map((s) => item(el('span', { class: `swatch stance-${s}` }), stanceTag(s)))));
 }
 
 function renderDocument(doc) {
@@ -337,11 +557,8 @@ function renderDocument(doc) {
 
 // ---------------------------------------------------------------- Ledger
 
-const STANCE_COLORS = {
-  asserts: '#1f5fbf', confirms: '#1b7f3b', denies: '#c0282d', declines: '#c4661f',
-  claims: '#7b3fb0', reports: '#12808a', believes: '#8a6a12', intends: '#4b5a8c',
-};
 const ledgerContent = document.getElementById('ledger-content');
+const PAGE = 20;
 
 function query(params) {
   const search = new URLSearchParams();
@@ -352,86 +569,76 @@ function query(params) {
   return text ? `?${text}` : '';
 }
 
-function table(columns, rows) {
+function table(caption, columns, rows) {
   return el('div', { class: 'table-wrap' }, el('table', {},
-    el('thead', {}, el('tr', {}, columns.map((c) => el('th', { class: c.num ? 'num' : null }, c.title)))),
+    el('caption', { class: 'muted' }, caption),
+    el('thead', {}, el('tr', {}, columns.map((c) => el('th', { scope: 'col', class: c.num ? 'num' : null }, c.title)))),
     el('tbody', {}, rows.map((row) => el('tr', {}, columns.map((c) => el('td', { class: c.num ? 'num' : null }, c.cell(row))))))));
 }
 
-function showError(error) {
-  ledgerContent.replaceChildren(el('p', { class: 'error' }, error.message));
-}
-
 function filterForm(fields, values, onSubmit) {
-  const form = el('form', { class: 'filters' });
+  const filters = el('form', { class: 'filters', novalidate: true });
   for (const field of fields) {
     const input = field.options
       ? el('select', { name: field.name }, el('option', { value: '' }, 'any'), field.options.map((o) => el('option', { value: o, selected: values[field.name] === o }, o)))
-      : el('input', { type: field.type || 'text', name: field.name, value: values[field.name] || '', placeholder: field.placeholder || '' });
-    form.append(el('label', {}, field.title, input));
+      : el('input', { type: field.type || 'text', name: field.name, value: values[field.name] || '', placeholder: field.placeholder || null });
+    filters.append(el('label', {}, field.title, input));
   }
-  form.append(el('button', { type: 'submit' }, 'Show'));
-  form.addEventListener('submit', (event) => {
+  filters.append(el('button', { type: 'submit' }, 'Show'));
+  filters.addEventListener('submit', (event) => {
     event.preventDefault();
-    onSubmit(Object.fromEntries(new FormData(form)));
+    onSubmit(Object.fromEntries(new FormData(filters)));
   });
-  return form;
+  return filters;
+}
+
+// An API error placed where it belongs: beside the field its message names
+// ("since=… is not a date"), else under the form; the form stays usable.
+function placeError(filters, error) {
+  const named = /^(\w+)=/.exec(error.message);
+  const input = named && filters ? filters.elements[named[1]] : null;
+  if (input) {
+    fieldError(input, error.message);
+    input.focus();
+    return null;
+  }
+  return el('p', { class: 'form-error', role: 'alert' }, error.message);
+}
+
+// A ledger page: its heading and filters at once, then what `load` builds,
+// or the error in place.
+async function ledgerPage(title, filters, load) {
+  const loading = el('p', { class: 'muted', role: 'status' }, 'Loading…');
+  ledgerContent.replaceChildren(el('h2', {}, title), filters || '', loading);
+  try {
+    loading.replaceWith(...[await load()].flat().filter(Boolean));
+  } catch (error) {
+    const shown = placeError(filters, error);
+    loading.replaceWith(shown || '');
+  }
 }
 
 const FILTERS = [
   { name: 'outlet', title: 'Outlet' },
-  { name: 'since', title: 'Since', placeholder: 'YYYY-MM-DD' },
-  { name: 'until', title: 'Until', placeholder: 'YYYY-MM-DD' },
+  { name: 'since', title: 'Since', type: 'date' },
+  { name: 'until', title: 'Until', type: 'date' },
 ];
 
 async function topSources(values) {
-  const form = filterForm([...FILTERS, { name: 'type', title: 'Type', options: KINDS }], values, (next) => {
+  const filters = filterForm([...FILTERS, { name: 'type', title: 'Type', options: KINDS }], values, (next) => {
     location.hash = `#ledger${query(next)}`;
   });
-  ledgerContent.replaceChildren(el('h2', {}, 'Most-quoted sources'), form, el('p', { class: 'muted' }, 'Loading…'));
-  const { rows } = await api(`/v1/sources${query({ ...values, limit: 50 })}`);
-  ledgerContent.replaceChildren(el('h2', {}, 'Most-quoted sources'), form, rows.length ? table([
-    { title: 'source', cell: (r) => el('a', { href: `#ledger/source/${r.id}` }, r.name) },
-    { title: 'type', cell: (r) => r.kind.replace('_', ' ') },
-    { title: 'statements', num: true, cell: (r) => String(r.statements) },
-    { title: 'articles', num: true, cell: (r) => String(r.articles) },
-    { title: 'merged across articles', cell: (r) => (r.merged ? 'yes' : 'no') },
-  ], rows) : el('p', { class: 'muted' }, 'No sources match.'));
-}
-
-// Statements per month, stacked by stance: a bar per month.
-function timelineChart(statements) {
-  const months = new Map();
-  for (const s of statements) {
-    const month = (s.date || 'undated').slice(0, 7);
-    if (!months.has(month)) months.set(month, {});
-    const counts = months.get(month);
-    const stance = s.stance || 'none';
-    counts[stance] = (counts[stance] || 0) + 1;
-  }
-  const keys = Array.from(months.keys()).sort();
-  const max = Math.max(1, ...keys.map((k) => Object.values(months.get(k)).reduce((a, b) => a + b, 0)));
-  const bar = 28; const gap = 12; const height = 160; const left = 30;
-  const width = left + keys.length * (bar + gap) + gap;
-  const full = Math.max(width, 320);
-  const svg = svgEl('svg', { class: 'chart', width: full, height: height + 40, viewBox: `0 0 ${full} ${height + 40}`, role: 'img', 'aria-label': 'Statements per month by stance' });
-  svg.append(svgEl('line', { class: 'axis', x1: left, y1: height, x2: full, y2: height }));
-  svg.append(svgText(String(max), 2, 12));
-  keys.forEach((key, i) => {
-    let y = height;
-    const x = left + gap + i * (bar + gap);
-    for (const stance of [...STANCES, 'none']) {
-      const n = months.get(key)[stance] || 0;
-      if (!n) continue;
-      const h = (n / max) * (height - 10);
-      y -= h;
-      const rect = svgEl('rect', { x, y, width: bar, height: h, fill: STANCE_COLORS[stance] || '#9aa3b2' });
-      rect.append(svgEl('title', {}, `${key}: ${n} ${stance}`));
-      svg.append(rect);
-    }
-    svg.append(svgText(key, x, height + 16));
+  await ledgerPage('Most-quoted sources', filters, async () => {
+    const { rows } = await api(`/v1/sources${query({ ...values, limit: 50 })}`);
+    if (!rows.length) return el('p', { class: 'muted' }, 'No sources in this range.');
+    return table('Sources by number of statements', [
+      { title: 'source', cell: (r) => el('a', { href: `#ledger/source/${r.id}` }, r.name) },
+      { title: 'type', cell: (r) => r.kind.replace('_', ' ') },
+      { title: 'statements', num: true, cell: (r) => String(r.statements) },
+      { title: 'articles', num: true, cell: (r) => String(r.articles) },
+      { title: 'merged across articles', cell: (r) => (r.merged ? 'yes' : 'no') },
+    ], rows);
   });
-  return svg;
 }
 
 function svgEl(tag, attrs, text) {
@@ -441,38 +648,119 @@ function svgEl(tag, attrs, text) {
   return node;
 }
 
-function svgText(text, x, y) {
-  return svgEl('text', { x, y }, text);
+// The smallest of 1, 2, 2.5 and 5 times a power of ten at or above `value`:
+// a scale top that fits the data and reads as a round number.
+function niceTop(value) {
+  if (!(value > 0)) return 1;
+  const power = 10 ** Math.floor(Math.log10(value));
+  return [1, 2, 2.5, 5, 10].map((m) => m * power).find((top) => top >= value - 1e-12);
 }
 
-async function sourcePage(id) {
-  ledgerContent.replaceChildren(el('p', { class: 'muted' }, 'Loading…'));
-  const { source, statements } = await api(`/v1/sources/${encodeURIComponent(id)}`);
-  const byArticle = statements.map((s) => el('div', { class: `statement stance-${s.stance || 'none'}` },
+// Charts are drawn at the width they get, so that their text stays at its
+// CSS size on a phone as on a desktop.
+function chartWidth() {
+  return Math.max(280, Math.min(880, ledgerContent.clientWidth - 40));
+}
+
+function stanceLegend(stances) {
+  return el('ul', { class: 'chart-legend', 'aria-label': 'Stances' }, stances.map((s) => el('li', {},
+    el('span', { class: `swatch stance-${s}` }), s === 'none' ? 'no stance' : s)));
+}
+
+function monthsBetween(first, last) {
+  const months = [];
+  let [year, month] = first.split('-').map(Number);
+  const [endYear, endMonth] = last.split('-').map(Number);
+  while (year < endYear || (year === endYear && month <= endMonth)) {
+    months.push(`${year}-${String(month).padStart(2, '0')}`);
+    month += 1;
+    if (month > 12) { month = 1; year += 1; }
+  }
+  return months;
+}
+
+// Statements per month, stacked by stance, over every month from the first
+// to the last (empty months included), with a count scale and a legend.
+function timelineChart(statements) {
+  const dated = statements.filter((s) => s.date);
+  const undated = statements.length - dated.length;
+  const note = undated ? el('p', { class: 'muted' }, `${undated} undated statement${undated === 1 ? '' : 's'} not charted.`) : null;
+  if (!dated.length) return [el('p', { class: 'muted' }, 'No dated statements to chart.'), note];
+  const keys = dated.map((s) => s.date.slice(0, 7)).sort();
+  const months = monthsBetween(keys[0], keys[keys.length - 1]);
+  const counts = new Map(months.map((m) => [m, {}]));
+  for (const s of dated) {
+    const c = counts.get(s.date.slice(0, 7));
+    const stance = s.stance || 'none';
+    c[stance] = (c[stance] || 0) + 1;
+  }
+  const totals = months.map((m) => Object.values(counts.get(m)).reduce((a, b) => a + b, 0));
+  const top = Math.max(1, Math.ceil(niceTop(Math.max(...totals))));
+  const width = chartWidth(); const left = 36; const right = 8; const plot = 150; const topPad = 10; const height = topPad + plot + 24;
+  const slot = (width - left - right) / months.length;
+  const every = Math.max(1, Math.ceil(62 / slot));
+  const busiest = months[totals.indexOf(Math.max(...totals))];
+  const svg = svgEl('svg', { class: 'chart', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img',
+    'aria-label': `Statements per month from ${months[0]} to ${months[months.length - 1]}; the most, ${Math.max(...totals)}, in ${busiest}` });
+  const y = (n) => topPad + plot - (n / top) * plot;
+  const ticks = top <= 4 ? Array.from({ length: top + 1 }, (_, i) => i) : [0, top / 2, top].filter(Number.isInteger);
+  for (const tick of ticks) {
+    svg.append(svgEl('line', { class: tick ? 'grid' : 'axis', x1: left, x2: width - right, y1: y(tick), y2: y(tick) }));
+    svg.append(svgEl('text', { x: left - 6, y: y(tick) + 4, 'text-anchor': 'end' }, String(tick)));
+  }
+  const present = new Set();
+  months.forEach((month, i) => {
+    const x = left + i * slot;
+    const bar = Math.max(1, Math.min(slot * 0.7, 40));
+    let base = 0;
+    for (const stance of [...STANCES, 'none']) {
+      const n = counts.get(month)[stance] || 0;
+      if (!n) continue;
+      present.add(stance);
+      const rect = svgEl('rect', { class: `bar stance-${stance}`, x: x + (slot - bar) / 2, y: y(base + n), width: bar, height: y(base) - y(base + n) });
+      rect.append(svgEl('title', {}, `${month}: ${n} ${stance === 'none' ? 'without stance' : stance}`));
+      svg.append(rect);
+      base += n;
+    }
+    if (i % every === 0) svg.append(svgEl('text', { x: x + slot / 2, y: topPad + plot + 16, 'text-anchor': 'middle' }, month));
+  });
+  return [el('h3', {}, 'Statements per month'), svg, stanceLegend([...STANCES, 'none'].filter((s) => present.has(s))), note];
+}
+
+function statementRow(s) {
+  return el('div', { class: `statement stance-${s.stance || 'none'}` },
     el('span', { class: 'badge' }, s.stance || 'no stance'), ' ',
     el('span', { class: 'muted' }, `${s.date || 'undated'} · ${s.outlet || 'no outlet'} · `),
     el('a', { href: `#ledger/article/${encodeURIComponent(s.article)}` }, s.article), ' ',
-    el('strong', {}, s.cue), ' ', quoted(clip(s.content, 240))));
-  ledgerContent.replaceChildren(
-    el('div', { class: 'panel' },
-      el('h2', {}, source.name),
+    el('strong', {}, s.cue), ' ', quoted(clip(s.content, 240)));
+}
+
+async function sourcePage(id) {
+  await ledgerPage('Source', null, async () => {
+    const { source, statements } = await api(`/v1/sources/${encodeURIComponent(id)}`);
+    ledgerContent.querySelector('h2').textContent = source.name;
+    return el('div', { class: 'panel' },
       el('p', { class: 'muted' }, `${source.kind.replace('_', ' ')} · ${source.statements} statements in ${source.articles} articles${source.merged ? (source.kind === 'person' ? ' · merged across articles by full name' : ' · merged across articles by its whole, specific name') : ' · kept to its article: its name is not specific enough to merge'}`),
-      statements.length ? timelineChart(statements) : null,
-      el('div', { class: 'timeline' }, byArticle)));
+      timelineChart(statements),
+      el('h3', {}, 'Statements'),
+      el('div', { class: 'timeline' }, statements.map(statementRow)));
+  });
 }
 
 async function articlePage(id) {
-  ledgerContent.replaceChildren(el('p', { class: 'muted' }, 'Loading…'));
-  const { article, text, attributions } = await api(`/v1/articles/${encodeURIComponent(id)}`);
-  ledgerContent.replaceChildren(el('div', { class: 'panel' },
-    el('h2', {}, article.title || article.id),
-    el('p', { class: 'muted' }, [article.outlet, article.published, article.url].filter(Boolean).join(' · ')),
-    el('div', { class: 'timeline' }, attributions.map((a) => el('div', { class: `statement stance-${a.stance || 'none'}` },
-      el('span', { class: 'badge' }, a.stance || 'no stance'), ' ',
-      a.source_id !== null ? el('a', { href: `#ledger/source/${a.source_id}` }, a.source) : el('span', { class: 'muted' }, a.source || 'no source'),
-      ' ', el('strong', {}, a.cue), ' ', quoted(clip(a.content, 240))))),
-    el('h3', {}, 'Text'),
-    text.split(/\n\s*\n/).map((p) => el('p', {}, p))));
+  await ledgerPage('Article', null, async () => {
+    const { article, text, attributions } = await api(`/v1/articles/${encodeURIComponent(id)}`);
+    ledgerContent.querySelector('h2').textContent = article.title || article.id;
+    return el('div', { class: 'panel' },
+      el('p', { class: 'muted' }, [article.outlet, article.published, article.url].filter(Boolean).join(' · ')),
+      el('h3', {}, 'Attributions'),
+      el('div', { class: 'timeline' }, attributions.map((a) => el('div', { class: `statement stance-${a.stance || 'none'}`, id: `attribution-${a.index}` },
+        el('span', { class: 'badge' }, a.stance || 'no stance'), ' ',
+        a.source_id !== null ? el('a', { href: `#ledger/source/${a.source_id}` }, a.source) : el('span', { class: 'muted' }, a.source || 'no source'),
+        ' ', el('strong', {}, a.cue), ' ', quoted(clip(a.content, 240))))),
+      el('h3', {}, 'Text'),
+      text.split(/\n\s*\n/).map((p) => el('p', {}, p)));
+  });
 }
 
 // The text of a hit with its matches marked; match ranges are UTF-8 byte offsets.
@@ -490,92 +778,130 @@ function highlighted(text, matches) {
   return parts;
 }
 
+function searchHit(hit) {
+  const source = hit.source_id !== null && hit.source_id !== undefined
+    ? el('a', { href: `#ledger/source/${hit.source_id}` }, hit.source)
+    : el('span', {}, hit.source || (hit.found_in === 'quote' ? 'a quotation with no attribution' : 'no source'));
+  return el('li', { class: `statement stance-${hit.stance || 'none'}` },
+    el('span', { class: 'badge' }, hit.stance || (hit.found_in === 'quote' ? 'quote' : 'no stance')), ' ',
+    source, hit.cue ? [' ', el('strong', {}, hit.cue)] : null, ' ',
+    highlighted(hit.text, hit.matches),
+    el('div', { class: 'muted' }, `${hit.date || 'undated'} · ${hit.outlet || 'no outlet'} · `,
+      el('a', { href: `#ledger/article/${encodeURIComponent(hit.article)}` }, `article ${hit.article}`)));
+}
+
 async function searchPage(values) {
-  const form = filterForm([{ name: 'q', title: 'Words', type: 'search', placeholder: 'bargain "press release" strik*' }, ...FILTERS], values, (next) => {
+  const submit = (next) => {
     location.hash = `#ledger/search${query(next)}`;
+  };
+  const filters = filterForm([{ name: 'q', title: 'Words', type: 'search', placeholder: 'bargain "press release" strik*' }, ...FILTERS], values, submit);
+  if (!values.q) {
+    ledgerContent.replaceChildren(el('h2', {}, 'Search what sources said'), filters,
+      el('p', { class: 'muted' }, 'Words must all occur; put a phrase in "quotes"; end a word with * to find every word it begins.'));
+    return;
+  }
+  const offset = Math.max(0, Number.parseInt(values.offset, 10) || 0);
+  await ledgerPage('Search what sources said', filters, async () => {
+    const { rows, more } = await api(`/v1/search${query({ ...values, offset, limit: PAGE })}`);
+    if (!rows.length) {
+      return el('p', { role: 'status' }, offset ? 'No more hits.' : `Nothing found for ${values.q}.`);
+    }
+    const last = offset + rows.length;
+    const count = more ? `Hits ${offset + 1}–${last} of more than ${last}` : (offset ? `Hits ${offset + 1}–${last} of ${last}` : `${last} hit${last === 1 ? '' : 's'}`);
+    const pager = el('nav', { class: 'pager', 'aria-label': 'Pages of hits' },
+      offset > 0 ? el('a', { href: `#ledger/search${query({ ...values, offset: Math.max(0, offset - PAGE) || null })}` }, '← previous') : null,
+      more ? el('a', { href: `#ledger/search${query({ ...values, offset: last })}` }, 'next →') : null);
+    return [el('p', { role: 'status', class: 'count' }, count), el('ol', { class: 'timeline hits', start: offset + 1 }, rows.map(searchHit)), pager];
   });
-  ledgerContent.replaceChildren(el('h2', {}, 'Search what sources said'), form);
-  if (!values.q) return;
-  const { rows } = await api(`/v1/search${query({ ...values, limit: 100 })}`);
-  ledgerContent.append(rows.length ? el('div', { class: 'timeline' }, rows.map((hit) => el('div', { class: `statement stance-${hit.stance || 'none'}` },
-    el('span', { class: 'muted' }, `${hit.date || 'undated'} · ${hit.outlet || 'no outlet'} · ${hit.source || 'unattributed quote'} · `),
-    el('a', { href: `#ledger/article/${encodeURIComponent(hit.article)}` }, hit.article), ' ',
-    highlighted(hit.text, hit.matches)))) : el('p', { class: 'muted' }, 'Nothing found.'));
 }
 
-// One horizontal bar per outlet.
+// One bar per outlet, its name above it and its value at its end, on a scale
+// fitted to the largest value.
 function barChart(title, rows, value, format) {
-  const barHeight = 22; const label = 150; const width = 520;
-  const tall = rows.length * (barHeight + 6) + 10;
-  const svg = svgEl('svg', { class: 'chart', width, height: tall, viewBox: `0 0 ${width} ${tall}`, role: 'img', 'aria-label': title });
-  rows.forEach((row, i) => {
-    const y = 5 + i * (barHeight + 6);
-    const v = value(row);
-    svg.append(svgText(clip(row.group || '(none)', 22), 0, y + 15));
-    const rect = svgEl('rect', { x: label, y, width: Math.max(1, (width - label - 60) * (v || 0)), height: barHeight, fill: '#1f5fbf' });
-    rect.append(svgEl('title', {}, `${row.group || '(none)'}: ${format(v)}`));
-    svg.append(rect, svgText(format(v), label + (width - label - 60) * (v || 0) + 6, y + 15));
+  const width = chartWidth(); const row = 40; const right = 48;
+  const values = rows.map(value).filter((v) => v !== null && v !== undefined);
+  const top = niceTop(Math.max(0, ...values));
+  const scaleHeight = 18;
+  const height = scaleHeight + rows.length * row + 4;
+  const x = (v) => (v / top) * (width - right);
+  const svg = svgEl('svg', { class: 'chart', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${title}, by outlet, on a scale of 0 to ${format(top)}` });
+  for (const tick of [0, top / 2, top]) {
+    svg.append(svgEl('line', { class: 'grid', x1: x(tick), x2: x(tick), y1: scaleHeight - 4, y2: height }));
+    svg.append(svgEl('text', { x: Math.min(x(tick), width - right), y: 12, 'text-anchor': tick ? 'middle' : 'start' }, format(tick)));
+  }
+  rows.forEach((r, i) => {
+    const y = scaleHeight + i * row;
+    const v = value(r);
+    svg.append(svgEl('text', { x: 0, y: y + 13 }, clip(r.group || '(no outlet)', 48)));
+    if (v === null || v === undefined) {
+      svg.append(svgEl('text', { x: 0, y: y + 31, class: 'muted-text' }, 'n/a'));
+      return;
+    }
+    const rect = svgEl('rect', { class: 'bar plain', x: 0, y: y + 18, width: Math.max(1, x(v)), height: 16 });
+    rect.append(svgEl('title', {}, `${r.group || '(no outlet)'}: ${format(v)}`));
+    svg.append(rect, svgEl('text', { x: Math.max(1, x(v)) + 5, y: y + 31 }, format(v)));
   });
-  return el('div', { class: 'panel' }, el('h2', {}, title), svg);
+  return el('div', { class: 'panel' }, el('h3', {}, title), svg);
 }
 
-// One stacked bar per outlet: the share of each stance.
+// One bar per outlet split by the share of each stance; shares wide enough
+// carry their percentage.
 function stanceChart(rows) {
-  const barHeight = 22; const label = 150; const width = 520; const span = width - label - 10;
-  const tall = rows.length * (barHeight + 6) + 10;
-  const svg = svgEl('svg', { class: 'chart', width, height: tall, viewBox: `0 0 ${width} ${tall}`, role: 'img', 'aria-label': 'Stance mix by outlet' });
-  rows.forEach((row, i) => {
-    const y = 5 + i * (barHeight + 6);
-    svg.append(svgText(clip(row.group || '(none)', 22), 0, y + 15));
-    let x = label;
+  const width = chartWidth(); const row = 40;
+  const height = rows.length * row + 4;
+  const svg = svgEl('svg', { class: 'chart', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'Stance mix by outlet, as shares of each outlet\'s attributions' });
+  const present = new Set();
+  rows.forEach((r, i) => {
+    const y = i * row;
+    svg.append(svgEl('text', { x: 0, y: y + 13 }, clip(r.group || '(no outlet)', 48)));
+    let x = 0;
     for (const stance of STANCES) {
-      const share = row[stance] || 0;
+      const share = r[stance] || 0;
       if (!share) continue;
-      const rect = svgEl('rect', { x, y, width: share * span, height: barHeight, fill: STANCE_COLORS[stance] });
-      rect.append(svgEl('title', {}, `${row.group || '(none)'}: ${percent(share)} ${stance}`));
+      present.add(stance);
+      const w = share * width;
+      const rect = svgEl('rect', { class: `bar stance-${stance}`, x, y: y + 18, width: w, height: 18 });
+      rect.append(svgEl('title', {}, `${r.group || '(no outlet)'}: ${percent(share)} ${stance}`));
       svg.append(rect);
-      x += share * span;
+      if (w >= 34) svg.append(svgEl('text', { class: 'on-bar', x: x + w / 2, y: y + 31, 'text-anchor': 'middle' }, percent(share)));
+      x += w;
     }
   });
-  return el('div', { class: 'panel' }, el('h2', {}, 'Stance mix'), svg,
-    el('div', { class: 'legend' }, STANCES.map((s) => el('span', { class: `badge stance-${s}` }, s))));
+  return el('div', { class: 'panel' }, el('h3', {}, 'Stance mix'), svg, stanceLegend(STANCES.filter((s) => present.has(s))));
 }
 
 async function outletsPage(values) {
-  const form = filterForm(FILTERS.slice(1), values, (next) => {
+  const filters = filterForm(FILTERS.slice(1), values, (next) => {
     location.hash = `#ledger/outlets${query(next)}`;
   });
-  ledgerContent.replaceChildren(el('h2', {}, 'Outlets'), form, el('p', { class: 'muted' }, 'Loading…'));
-  const { rows } = await api(`/v1/stats${query({ ...values, by: 'outlet' })}`);
-  const pct = (v) => (v === null || v === undefined ? 'n/a' : percent(v));
-  ledgerContent.replaceChildren(el('h2', {}, 'Outlets'), form,
-    el('div', { class: 'charts' },
+  await ledgerPage('Outlets', filters, async () => {
+    const { rows } = await api(`/v1/stats${query({ ...values, by: 'outlet' })}`);
+    if (!rows.length) return el('p', { class: 'muted', role: 'status' }, 'No articles in this range: nothing to chart.');
+    const pct = (v) => (v === null || v === undefined ? 'n/a' : percent(v));
+    return [el('div', { class: 'charts' },
       barChart('Share of unnamed sources', rows, (r) => r.unnamed_share, pct),
       barChart('Share of direct quotes', rows, (r) => r.direct_share, pct),
       stanceChart(rows)),
-    table([
+    table('Sourcing by outlet', [
       { title: 'outlet', cell: (r) => r.group || '(none)' },
       { title: 'articles', num: true, cell: (r) => String(r.articles) },
       { title: 'attributions', num: true, cell: (r) => String(r.attributions) },
       { title: 'unnamed sources', num: true, cell: (r) => pct(r.unnamed_share) },
       { title: 'direct quotes', num: true, cell: (r) => pct(r.direct_share) },
       { title: 'hedges per 1,000 words', num: true, cell: (r) => (r.hedges_per_1000_words === null ? 'n/a' : r.hedges_per_1000_words.toFixed(2)) },
-    ], rows));
+    ], rows)];
+  });
 }
 
 window.attestLedger = async (hash) => {
   const [path, search] = hash.slice(1).split('?');
   const values = Object.fromEntries(new URLSearchParams(search || ''));
   const parts = path.split('/');
-  try {
-    if (parts[1] === 'source') await sourcePage(decodeURIComponent(parts[2] || ''));
-    else if (parts[1] === 'article') await articlePage(decodeURIComponent(parts.slice(2).join('/')));
-    else if (parts[1] === 'search') await searchPage(values);
-    else if (parts[1] === 'outlets') await outletsPage(values);
-    else await topSources(values);
-  } catch (error) {
-    showError(error);
-  }
+  if (parts[1] === 'source') await sourcePage(decodeURIComponent(parts[2] || ''));
+  else if (parts[1] === 'article') await articlePage(decodeURIComponent(parts.slice(2).join('/')));
+  else if (parts[1] === 'search') await searchPage(values);
+  else if (parts[1] === 'outlets') await outletsPage(values);
+  else await topSources(values);
 };
 
 api('/v1/health').then((health) => {

@@ -6,6 +6,8 @@
 //! costs well under a millisecond next to the queries, and no lock is held
 //! between requests, so an `attest ingest` can write to the same file meanwhile.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::path::PathBuf;
 
 use attest_doc::Canceller;
@@ -259,23 +261,107 @@ pub(crate) async fn source(
     Ok(Json(page))
 }
 
+/// The deepest a search may page: `offset + limit` hits are ranked and
+/// highlighted for each page, so paging past this is refused rather than slow.
+const MAX_SEARCH_DEPTH: usize = 10_000;
+
+/// A page of search hits, and whether more follow it.
+#[derive(Serialize)]
+pub(crate) struct SearchPage {
+    rows: Vec<Hit>,
+    offset: usize,
+    more: bool,
+}
+
+/// A search hit with what the article page knows of its attribution: the
+/// cue, the source's ledger id and the attribution's place in its article.
+/// `SearchHit` does not carry them, so they are read from the hit's article;
+/// the ledger's search could select them itself (issue 18).
+#[derive(Serialize)]
+pub(crate) struct Hit {
+    #[serde(flatten)]
+    hit: attest_ledger::SearchHit,
+    cue: Option<String>,
+    source_id: Option<i64>,
+    attribution: Option<i64>,
+}
+
+/// Refuses a query with no word in it, which would find nothing whatever
+/// the ledger holds; a quotation mark left open is read as a phrase to the
+/// end, as [`attest_ledger::plain_query`] reads it.
+fn check_search(text: &str) -> Result<(), ApiError> {
+    if !text.chars().any(char::is_alphanumeric) {
+        return Err(ApiError::bad_request(format!(
+            "q={text:?} holds no word to search for"
+        )));
+    }
+    Ok(())
+}
+
 pub(crate) async fn search(
     State(state): State<AppState>,
     query: Result<Query<Params>, QueryRejection>,
-) -> Result<Json<Rows<attest_ledger::SearchHit>>, ApiError> {
+) -> Result<Json<SearchPage>, ApiError> {
     let params = params(query)?;
     let filter = params.filter()?;
     let limit = params.limit(50)?;
+    let offset = params.offset.unwrap_or(0);
     let text = params
         .q
         .clone()
         .filter(|q| !q.trim().is_empty())
         .ok_or_else(|| ApiError::bad_request("give the words to search for as q=..."))?;
-    let rows = ask(&state, move |ledger| {
-        ledger.search(&text, &filter, limit).map_err(ledger_error)
+    check_search(&text)?;
+    let depth = offset.saturating_add(limit);
+    if depth > MAX_SEARCH_DEPTH {
+        return Err(ApiError::bad_request(format!(
+            "offset={offset} with limit={limit} pages past hit {MAX_SEARCH_DEPTH}, the deepest a search goes; narrow the search"
+        )));
+    }
+    let page = ask(&state, move |ledger| {
+        let mut hits = ledger
+            .search(&text, &filter, depth + 1)
+            .map_err(ledger_error)?;
+        let more = hits.len() > depth;
+        hits.truncate(depth);
+        let mut articles: HashMap<String, Vec<attest_ledger::ArticleAttribution>> = HashMap::new();
+        let mut rows = Vec::with_capacity(limit);
+        for hit in hits.into_iter().skip(offset) {
+            let found = if hit.found_in == "attribution" {
+                let known = match articles.entry(hit.article.clone()) {
+                    Entry::Occupied(entry) => entry.into_mut(),
+                    Entry::Vacant(entry) => entry.insert(
+                        ledger
+                            .article(&hit.article)
+                            .map_err(ledger_error)?
+                            .map(|detail| detail.attributions)
+                            .unwrap_or_default(),
+                    ),
+                };
+                known
+                    .iter()
+                    .find(|a| {
+                        a.content == hit.text && a.source == hit.source && a.stance == hit.stance
+                    })
+                    .cloned()
+            } else {
+                None
+            };
+            let (cue, source_id, attribution) = match found {
+                Some(a) => (Some(a.cue), a.source_id, Some(a.index)),
+                None => (None, None, None),
+            };
+            rows.push(Hit {
+                hit,
+                cue,
+                source_id,
+                attribution,
+            });
+        }
+        Ok(SearchPage { rows, offset, more })
     })
     .await?;
-    Ok(Json(Rows { rows }))
+    Ok(Json(page))
 }
 
 pub(crate) async fn stats(
@@ -299,4 +385,30 @@ pub(crate) async fn stats(
     })
     .await?;
     Ok(Json(Rows { rows }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refusal(text: &str) -> Option<String> {
+        check_search(text)
+            .err()
+            .map(|error| error.message().to_string())
+    }
+
+    #[test]
+    fn a_search_without_words_is_refused_in_words() {
+        for fine in [
+            "bargain",
+            "\"press release\" strik*",
+            "“curly” quotes",
+            "2026",
+            "\"press release",
+        ] {
+            assert_eq!(refusal(fine), None, "{fine}");
+        }
+        let wordless = refusal("** \"\"").expect("no word is refused");
+        assert!(wordless.contains("no word"), "{wordless}");
+    }
 }
