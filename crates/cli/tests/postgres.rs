@@ -127,7 +127,7 @@ fn contents(dir: &Path, db: &str) -> String {
         "SELECT article_id, key, content_hash, n_sources, n_attributions, n_hedges FROM articles \
          ORDER BY key",
         "SELECT name, kind, key, n_articles, n_statements FROM sources \
-         ORDER BY key, name, n_statements",
+         ORDER BY key NULLS FIRST, name, n_statements",
         "SELECT count(*) AS n, count(DISTINCT key) AS keys FROM articles",
     ] {
         succeeds(&[
