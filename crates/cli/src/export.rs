@@ -25,7 +25,7 @@ pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<()> {
         export_to(&ledger, args, &mut out)?;
         return out.flush().context("writing standard output");
     }
-    let policy = Overwrite::protecting_ledger(args.force, &args.db.db);
+    let policy = Overwrite::protecting_ledger(args.force, args.db.db.path());
     let rows = safe_write::write_file(&args.out, &policy, |out| export_to(&ledger, args, out))?;
     messages::note(format_args!(
         "exported {rows} rows to {}",

@@ -45,10 +45,11 @@ pub(crate) enum Command {
 
 #[derive(Debug, Args)]
 pub(crate) struct ServeArgs {
-    /// A ledger made by `attest ingest`, for the ledger routes and pages; the
+    /// A ledger made by `attest ingest` (a SQLite file, or a PostgreSQL URL
+    /// as for `attest ingest --db`), for the ledger routes and pages; the
     /// server only reads it, so an ingest may add to it meanwhile.
-    #[arg(long, value_name = "PATH")]
-    pub(crate) db: Option<PathBuf>,
+    #[arg(long, value_name = "PATH|URL", value_parser = crate::ledger_flags::parse_db)]
+    pub(crate) db: Option<attest_ledger::Location>,
 
     /// The address to listen on; loopback by default, so only this machine can
     /// reach the server. Port 0 picks a free port.

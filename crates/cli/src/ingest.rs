@@ -460,7 +460,7 @@ fn store(
     Ok(())
 }
 
-fn summary(tally: &Tally, started: Instant, db: &std::path::Path) {
+fn summary(tally: &Tally, started: Instant, db: &attest_ledger::Location) {
     let seconds = started.elapsed().as_secs_f64().max(1e-9);
     let read = Tally::get(&tally.read);
     let megabytes = Tally::get(&tally.bytes) as f64 / 1e6;
@@ -473,6 +473,6 @@ fn summary(tally: &Tally, started: Instant, db: &std::path::Path) {
         Tally::get(&tally.failed),
         read as f64 / seconds,
         megabytes / seconds,
-        db.display()
+        db
     ));
 }

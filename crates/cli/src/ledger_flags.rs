@@ -4,19 +4,28 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use attest_doc::SourceKind;
+use attest_ledger::Location;
 use clap::{Args, ValueEnum};
 
 use crate::flags::{IdArgs, InputFormatArgs, LimitArgs};
 
+/// Reads `--db`: a PostgreSQL URL, or the path of a SQLite file.
+pub(crate) fn parse_db(text: &str) -> Result<Location, std::convert::Infallible> {
+    Ok(Location::parse(std::ffi::OsStr::new(text)))
+}
+
 /// Which ledger, and how long to wait for it.
 #[derive(Debug, Args)]
 pub(crate) struct DbArgs {
-    /// The ledger file (SQLite).
-    #[arg(long, default_value = "attest.db", value_name = "PATH")]
-    pub(crate) db: PathBuf,
+    /// The ledger: the path of a SQLite file, or a PostgreSQL database as
+    /// `postgres://USER@HOST/DB` (libpq's URL form; `?host=/run/postgresql`
+    /// for a Unix socket).
+    #[arg(long, default_value = "attest.db", value_name = "PATH|URL", value_parser = parse_db)]
+    pub(crate) db: Location,
 
-    /// How long to wait for another process that holds the ledger's lock, in
-    /// milliseconds, before failing.
+    /// How long to wait for another process that holds a SQLite ledger's
+    /// lock, in milliseconds, before failing (PostgreSQL writers wait their
+    /// turn).
     #[arg(long, default_value_t = 5000, value_name = "MS")]
     pub(crate) busy_timeout: u64,
 }
@@ -187,7 +196,8 @@ pub(crate) struct SearchArgs {
     #[arg(value_name = "QUERY")]
     pub(crate) query: String,
 
-    /// Read QUERY in SQLite FTS5 syntax (AND, OR, NOT, NEAR, ...).
+    /// Read QUERY in the database's own syntax: SQLite FTS5's (AND, OR, NOT,
+    /// NEAR, ...), or PostgreSQL websearch_to_tsquery's (or, -word, "phrase").
     #[arg(long)]
     pub(crate) fts: bool,
 

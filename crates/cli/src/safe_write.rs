@@ -35,7 +35,15 @@ pub(crate) struct Overwrite {
 impl Overwrite {
     /// The policy of a command that reads the ledger `db`: the ledger and its
     /// write-ahead files are protected.
-    pub(crate) fn protecting_ledger(force: bool, db: &Path) -> Overwrite {
+    /// A SQLite ledger's file and its companions are protected; a ledger in
+    /// PostgreSQL (`None`) has no file to protect.
+    pub(crate) fn protecting_ledger(force: bool, db: Option<&Path>) -> Overwrite {
+        let Some(db) = db else {
+            return Overwrite {
+                force,
+                protected: Vec::new(),
+            };
+        };
         let with_suffix = |suffix: &str| {
             let mut name = OsString::from(db.as_os_str());
             name.push(suffix);
@@ -297,7 +305,7 @@ mod tests {
         let dir = temp_dir();
         let db = dir.join("attest.db");
         fs::write(&db, "ledger").unwrap();
-        let policy = Overwrite::protecting_ledger(true, &db);
+        let policy = Overwrite::protecting_ledger(true, Some(&db));
         (dir, db, policy)
     }
 

@@ -8,6 +8,10 @@
 //! query that would scan for minutes ends within a few milliseconds of its
 //! limit and frees its thread. One mechanism serves `attest serve`, whose ledger
 //! routes each get a budget, and `attest export --time-limit --max-rows`.
+//!
+//! On PostgreSQL the time limit is the session's `statement_timeout`, which the
+//! server applies to each statement from its start; the flag is looked at
+//! between the rows of an export, since a statement on the server cannot see it.
 
 use std::time::{Duration, Instant};
 
@@ -53,6 +57,31 @@ impl Budget {
                     || deadline.is_some_and(|deadline| Instant::now() >= deadline)
             }),
         )
+    }
+
+    /// Sets the time limit as PostgreSQL's `statement_timeout` (0: none).
+    pub(crate) fn install_pg(&self, conn: &crate::db::Conn<'_>) -> crate::db::DbResult<()> {
+        let millis = self.time.map_or(0, |time| time.as_millis().max(1));
+        conn.batch(&format!("SET statement_timeout = {millis}"))
+    }
+
+    /// The error of a PostgreSQL statement stopped at the time limit, or
+    /// `None` when `error` is something else.
+    pub(crate) fn stopped_pg(&self, error: &postgres::Error) -> Option<LedgerError> {
+        if error.code() != Some(&postgres::error::SqlState::QUERY_CANCELED) {
+            return None;
+        }
+        if self.cancel.as_ref().is_some_and(Canceller::is_cancelled) {
+            return Some(LedgerError::Cancelled);
+        }
+        Some(LedgerError::OverTime {
+            limit: self.time.unwrap_or_default(),
+        })
+    }
+
+    /// Whether the flag has been raised.
+    pub(crate) fn cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(Canceller::is_cancelled)
     }
 
     /// The error of a statement the progress handler stopped, or `None` when

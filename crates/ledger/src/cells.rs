@@ -7,7 +7,9 @@
 //! its cell and takes it out again when the article is replaced; the check
 //! compares the cells with the articles.
 
-use rusqlite::{Connection, params_from_iter};
+use rusqlite::types::Value;
+
+use crate::db::{Conn, DbResult, values};
 
 /// Each cell column and the expression over an `articles` row that it sums.
 /// Counts of layers that were not looked for are NULL and add nothing;
@@ -38,69 +40,71 @@ pub(crate) const COLUMNS: [(&str, &str); 18] = [
 ];
 
 /// The cell values of one stored article.
-fn values(
-    tx: &Connection,
+fn cell_values(
+    tx: &Conn<'_>,
     article: i64,
-) -> rusqlite::Result<(Option<String>, Option<String>, Vec<i64>)> {
+) -> DbResult<(Option<String>, Option<String>, Vec<i64>)> {
     let expressions: Vec<&str> = COLUMNS.iter().map(|(_, expression)| *expression).collect();
     let sql = format!(
         "SELECT outlet, published_date, {} FROM articles WHERE id = ?1",
         expressions.join(", ")
     );
-    tx.prepare_cached(&sql)?.query_row([article], |row| {
-        let mut values = Vec::with_capacity(COLUMNS.len());
-        for i in 0..COLUMNS.len() {
-            values.push(row.get(i + 2)?);
-        }
-        Ok((row.get(0)?, row.get(1)?, values))
-    })
+    let row = tx
+        .row(&sql, values![article])?
+        .ok_or(rusqlite::Error::QueryReturnedNoRows)?;
+    let mut values = Vec::with_capacity(COLUMNS.len());
+    for i in 0..COLUMNS.len() {
+        values.push(row.get(i + 2)?);
+    }
+    Ok((row.get(0)?, row.get(1)?, values))
 }
 
 /// Adds a stored article to its cell (`sign` 1) or takes it out (`sign` -1).
-pub(crate) fn count(tx: &Connection, article: i64, sign: i64) -> rusqlite::Result<()> {
-    let (outlet, date, values) = values(tx, article)?;
+pub(crate) fn count(tx: &Conn<'_>, article: i64, sign: i64) -> DbResult<()> {
+    let (outlet, date, values) = cell_values(tx, article)?;
     let sets: Vec<String> = COLUMNS
         .iter()
         .enumerate()
         .map(|(i, (column, _))| format!("{column} = {column} + ?{}", i + 3))
         .collect();
-    let mut params: Vec<rusqlite::types::Value> = vec![outlet.clone().into(), date.clone().into()];
-    params.extend(
-        values
-            .iter()
-            .map(|v| rusqlite::types::Value::Integer(v * sign)),
-    );
-    let updated = tx
-        .prepare_cached(&format!(
-            "UPDATE stats_cells SET {} WHERE outlet IS ?1 AND published_date IS ?2",
+    let mut params: Vec<Value> = vec![outlet.clone().into(), date.clone().into()];
+    params.extend(values.iter().map(|v| Value::Integer(v * sign)));
+    let updated = tx.execute(
+        &format!(
+            "UPDATE stats_cells SET {} \
+             WHERE outlet IS NOT DISTINCT FROM ?1 AND published_date IS NOT DISTINCT FROM ?2",
             sets.join(", ")
-        ))?
-        .execute(params_from_iter(params.iter()))?;
+        ),
+        &params,
+    )?;
     if updated == 0 {
         let columns: Vec<&str> = COLUMNS.iter().map(|(column, _)| *column).collect();
         let placeholders: Vec<String> = (1..=COLUMNS.len() + 2).map(|i| format!("?{i}")).collect();
-        tx.prepare_cached(&format!(
-            "INSERT INTO stats_cells (outlet, published_date, {}) VALUES ({})",
-            columns.join(", "),
-            placeholders.join(", ")
-        ))?
-        .execute(params_from_iter(params.iter()))?;
+        tx.execute(
+            &format!(
+                "INSERT INTO stats_cells (outlet, published_date, {}) VALUES ({})",
+                columns.join(", "),
+                placeholders.join(", ")
+            ),
+            &params,
+        )?;
     }
     if sign < 0 {
-        tx.prepare_cached(
-            "DELETE FROM stats_cells WHERE outlet IS ?1 AND published_date IS ?2 AND articles = 0",
-        )?
-        .execute(rusqlite::params![outlet, date])?;
+        tx.execute(
+            "DELETE FROM stats_cells WHERE outlet IS NOT DISTINCT FROM ?1 \
+             AND published_date IS NOT DISTINCT FROM ?2 AND articles = 0",
+            values![outlet, date],
+        )?;
     }
     Ok(())
 }
 
 /// How many cells disagree with the sums of their articles (for the check).
-pub(crate) fn mismatches(conn: &Connection) -> rusqlite::Result<i64> {
+pub(crate) fn mismatches(conn: &Conn<'_>) -> DbResult<i64> {
     let columns: Vec<&str> = COLUMNS.iter().map(|(column, _)| *column).collect();
     let sums: Vec<String> = COLUMNS
         .iter()
-        .map(|(_, expression)| format!("SUM({expression})"))
+        .map(|(_, expression)| format!("CAST(SUM({expression}) AS BIGINT)"))
         .collect();
     let from_articles = format!(
         "SELECT outlet, published_date, {} FROM articles GROUP BY 1, 2",
@@ -110,12 +114,11 @@ pub(crate) fn mismatches(conn: &Connection) -> rusqlite::Result<i64> {
         "SELECT outlet, published_date, {} FROM stats_cells",
         columns.join(", ")
     );
-    conn.query_row(
+    conn.value(
         &format!(
-            "SELECT (SELECT count(*) FROM ({from_articles} EXCEPT {from_cells})) + \
-             (SELECT count(*) FROM ({from_cells} EXCEPT {from_articles}))"
+            "SELECT (SELECT count(*) FROM ({from_articles} EXCEPT {from_cells}) AS missing) + \
+             (SELECT count(*) FROM ({from_cells} EXCEPT {from_articles}) AS extra)"
         ),
-        [],
-        |row| row.get(0),
+        values![],
     )
 }

@@ -1,16 +1,19 @@
 //! A full consistency check: SQLite's own checks, the full-text indexes, and the
-//! counts the ledger keeps beside its rows.
+//! counts the ledger keeps beside its rows. PostgreSQL keeps its tables, keys
+//! and indexes sound itself; for it only the counts are checked.
 //!
 //! A ledger written only by attest passes it whatever happened to the writing
 //! process, even a `kill -9` in the middle of a batch.
 
-use rusqlite::Connection;
 use serde::Serialize;
+
+use crate::db::{Conn, DbResult, values};
 
 /// What [`crate::Ledger::check`] found; [`CheckReport::is_ok`] when nothing.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CheckReport {
-    /// The lines of `PRAGMA integrity_check`: `["ok"]` for a sound file.
+    /// The lines of `PRAGMA integrity_check`: `["ok"]` for a sound file (and
+    /// always for PostgreSQL, which checks itself).
     pub integrity: Vec<String>,
     /// Rows whose foreign key points nowhere.
     pub foreign_key_violations: i64,
@@ -41,38 +44,40 @@ const ARTICLE_COUNTS: [(&str, &str); 6] = [
     ("n_times", "times"),
 ];
 
-pub(crate) fn check(conn: &Connection, writable: bool) -> rusqlite::Result<CheckReport> {
-    let integrity = conn
-        .prepare("PRAGMA integrity_check")?
-        .query_map([], |row| row.get(0))?
-        .collect::<rusqlite::Result<Vec<String>>>()?;
-    let foreign_key_violations = conn
-        .prepare("PRAGMA foreign_key_check")?
-        .query_map([], |_| Ok(()))?
-        .count() as i64;
+pub(crate) fn check(conn: &Conn<'_>, writable: bool) -> DbResult<CheckReport> {
+    let (integrity, foreign_key_violations) = if conn.is_postgres() {
+        (vec!["ok".to_string()], 0)
+    } else {
+        let integrity = conn
+            .rows("PRAGMA integrity_check", values![])?
+            .iter()
+            .map(|row| row.get(0))
+            .collect::<DbResult<Vec<String>>>()?;
+        let violations = conn.rows("PRAGMA foreign_key_check", values![])?.len() as i64;
+        (integrity, violations)
+    };
     let mut search_index = Vec::new();
     // FTS5 runs its check as an INSERT command, which a read-only
     // connection refuses; such a caller gets the other checks.
-    let indexes: &[&str] = if writable {
+    let indexes: &[&str] = if writable && !conn.is_postgres() {
         &["attributions_fts", "quotes_fts"]
     } else {
         &[]
     };
     for fts in indexes {
         let sql = format!("INSERT INTO {fts}({fts}, rank) VALUES ('integrity-check', 1)");
-        if let Err(err) = conn.execute(&sql, []) {
+        if let Err(err) = conn.execute(&sql, values![]) {
             search_index.push(format!("{fts}: {err}"));
         }
     }
     let mut count_mismatches = Vec::new();
     for (column, table) in ARTICLE_COUNTS {
-        let wrong: i64 = conn.query_row(
+        let wrong: i64 = conn.value(
             &format!(
                 "SELECT count(*) FROM articles a WHERE coalesce(a.{column}, 0) != \
                  (SELECT count(*) FROM {table} x WHERE x.article = a.id)"
             ),
-            [],
-            |row| row.get(0),
+            values![],
         )?;
         if wrong > 0 {
             count_mismatches.push(format!(
@@ -80,22 +85,20 @@ pub(crate) fn check(conn: &Connection, writable: bool) -> rusqlite::Result<Check
             ));
         }
     }
-    let without_text: i64 = conn.query_row(
+    let without_text: i64 = conn.value(
         "SELECT count(*) FROM articles a WHERE NOT EXISTS \
          (SELECT 1 FROM article_texts t WHERE t.article = a.id)",
-        [],
-        |row| row.get(0),
+        values![],
     )?;
     if without_text > 0 {
         count_mismatches.push(format!("{without_text} articles without their text"));
     }
-    let wrong_sources: i64 = conn.query_row(
+    let wrong_sources: i64 = conn.value(
         "SELECT count(*) FROM sources s WHERE \
          s.n_articles != (SELECT count(DISTINCT p.article) FROM appearances p WHERE p.source = s.id) \
          OR s.n_statements != (SELECT coalesce(sum(p.n_statements), 0) FROM appearances p \
          WHERE p.source = s.id) OR s.n_articles = 0",
-        [],
-        |row| row.get(0),
+        values![],
     )?;
     if wrong_sources > 0 {
         count_mismatches.push(format!(

@@ -138,6 +138,15 @@ pub enum LedgerError {
         /// What SQLite said.
         error: rusqlite::Error,
     },
+    /// What PostgreSQL said, or that it could not be reached, with the database
+    /// (its URL without password) it concerns.
+    #[error("{db}: {why}")]
+    Postgres {
+        /// The database.
+        db: String,
+        /// What went wrong.
+        why: String,
+    },
     /// The file could not be inspected before opening.
     #[error("{path}: {error}")]
     Io {

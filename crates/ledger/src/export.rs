@@ -5,11 +5,16 @@
 //! makes the export of the same ledger the same bytes every time. The columns are
 //! documented in `docs/ledger.md`.
 
-use rusqlite::Connection;
-use rusqlite::types::ValueRef;
+use postgres::types::Type;
+use rusqlite::types::{Value, ValueRef};
 
+use crate::db::{Conn, DbError, pg_row, sqlite_row};
 use crate::rows::Cell;
 use crate::{Budget, LedgerError};
+
+/// Rows fetched from PostgreSQL at a time: the export streams, holding at
+/// most this many.
+const PG_FETCH: i32 = 1_000;
 
 /// The tables [`crate::Ledger::export`] knows by name.
 pub const TABLES: [&str; 9] = [
@@ -71,17 +76,20 @@ fn table_query(name: &str) -> Option<String> {
 }
 
 pub(crate) fn export(
-    conn: &Connection,
+    conn: &Conn<'_>,
     what: &str,
     sink: &mut dyn RowSink,
     budget: &Budget,
+    fail: &dyn Fn(DbError) -> LedgerError,
 ) -> Result<usize, LedgerError> {
     let bad = |why: String| LedgerError::BadQuery {
         query: what.to_string(),
         why,
     };
-    let failed =
-        |err: rusqlite::Error| budget.stopped(&err).unwrap_or_else(|| bad(err.to_string()));
+    let failed = |err: DbError| match fail(err) {
+        stopped @ (LedgerError::OverTime { .. } | LedgerError::Cancelled) => stopped,
+        other => bad(other.to_string()),
+    };
     let sql = match table_query(what) {
         Some(sql) => sql,
         None => {
@@ -95,34 +103,106 @@ pub(crate) fn export(
             what.to_string()
         }
     };
-    let mut statement = conn.prepare(&sql).map_err(failed)?;
-    if !statement.readonly() {
-        return Err(bad(
-            "only queries that change nothing can be exported".to_string()
-        ));
-    }
-    let columns: Vec<Column> = statement
-        .columns()
-        .map(|column| Column {
-            name: column.name().to_string(),
-            declared: declared_type(column.decl_type()),
-        })
-        .collect();
-    sink.columns(&columns).map_err(LedgerError::Sink)?;
-    let mut rows = statement.query([]).map_err(failed)?;
-    let mut cells = Vec::with_capacity(columns.len());
-    let mut count = 0;
-    while let Some(row) = rows.next().map_err(failed)? {
-        budget.allow_row(count + 1)?;
-        cells.clear();
-        for i in 0..columns.len() {
-            let value = row.get_ref(i).map_err(failed)?;
-            cells.push(cell(value));
+    let mut rows = Rows {
+        sink,
+        budget,
+        count: 0,
+        cells: Vec::new(),
+    };
+    match conn {
+        Conn::Sqlite(conn) => {
+            let mut statement = conn.prepare(&sql).map_err(|err| failed(err.into()))?;
+            if !statement.readonly() {
+                return Err(bad(
+                    "only queries that change nothing can be exported".to_string()
+                ));
+            }
+            let columns: Vec<Column> = statement
+                .columns()
+                .map(|column| Column {
+                    name: column.name().to_string(),
+                    declared: declared_type(column.decl_type()),
+                })
+                .collect();
+            rows.columns(&columns)?;
+            let mut found = statement.query([]).map_err(|err| failed(err.into()))?;
+            while let Some(row) = found.next().map_err(|err| failed(err.into()))? {
+                let row = sqlite_row(row, columns.len()).map_err(failed)?;
+                rows.row(row.into_values())?;
+            }
         }
-        sink.row(&cells).map_err(LedgerError::Sink)?;
-        count += 1;
+        Conn::Postgres(pg) => {
+            let mut pg = pg.borrow_mut();
+            // A read-only transaction refuses whatever would write, as
+            // SQLite's read-only statements do, and a portal streams.
+            let mut tx = pg
+                .client
+                .build_transaction()
+                .read_only(true)
+                .start()
+                .map_err(|err| failed(err.into()))?;
+            let statement = tx.prepare(&sql).map_err(|err| failed(err.into()))?;
+            let columns: Vec<Column> = statement
+                .columns()
+                .iter()
+                .map(|column| Column {
+                    name: column.name().to_string(),
+                    declared: pg_type(column.type_()),
+                })
+                .collect();
+            rows.columns(&columns)?;
+            let portal = tx.bind(&statement, &[]).map_err(|err| failed(err.into()))?;
+            loop {
+                if budget.cancelled() {
+                    return Err(LedgerError::Cancelled);
+                }
+                let fetched = tx
+                    .query_portal(&portal, PG_FETCH)
+                    .map_err(|err| failed(err.into()))?;
+                if fetched.is_empty() {
+                    break;
+                }
+                for row in &fetched {
+                    rows.row(pg_row(row).map_err(failed)?.into_values())?;
+                }
+            }
+        }
     }
-    Ok(count)
+    Ok(rows.count)
+}
+
+/// The rows of an export on their way to the sink, counted against the budget.
+struct Rows<'a> {
+    sink: &'a mut dyn RowSink,
+    budget: &'a Budget,
+    count: usize,
+    cells: Vec<Cell>,
+}
+
+impl Rows<'_> {
+    fn columns(&mut self, columns: &[Column]) -> Result<(), LedgerError> {
+        self.sink.columns(columns).map_err(LedgerError::Sink)
+    }
+
+    fn row(&mut self, values: Vec<Value>) -> Result<(), LedgerError> {
+        self.budget.allow_row(self.count + 1)?;
+        self.cells.clear();
+        self.cells
+            .extend(values.iter().map(|value| cell(ValueRef::from(value))));
+        self.sink.row(&self.cells).map_err(LedgerError::Sink)?;
+        self.count += 1;
+        Ok(())
+    }
+}
+
+/// The column type of a PostgreSQL column, as SQLite would declare it.
+fn pg_type(ty: &Type) -> ColumnType {
+    match *ty {
+        Type::INT2 | Type::INT4 | Type::INT8 | Type::OID | Type::BOOL => ColumnType::Integer,
+        Type::FLOAT4 | Type::FLOAT8 => ColumnType::Real,
+        Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME => ColumnType::Text,
+        _ => ColumnType::Unknown,
+    }
 }
 
 fn declared_type(decl: Option<&str>) -> ColumnType {

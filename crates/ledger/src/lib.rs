@@ -1,7 +1,11 @@
 //! The attest corpus ledger: analysed articles stored in SQLite, and the
 //! questions a corpus answers.
 //!
-//! A [`Ledger`] is one SQLite file. [`Ledger::store`] writes a batch of analysed
+//! A [`Ledger`] is one SQLite file or one PostgreSQL database, named by a
+//! [`Location`]; both hold the same tables at the same schema version and
+//! answer every question alike (the SQL is written once where the two
+//! dialects agree; full-text search is FTS5 in SQLite and `tsvector` with GIN
+//! indexes in PostgreSQL). [`Ledger::store`] writes a batch of analysed
 //! [`Doc`]s in one transaction, each article with all its layers or not at all,
 //! known by an [`ArticleKey`] so that storing it twice changes nothing
 //! ([`OnConflict::Skip`]) or replaces it ([`OnConflict::Replace`]). Sources are
@@ -12,7 +16,7 @@
 //! - [`Ledger::top_sources`]: the most-quoted sources, by outlet, period and kind;
 //! - [`Ledger::find_sources`], [`Ledger::said`] and [`Ledger::statements`]:
 //!   everything a source said, with stance, date and article;
-//! - [`Ledger::search`]: full-text search (FTS5) over attributed content and
+//! - [`Ledger::search`]: full-text search over attributed content and
 //!   quotations, with the matches located;
 //! - [`Ledger::stats`]: per-outlet or per-month shares of unnamed sources and
 //!   direct quotes, stance mix and hedges per 1,000 words;
@@ -23,6 +27,10 @@
 //! articles out of the shares concerned. Tokens, sentences and part-of-speech
 //! tags are not stored row by row (the text is, and they follow from it); the
 //! `layers` column of each article lists every layer that was assigned.
+//!
+//! PostgreSQL ledgers take many writers at once: each batch is one transaction
+//! under an advisory lock, so articles are inserted or skipped by key exactly
+//! as in SQLite, while readers go on reading.
 //!
 //! The file carries a schema version; a file from a newer attest, a file that
 //! is no ledger, a locked or read-only file each give a [`LedgerError`] that says
@@ -92,9 +100,12 @@
 mod budget;
 mod cells;
 mod check;
+mod db;
 mod error;
 mod export;
 pub mod identity;
+mod location;
+mod pg;
 mod query;
 mod quotes;
 mod rows;
@@ -105,7 +116,7 @@ mod testing;
 #[cfg(test)]
 mod tests;
 
-use std::path::{Path, PathBuf};
+use std::cell::RefCell;
 
 use attest_doc::Doc;
 use rusqlite::Connection;
@@ -114,6 +125,7 @@ pub use budget::Budget;
 pub use check::CheckReport;
 pub use error::LedgerError;
 pub use export::{Column, ColumnType, RowSink, TABLES};
+pub use location::Location;
 pub use query::{Filter, GroupBy, plain_query};
 pub use rows::{
     ArticleAttribution, ArticleDetail, ArticleRow, Cell, Counts, SearchHit, SourceRow, Statement,
@@ -122,113 +134,145 @@ pub use rows::{
 pub use schema::{OpenOptions, SCHEMA_VERSION};
 pub use store::{ArticleKey, Entry, OnConflict, Stored, content_hash};
 
+use db::{Conn, DbError, DbResult};
 use schema::Access;
 
-/// An open ledger file.
+/// An open ledger: a SQLite file or a PostgreSQL database.
 #[derive(Debug)]
 pub struct Ledger {
-    conn: Connection,
-    path: PathBuf,
+    backend: Backend,
+    location: Location,
     options: OpenOptions,
     access: Access,
     budget: Budget,
 }
 
+/// The one place that knows which database a ledger is in.
+#[derive(Debug)]
+enum Backend {
+    Sqlite(Connection),
+    Postgres(Box<RefCell<db::Pg>>),
+}
+
 impl Ledger {
-    /// Opens the ledger at `path` for reading and writing, creating it when
-    /// there is no file, upgrading an older schema, with the default options.
-    pub fn open(path: &Path) -> Result<Ledger, LedgerError> {
-        Ledger::open_with(path, &OpenOptions::DEFAULT)
+    /// Opens the ledger at `location` (a path, or a [`Location`]) for reading
+    /// and writing, creating it when there is none, upgrading an older schema,
+    /// with the default options.
+    pub fn open(location: impl Into<Location>) -> Result<Ledger, LedgerError> {
+        Ledger::open_with(location, &OpenOptions::DEFAULT)
     }
 
     /// [`Ledger::open`] with options.
-    pub fn open_with(path: &Path, options: &OpenOptions) -> Result<Ledger, LedgerError> {
-        Ledger::open_as(path, options, Access::ReadWrite)
+    pub fn open_with(
+        location: impl Into<Location>,
+        options: &OpenOptions,
+    ) -> Result<Ledger, LedgerError> {
+        Ledger::open_as(location.into(), options, Access::ReadWrite)
     }
 
-    /// Opens an existing ledger for queries only; the file is never written.
-    pub fn open_read_only(path: &Path, options: &OpenOptions) -> Result<Ledger, LedgerError> {
-        Ledger::open_as(path, options, Access::ReadOnly)
+    /// Opens an existing ledger for queries only; it is never written.
+    pub fn open_read_only(
+        location: impl Into<Location>,
+        options: &OpenOptions,
+    ) -> Result<Ledger, LedgerError> {
+        Ledger::open_as(location.into(), options, Access::ReadOnly)
     }
 
-    fn open_as(path: &Path, options: &OpenOptions, access: Access) -> Result<Ledger, LedgerError> {
-        let conn = schema::open(path, access, options)?;
+    fn open_as(
+        location: Location,
+        options: &OpenOptions,
+        access: Access,
+    ) -> Result<Ledger, LedgerError> {
+        let backend = match &location {
+            Location::Sqlite(path) => Backend::Sqlite(schema::open(path, access, options)?),
+            Location::Postgres(url) => {
+                Backend::Postgres(Box::new(RefCell::new(pg::open(url, &location, access)?)))
+            }
+        };
         Ok(Ledger {
-            conn,
-            path: path.to_path_buf(),
+            backend,
+            location,
             options: *options,
             access,
             budget: Budget::default(),
         })
     }
 
-    /// The file.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// Where the ledger is.
+    pub fn location(&self) -> &Location {
+        &self.location
     }
 
-    fn sqlite(&self, source: rusqlite::Error) -> LedgerError {
-        self.budget
-            .stopped(&source)
-            .unwrap_or_else(|| schema::classify(&self.path, &self.options, source))
+    fn conn(&self) -> Conn<'_> {
+        match &self.backend {
+            Backend::Sqlite(conn) => Conn::Sqlite(conn),
+            Backend::Postgres(pg) => Conn::Postgres(pg),
+        }
+    }
+
+    /// The error a user can act on for what the database said.
+    fn fail(&self, error: DbError) -> LedgerError {
+        fail(&self.location, &self.options, &self.budget, error)
     }
 
     /// Limits every question asked from now on (see [`Budget`]); its time
     /// limit counts from this call.
     pub fn set_budget(&mut self, budget: Budget) -> Result<(), LedgerError> {
-        budget
-            .install(&mut self.conn)
-            .map_err(|err| self.sqlite(err))?;
+        let installed = match &mut self.backend {
+            Backend::Sqlite(conn) => budget.install(conn).map_err(DbError::from),
+            Backend::Postgres(pg) => budget.install_pg(&Conn::Postgres(pg)),
+        };
+        installed.map_err(|err| self.fail(err))?;
         self.budget = budget;
         Ok(())
     }
 
-    /// Closes the ledger. After writing, the write-ahead log is copied into the
-    /// database file and emptied first, so that the `.db` file alone holds
-    /// everything (a copy of it without its `-wal` file would otherwise miss
-    /// the latest articles).
+    /// Closes the ledger. After writing a SQLite file, the write-ahead log is
+    /// copied into the database file and emptied first, so that the `.db` file
+    /// alone holds everything (a copy of it without its `-wal` file would
+    /// otherwise miss the latest articles).
     pub fn close(self) -> Result<(), LedgerError> {
+        let Backend::Sqlite(conn) = self.backend else {
+            return Ok(());
+        };
+        let path = self.location.named();
         if self.access == Access::ReadWrite {
-            self.conn
-                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
-                .map_err(|err| self.sqlite(err))?;
+            conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+                .map_err(|err| schema::classify(&path, &self.options, err))?;
         }
-        self.conn
-            .close()
-            .map_err(|(_, err)| schema::classify(&self.path, &self.options, err))
+        conn.close()
+            .map_err(|(_, err)| schema::classify(&path, &self.options, err))
+    }
+
+    fn ask<T>(&self, question: impl FnOnce(&Conn<'_>) -> DbResult<T>) -> Result<T, LedgerError> {
+        question(&self.conn()).map_err(|err| self.fail(err))
     }
 
     /// Whether an article with this key is stored.
     pub fn contains(&self, key: &ArticleKey) -> Result<bool, LedgerError> {
-        store::contains(&self.conn, key).map_err(|err| self.sqlite(err))
+        self.ask(|conn| store::contains(conn, key))
     }
 
     /// The [`content_hash`] of the article stored with this key, if one is: an
     /// input that gives a stored id to different content can be told apart
     /// from one read again.
     pub fn stored_hash(&self, key: &ArticleKey) -> Result<Option<String>, LedgerError> {
-        store::stored_hash(&self.conn, key).map_err(|err| self.sqlite(err))
+        self.ask(|conn| store::stored_hash(conn, key))
     }
 
     /// Stores a batch of documents in one transaction and returns what happened
     /// to each, in order.
     ///
     /// An article that cannot be stored is rolled back alone and reported in its
-    /// slot; the others are stored. The whole batch fails only when the file
-    /// cannot be written at all (locked, read-only, disk full), and then nothing
-    /// of it is stored.
+    /// slot; the others are stored. The whole batch fails only when the ledger
+    /// cannot be written at all (locked, read-only, disk full, connection
+    /// lost), and then nothing of it is stored.
     pub fn store(
         &mut self,
         batch: &[Entry<'_>],
         on_conflict: OnConflict,
     ) -> Result<Vec<Result<Stored, LedgerError>>, LedgerError> {
-        store::store_batch(
-            &mut self.conn,
-            &self.path,
-            &self.options,
-            batch,
-            on_conflict,
-        )
+        store::store_batch(&self.conn(), batch, on_conflict, &|err| self.fail(err))
     }
 
     /// Stores one document in a transaction of its own.
@@ -248,12 +292,12 @@ impl Ledger {
         filter: &Filter,
         limit: usize,
     ) -> Result<Vec<SourceRow>, LedgerError> {
-        query::top_sources(&self.conn, filter, limit).map_err(|err| self.sqlite(err))
+        self.ask(|conn| query::top_sources(conn, filter, limit))
     }
 
     /// One source by its ledger id, with its counts over all articles.
     pub fn source(&self, id: i64) -> Result<Option<SourceRow>, LedgerError> {
-        query::source(&self.conn, id).map_err(|err| self.sqlite(err))
+        self.ask(|conn| query::source(conn, id))
     }
 
     /// Stored articles within the filter, newest first, from the `offset`-th.
@@ -263,18 +307,18 @@ impl Ledger {
         limit: usize,
         offset: usize,
     ) -> Result<Vec<ArticleRow>, LedgerError> {
-        query::articles(&self.conn, filter, limit, offset).map_err(|err| self.sqlite(err))
+        self.ask(|conn| query::articles(conn, filter, limit, offset))
     }
 
     /// One stored article with its text and attributions, by article id.
     pub fn article(&self, id: &str) -> Result<Option<ArticleDetail>, LedgerError> {
-        query::article(&self.conn, id).map_err(|err| self.sqlite(err))
+        self.ask(|conn| query::article(conn, id))
     }
 
     /// Every source stored under a name, compared as [`identity`] compares
     /// names: one merged identity, or the unmerged sources of many articles.
     pub fn find_sources(&self, name: &str) -> Result<Vec<SourceRow>, LedgerError> {
-        query::find_sources(&self.conn, name).map_err(|err| self.sqlite(err))
+        self.ask(|conn| query::find_sources(conn, name))
     }
 
     /// What the sources named `name` said (see [`Ledger::find_sources`]), oldest
@@ -285,8 +329,7 @@ impl Ledger {
         filter: &Filter,
         limit: usize,
     ) -> Result<Vec<Statement>, LedgerError> {
-        query::statements(&self.conn, query::Speakers::Named(name), filter, limit)
-            .map_err(|err| self.sqlite(err))
+        self.ask(|conn| query::statements(conn, query::Speakers::Named(name), filter, limit))
     }
 
     /// What one source said, oldest first.
@@ -296,8 +339,7 @@ impl Ledger {
         filter: &Filter,
         limit: usize,
     ) -> Result<Vec<Statement>, LedgerError> {
-        query::statements(&self.conn, query::Speakers::Id(source_id), filter, limit)
-            .map_err(|err| self.sqlite(err))
+        self.ask(|conn| query::statements(conn, query::Speakers::Id(source_id), filter, limit))
     }
 
     /// Full-text search over attributed content and quotations no attribution
@@ -309,59 +351,98 @@ impl Ledger {
         filter: &Filter,
         limit: usize,
     ) -> Result<Vec<SearchHit>, LedgerError> {
-        self.search_fts(&plain_query(text), filter, limit)
+        let query = match self.backend {
+            Backend::Sqlite(_) => query::Search::Fts5(plain_query(text)),
+            Backend::Postgres(_) => query::Search::Tsquery(query::plain_tsquery(text)),
+        };
+        self.search_as(query, text, filter, limit)
     }
 
-    /// Full-text search with a query in FTS5's own syntax (`AND`, `OR`, `NOT`,
-    /// `NEAR`, column filters).
+    /// Full-text search with a query in the database's own syntax: FTS5's in
+    /// SQLite (`AND`, `OR`, `NOT`, `NEAR`, column filters), `websearch_to_tsquery`'s
+    /// in PostgreSQL (`or`, `-word`, "phrases").
     pub fn search_fts(
         &self,
         fts_query: &str,
         filter: &Filter,
         limit: usize,
     ) -> Result<Vec<SearchHit>, LedgerError> {
-        if fts_query.trim().is_empty() {
+        let query = match self.backend {
+            Backend::Sqlite(_) => query::Search::Fts5(fts_query.to_string()),
+            Backend::Postgres(_) => query::Search::Websearch(fts_query.to_string()),
+        };
+        self.search_as(query, fts_query, filter, limit)
+    }
+
+    fn search_as(
+        &self,
+        query: query::Search,
+        given: &str,
+        filter: &Filter,
+        limit: usize,
+    ) -> Result<Vec<SearchHit>, LedgerError> {
+        if query.is_empty() {
             return Ok(Vec::new());
         }
-        query::search(&self.conn, fts_query, filter, limit, &self.budget)
+        query::search(&self.conn(), &query, filter, limit).map_err(|err| match self.fail(err) {
+            stopped @ (LedgerError::OverTime { .. } | LedgerError::Cancelled) => stopped,
+            other => LedgerError::BadSearch {
+                query: given.to_string(),
+                why: other.to_string(),
+            },
+        })
     }
 
     /// Sourcing statistics per group of articles.
     pub fn stats(&self, by: GroupBy, filter: &Filter) -> Result<Vec<StatsRow>, LedgerError> {
-        query::stats(&self.conn, by, filter).map_err(|err| self.sqlite(err))
+        self.ask(|conn| query::stats(conn, by, filter))
     }
 
     /// How many rows each table holds.
     pub fn counts(&self) -> Result<Counts, LedgerError> {
-        let count = |table: &str| -> Result<i64, LedgerError> {
-            self.conn
-                .query_row(&format!("SELECT count(*) FROM {table}"), [], |row| {
-                    row.get(0)
-                })
-                .map_err(|err| self.sqlite(err))
-        };
-        Ok(Counts {
-            articles: count("articles")?,
-            sources: count("sources")?,
-            appearances: count("appearances")?,
-            attributions: count("attributions")?,
-            quotes: count("quotes")?,
-            hedges: count("hedges")?,
-            entities: count("entities")?,
-            quantities: count("quantities")?,
-            times: count("times")?,
+        self.ask(|conn| {
+            let count =
+                |table: &str| conn.value::<i64>(&format!("SELECT count(*) FROM {table}"), &[]);
+            Ok(Counts {
+                articles: count("articles")?,
+                sources: count("sources")?,
+                appearances: count("appearances")?,
+                attributions: count("attributions")?,
+                quotes: count("quotes")?,
+                hedges: count("hedges")?,
+                entities: count("entities")?,
+                quantities: count("quantities")?,
+                times: count("times")?,
+            })
         })
     }
 
-    /// Checks the file and the ledger's own bookkeeping (see [`CheckReport`]).
+    /// Checks the ledger and its own bookkeeping (see [`CheckReport`]).
     pub fn check(&self) -> Result<CheckReport, LedgerError> {
-        check::check(&self.conn, self.access == Access::ReadWrite).map_err(|err| self.sqlite(err))
+        self.ask(|conn| check::check(conn, self.access == Access::ReadWrite))
     }
 
     /// Streams a table of [`TABLES`], or the rows of a read-only SQL query, to
     /// `sink`, within the budget's row and time limits; returns the number of
     /// rows.
     pub fn export(&self, what: &str, sink: &mut dyn RowSink) -> Result<usize, LedgerError> {
-        export::export(&self.conn, what, sink, &self.budget)
+        export::export(&self.conn(), what, sink, &self.budget, &|err| {
+            self.fail(err)
+        })
+    }
+}
+
+/// The [`LedgerError`] for what either database said about `location`.
+fn fail(
+    location: &Location,
+    options: &OpenOptions,
+    budget: &Budget,
+    error: DbError,
+) -> LedgerError {
+    match error {
+        DbError::Sqlite(error) => budget
+            .stopped(&error)
+            .unwrap_or_else(|| schema::classify(&location.named(), options, error)),
+        DbError::Postgres(error) => pg::classify(location, budget, error),
     }
 }

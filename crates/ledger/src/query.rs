@@ -7,12 +7,12 @@
 
 use attest_doc::{SourceKind, serde_name};
 use rusqlite::types::Value;
-use rusqlite::{Connection, OptionalExtension, Row, params_from_iter};
 
+use crate::db::{Conn, DbResult, Row, values};
 use crate::rows::{
     ArticleAttribution, ArticleDetail, ArticleRow, SearchHit, SourceRow, Statement, StatsRow,
 };
-use crate::{Budget, LedgerError, cells, identity};
+use crate::{cells, identity};
 
 /// Which articles a query looks at. The default looks at all of them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -86,10 +86,10 @@ fn limit_value(limit: usize) -> Value {
 }
 
 pub(crate) fn top_sources(
-    conn: &Connection,
+    conn: &Conn<'_>,
     filter: &Filter,
     limit: usize,
-) -> rusqlite::Result<Vec<SourceRow>> {
+) -> DbResult<Vec<SourceRow>> {
     let mut conditions = Conditions::new(filter, "p.outlet", "p.published_date");
     let kind = filter.kind.map(|kind| Value::Text(serde_name(&kind)));
     let sql = if conditions.is_empty() {
@@ -109,7 +109,7 @@ pub(crate) fn top_sources(
         // Rank within the covering index first; only the kept rows meet `sources`.
         format!(
             "SELECT s.id, s.name, s.kind, s.key IS NOT NULL, t.n, t.a FROM \
-             (SELECT p.source AS source, SUM(p.n_statements) AS n, \
+             (SELECT p.source AS source, CAST(SUM(p.n_statements) AS BIGINT) AS n, \
              COUNT(DISTINCT p.article) AS a FROM appearances p {} GROUP BY p.source \
              ORDER BY n DESC, p.source LIMIT ?) t \
              JOIN sources s ON s.id = t.source ORDER BY t.n DESC, s.id",
@@ -117,13 +117,13 @@ pub(crate) fn top_sources(
         )
     };
     conditions.params.push(limit_value(limit));
-    let mut statement = conn.prepare_cached(&sql)?;
-    statement
-        .query_map(params_from_iter(conditions.params), source_row)?
+    conn.rows(&sql, &conditions.params)?
+        .iter()
+        .map(source_row)
         .collect()
 }
 
-fn source_row(row: &Row<'_>) -> rusqlite::Result<SourceRow> {
+fn source_row(row: &Row) -> DbResult<SourceRow> {
     Ok(SourceRow {
         id: row.get(0)?,
         name: row.get(1)?,
@@ -135,19 +135,21 @@ fn source_row(row: &Row<'_>) -> rusqlite::Result<SourceRow> {
 }
 
 /// One source by its ledger id, counted over all articles.
-pub(crate) fn source(conn: &Connection, id: i64) -> rusqlite::Result<Option<SourceRow>> {
-    conn.prepare_cached(
+pub(crate) fn source(conn: &Conn<'_>, id: i64) -> DbResult<Option<SourceRow>> {
+    conn.row(
         "SELECT id, name, kind, key IS NOT NULL, n_statements, n_articles FROM sources \
          WHERE id = ?1",
+        values![id],
     )?
-    .query_row([id], source_row)
-    .optional()
+    .as_ref()
+    .map(source_row)
+    .transpose()
 }
 
 const ARTICLE_COLUMNS: &str = "a.article_id, a.title, a.outlet, a.url, a.published, a.words, \
      a.n_attributions, a.n_sources, a.n_unnamed, a.n_direct, a.n_hedges";
 
-fn article_row(row: &Row<'_>) -> rusqlite::Result<ArticleRow> {
+fn article_row(row: &Row) -> DbResult<ArticleRow> {
     Ok(ArticleRow {
         id: row.get(0)?,
         title: row.get(1)?,
@@ -165,11 +167,11 @@ fn article_row(row: &Row<'_>) -> rusqlite::Result<ArticleRow> {
 
 /// Stored articles, newest first (those without a date last), `offset` rows in.
 pub(crate) fn articles(
-    conn: &Connection,
+    conn: &Conn<'_>,
     filter: &Filter,
     limit: usize,
     offset: usize,
-) -> rusqlite::Result<Vec<ArticleRow>> {
+) -> DbResult<Vec<ArticleRow>> {
     let mut conditions = Conditions::new(filter, "a.outlet", "a.published_date");
     conditions.params.push(limit_value(limit));
     conditions.params.push(limit_value(offset));
@@ -178,36 +180,41 @@ pub(crate) fn articles(
          ORDER BY a.published_date IS NULL, a.published_date DESC, a.id DESC LIMIT ? OFFSET ?",
         conditions.where_clause()
     );
-    let mut statement = conn.prepare_cached(&sql)?;
-    statement
-        .query_map(params_from_iter(conditions.params), article_row)?
+    conn.rows(&sql, &conditions.params)?
+        .iter()
+        .map(article_row)
         .collect()
 }
 
 /// One stored article by its id: the one stored under that id when the input
 /// gave it, else the first stored whose made-up id it is.
-pub(crate) fn article(conn: &Connection, id: &str) -> rusqlite::Result<Option<ArticleDetail>> {
-    let found = conn
-        .prepare_cached(&format!(
+pub(crate) fn article(conn: &Conn<'_>, id: &str) -> DbResult<Option<ArticleDetail>> {
+    let found = conn.row(
+        &format!(
             "SELECT {ARTICLE_COLUMNS}, a.id FROM articles a WHERE a.key = 'id:' || ?1 \
              UNION ALL SELECT * FROM (SELECT {ARTICLE_COLUMNS}, a.id FROM articles a \
-             WHERE a.article_id = ?1 ORDER BY a.id LIMIT 1) LIMIT 1"
-        ))?
-        .query_row([id], |row| Ok((row.get::<_, i64>(11)?, article_row(row)?)))
-        .optional()?;
-    let Some((rowid, article)) = found else {
+             WHERE a.article_id = ?1 ORDER BY a.id LIMIT 1) AS by_article_id LIMIT 1"
+        ),
+        values![id],
+    )?;
+    let Some(found) = found else {
         return Ok(None);
     };
-    let text: String = conn
-        .prepare_cached("SELECT text FROM article_texts WHERE article = ?1")?
-        .query_row([rowid], |row| row.get(0))?;
+    let rowid: i64 = found.get(11)?;
+    let article = article_row(&found)?;
+    let text: String = conn.value(
+        "SELECT text FROM article_texts WHERE article = ?1",
+        values![rowid],
+    )?;
     let attributions = conn
-        .prepare_cached(
+        .rows(
             "SELECT t.idx, p.source, p.name, t.kind, t.stance, t.cue_text, t.content_text \
              FROM attributions t LEFT JOIN appearances p ON p.id = t.appearance \
              WHERE t.article = ?1 ORDER BY t.idx",
+            values![rowid],
         )?
-        .query_map([rowid], |row| {
+        .iter()
+        .map(|row| {
             Ok(ArticleAttribution {
                 index: row.get(0)?,
                 source_id: row.get(1)?,
@@ -217,8 +224,8 @@ pub(crate) fn article(conn: &Connection, id: &str) -> rusqlite::Result<Option<Ar
                 cue: row.get(5)?,
                 content: row.get(6)?,
             })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        })
+        .collect::<DbResult<Vec<_>>>()?;
     Ok(Some(ArticleDetail {
         article,
         text,
@@ -227,13 +234,15 @@ pub(crate) fn article(conn: &Connection, id: &str) -> rusqlite::Result<Option<Ar
 }
 
 /// Every source whose name, compared as [`identity`] compares names, is `name`.
-pub(crate) fn find_sources(conn: &Connection, name: &str) -> rusqlite::Result<Vec<SourceRow>> {
+pub(crate) fn find_sources(conn: &Conn<'_>, name: &str) -> DbResult<Vec<SourceRow>> {
     let (plain, person) = query_names(name);
-    conn.prepare_cached(
+    conn.rows(
         "SELECT id, name, kind, key IS NOT NULL, n_statements, n_articles FROM sources \
          WHERE name_norm IN (?1, ?2) ORDER BY n_statements DESC, id",
+        values![plain, person],
     )?
-    .query_map([plain, person], source_row)?
+    .iter()
+    .map(source_row)
     .collect()
 }
 
@@ -258,11 +267,11 @@ pub(crate) enum Speakers<'a> {
 }
 
 pub(crate) fn statements(
-    conn: &Connection,
+    conn: &Conn<'_>,
     speakers: Speakers<'_>,
     filter: &Filter,
     limit: usize,
-) -> rusqlite::Result<Vec<Statement>> {
+) -> DbResult<Vec<Statement>> {
     let mut conditions = Conditions::new(filter, "a.outlet", "a.published_date");
     match speakers {
         Speakers::Id(id) => conditions.push("p.source = ?".to_string(), Value::Integer(id)),
@@ -280,12 +289,12 @@ pub(crate) fn statements(
         "SELECT p.source, p.name, a.article_id, a.outlet, a.published_date, t.kind, t.stance, \
          t.cue_text, t.content_text FROM appearances p \
          JOIN attributions t ON t.appearance = p.id JOIN articles a ON a.id = p.article {} \
-         ORDER BY a.published_date, a.id, t.idx LIMIT ?",
+         ORDER BY a.published_date NULLS FIRST, a.id, t.idx LIMIT ?",
         conditions.where_clause()
     );
-    let mut statement = conn.prepare_cached(&sql)?;
-    statement
-        .query_map(params_from_iter(conditions.params), |row| {
+    conn.rows(&sql, &conditions.params)?
+        .iter()
+        .map(|row| {
             Ok(Statement {
                 source_id: row.get(0)?,
                 source: row.get(1)?,
@@ -297,7 +306,7 @@ pub(crate) fn statements(
                 cue: row.get(7)?,
                 content: row.get(8)?,
             })
-        })?
+        })
         .collect()
 }
 
@@ -332,31 +341,76 @@ pub fn plain_query(text: &str) -> String {
     terms.join(" ")
 }
 
+/// A full-text query in the syntax of the ledger's database.
+pub(crate) enum Search {
+    /// FTS5's syntax (SQLite).
+    Fts5(String),
+    /// `to_tsquery`'s syntax (PostgreSQL), as [`plain_tsquery`] writes it.
+    Tsquery(String),
+    /// `websearch_to_tsquery`'s syntax (PostgreSQL), as a user types it.
+    Websearch(String),
+}
+
+impl Search {
+    pub(crate) fn is_empty(&self) -> bool {
+        match self {
+            Search::Fts5(q) | Search::Tsquery(q) | Search::Websearch(q) => q.trim().is_empty(),
+        }
+    }
+}
+
+/// Turns what a user types into a PostgreSQL `tsquery` that finds what
+/// [`plain_query`] finds in SQLite: each word must occur (stemmed), a "quoted
+/// phrase" as a phrase, and a word ending in `*` is a prefix. Words are split
+/// where FTS5 splits them, at anything that is not a letter or digit.
+pub fn plain_tsquery(text: &str) -> String {
+    let mut terms = Vec::new();
+    let mut term = |part: &str, prefix: bool| {
+        let lexemes: Vec<String> = part
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|lexeme| !lexeme.is_empty())
+            .map(|lexeme| format!("'{lexeme}'"))
+            .collect();
+        if let Some(last) = lexemes.last() {
+            let star = if prefix { ":*" } else { "" };
+            let (init, _) = lexemes.split_at(lexemes.len() - 1);
+            let mut joined = init.join(" <-> ");
+            if !joined.is_empty() {
+                joined.push_str(" <-> ");
+            }
+            terms.push(format!("{joined}{last}{star}"));
+        }
+    };
+    for (i, part) in text.split('"').enumerate() {
+        if i % 2 == 1 {
+            term(part, false);
+            continue;
+        }
+        for word in part.split_whitespace() {
+            match word.strip_suffix('*') {
+                Some(stem) => term(stem, true),
+                None => term(word, false),
+            }
+        }
+    }
+    terms.join(" & ")
+}
+
+/// The texts searched: attributed content, and quotations no attribution
+/// covers. Each is `(found_in, table, text column)`.
+const SEARCHED: [(&str, &str, &str); 2] = [
+    ("attribution", "attributions", "content_text"),
+    ("quote", "quotes", "text"),
+];
+
 pub(crate) fn search(
-    conn: &Connection,
-    fts_query: &str,
+    conn: &Conn<'_>,
+    query: &Search,
     filter: &Filter,
     limit: usize,
-    budget: &Budget,
-) -> Result<Vec<SearchHit>, LedgerError> {
-    let bad = |err: rusqlite::Error| {
-        budget
-            .stopped(&err)
-            .unwrap_or_else(|| LedgerError::BadSearch {
-                query: fts_query.to_string(),
-                why: err.to_string(),
-            })
-    };
+) -> DbResult<Vec<SearchHit>> {
     let mut hits = Vec::new();
-    for (found_in, fts, content, table) in [
-        (
-            "attribution",
-            "attributions_fts",
-            "content_text",
-            "attributions",
-        ),
-        ("quote", "quotes_fts", "text", "quotes"),
-    ] {
+    for (found_in, table, content) in SEARCHED {
         let conditions = Conditions::new(filter, "a.outlet", "a.published_date");
         let (speaker, stance, speaker_join) = if table == "attributions" {
             (
@@ -367,55 +421,85 @@ pub(crate) fn search(
         } else {
             ("NULL", "NULL", "")
         };
-        // Rank first, then join and highlight only the rows kept: ranking is
-        // cheap, highlighting every match of a common word is not. The limit is
-        // written into the SQL so that the bare `?` of the filter number on
-        // from ?2 in text order.
-        let top = if conditions.is_empty() {
-            format!("SELECT rowid FROM {fts} WHERE {fts} MATCH ?1 ORDER BY rank LIMIT {limit}")
-        } else {
-            format!(
-                "SELECT f.rowid FROM {fts} f JOIN {table} x ON x.id = f.rowid \
-                 JOIN articles a ON a.id = x.article WHERE {fts} MATCH ?1 AND {} \
-                 ORDER BY f.rank LIMIT {limit}",
-                conditions.sql.join(" AND ")
-            )
+        let select =
+            format!("a.article_id, a.outlet, a.published_date, {speaker}, {stance}, x.{content}");
+        let sql = match query {
+            Search::Fts5(_) => {
+                let fts = format!("{table}_fts");
+                // Rank first, then join and highlight only the rows kept:
+                // ranking is cheap, highlighting every match of a common word
+                // is not. The limit is written into the SQL so that the bare
+                // `?` of the filter number on from ?2 in text order.
+                let top = if conditions.is_empty() {
+                    format!(
+                        "SELECT rowid FROM {fts} WHERE {fts} MATCH ?1 ORDER BY rank LIMIT {limit}"
+                    )
+                } else {
+                    format!(
+                        "SELECT f.rowid FROM {fts} f JOIN {table} x ON x.id = f.rowid \
+                         JOIN articles a ON a.id = x.article WHERE {fts} MATCH ?1 AND {} \
+                         ORDER BY f.rank LIMIT {limit}",
+                        conditions.sql.join(" AND ")
+                    )
+                };
+                format!(
+                    "SELECT {select}, highlight({fts}, 0, char(2), char(3)), {fts}.rank \
+                     FROM {fts} JOIN {table} x ON x.id = {fts}.rowid \
+                     JOIN articles a ON a.id = x.article {speaker_join} \
+                     WHERE {fts} MATCH ?1 AND {fts}.rowid IN ({top}) ORDER BY {fts}.rank"
+                )
+            }
+            Search::Tsquery(_) | Search::Websearch(_) => {
+                let parse = match query {
+                    Search::Websearch(_) => "websearch_to_tsquery",
+                    _ => "to_tsquery",
+                };
+                // The same expressions as the GIN indexes, so that they are used.
+                let vector = format!("to_tsvector('english', x.{content})");
+                let mut matching = vec![format!("{vector} @@ q.query")];
+                if table == "quotes" {
+                    matching.push("x.attribution IS NULL".to_string());
+                }
+                matching.extend(conditions.sql.iter().cloned());
+                // Ranked higher is better in PostgreSQL: negated, it sorts
+                // with SQLite's ranks, where lower is better.
+                format!(
+                    "WITH q AS (SELECT {parse}('english', ?1) AS query), \
+                     top AS (SELECT x.id, CAST(-ts_rank({vector}, q.query) AS DOUBLE PRECISION) \
+                     AS rank FROM {table} x JOIN articles a ON a.id = x.article CROSS JOIN q \
+                     WHERE {} ORDER BY rank, x.id LIMIT {limit}) \
+                     SELECT {select}, ts_headline('english', x.{content}, q.query, \
+                     'StartSel=' || chr(2) || ', StopSel=' || chr(3) || ', HighlightAll=true'), \
+                     top.rank FROM top JOIN {table} x ON x.id = top.id \
+                     JOIN articles a ON a.id = x.article {speaker_join} CROSS JOIN q \
+                     ORDER BY top.rank, x.id",
+                    matching.join(" AND ")
+                )
+            }
         };
-        let sql = format!(
-            "SELECT a.article_id, a.outlet, a.published_date, {speaker}, {stance}, \
-             x.{content}, highlight({fts}, 0, char(2), char(3)), {fts}.rank \
-             FROM {fts} JOIN {table} x ON x.id = {fts}.rowid \
-             JOIN articles a ON a.id = x.article {speaker_join} \
-             WHERE {fts} MATCH ?1 AND {fts}.rowid IN ({top}) ORDER BY {fts}.rank"
-        );
-        let mut params = vec![Value::Text(fts_query.to_string())];
+        let (Search::Fts5(text) | Search::Tsquery(text) | Search::Websearch(text)) = query;
+        let mut params = vec![Value::Text(text.clone())];
         params.extend(conditions.params);
-        let mut statement = conn.prepare(&sql).map_err(bad)?;
-        let rows = statement
-            .query_map(params_from_iter(params), |row| {
-                let text: String = row.get(5)?;
-                let marked: String = row.get(6)?;
-                let rank: f64 = row.get(7)?;
-                Ok((
-                    rank,
-                    SearchHit {
-                        found_in: found_in.to_string(),
-                        article: row.get(0)?,
-                        outlet: row.get(1)?,
-                        date: row.get(2)?,
-                        source: row.get(3)?,
-                        stance: row.get(4)?,
-                        matches: match_ranges(&text, &marked),
-                        text,
-                    },
-                ))
-            })
-            .map_err(bad)?;
-        for row in rows {
-            hits.push(row.map_err(bad)?);
+        for row in conn.rows(&sql, &params)? {
+            let text: String = row.get(5)?;
+            let marked: String = row.get(6)?;
+            let rank: f64 = row.get(7)?;
+            hits.push((
+                rank,
+                SearchHit {
+                    found_in: found_in.to_string(),
+                    article: row.get(0)?,
+                    outlet: row.get(1)?,
+                    date: row.get(2)?,
+                    source: row.get(3)?,
+                    stance: row.get(4)?,
+                    matches: match_ranges(&text, &marked),
+                    text,
+                },
+            ));
         }
     }
-    // Lower bm25 ranks are better; ties keep attributions before quotes and
+    // Lower ranks are better; ties keep attributions before quotes and
     // each index's own order, so the output is the same on every run.
     hits.sort_by(|a, b| a.0.total_cmp(&b.0));
     Ok(hits.into_iter().take(limit).map(|(_, hit)| hit).collect())
@@ -449,57 +533,52 @@ fn match_ranges(text: &str, marked: &str) -> Vec<[usize; 2]> {
     ranges
 }
 
-pub(crate) fn stats(
-    conn: &Connection,
-    by: GroupBy,
-    filter: &Filter,
-) -> rusqlite::Result<Vec<StatsRow>> {
+pub(crate) fn stats(conn: &Conn<'_>, by: GroupBy, filter: &Filter) -> DbResult<Vec<StatsRow>> {
     let group = match by {
         GroupBy::Outlet => "outlet",
         GroupBy::Month => "substr(published_date, 1, 7)",
-        GroupBy::All => "NULL",
+        GroupBy::All => "CAST(NULL AS TEXT)",
     };
     let conditions = Conditions::new(filter, "outlet", "published_date");
     let sums: Vec<String> = cells::COLUMNS
         .iter()
-        .map(|(column, _)| format!("SUM({column})"))
+        .map(|(column, _)| format!("CAST(SUM({column}) AS BIGINT)"))
         .collect();
     let sql = format!(
-        "SELECT {group}, {} FROM stats_cells {} GROUP BY 1 ORDER BY 1",
+        "SELECT {group}, {} FROM stats_cells {} GROUP BY 1 ORDER BY 1 NULLS FIRST",
         sums.join(", "),
         conditions.where_clause()
     );
-    let mut statement = conn.prepare_cached(&sql)?;
-    let rows = statement.query_map(params_from_iter(conditions.params), |row| {
-        let int =
-            |i: usize| -> rusqlite::Result<i64> { Ok(row.get::<_, Option<i64>>(i)?.unwrap_or(0)) };
-        let attributions = int(5)?;
-        let stanced = int(8)?;
-        let stance =
-            |i: usize| -> rusqlite::Result<Option<f64>> { Ok(share(int(9 + i)?, stanced)) };
-        let hedge_words = int(18)?;
-        Ok(StatsRow {
-            group: row.get(0)?,
-            articles: int(1)?,
-            words: int(2)?,
-            sources: int(3)?,
-            unnamed_share: share(int(4)?, int(3)?),
-            attributions,
-            direct_share: share(int(6)?, attributions),
-            mixed_share: share(int(7)?, attributions),
-            asserts: stance(0)?,
-            confirms: stance(1)?,
-            denies: stance(2)?,
-            declines: stance(3)?,
-            claims: stance(4)?,
-            reports: stance(5)?,
-            believes: stance(6)?,
-            intends: stance(7)?,
-            hedges: int(17)?,
-            hedges_per_1000_words: share(int(17)? * 1000, hedge_words),
+    let rows = conn.rows(&sql, &conditions.params)?;
+    rows.iter()
+        .map(|row| {
+            let int = |i: usize| -> DbResult<i64> { Ok(row.get::<Option<i64>>(i)?.unwrap_or(0)) };
+            let attributions = int(5)?;
+            let stanced = int(8)?;
+            let stance = |i: usize| -> DbResult<Option<f64>> { Ok(share(int(9 + i)?, stanced)) };
+            let hedge_words = int(18)?;
+            Ok(StatsRow {
+                group: row.get(0)?,
+                articles: int(1)?,
+                words: int(2)?,
+                sources: int(3)?,
+                unnamed_share: share(int(4)?, int(3)?),
+                attributions,
+                direct_share: share(int(6)?, attributions),
+                mixed_share: share(int(7)?, attributions),
+                asserts: stance(0)?,
+                confirms: stance(1)?,
+                denies: stance(2)?,
+                declines: stance(3)?,
+                claims: stance(4)?,
+                reports: stance(5)?,
+                believes: stance(6)?,
+                intends: stance(7)?,
+                hedges: int(17)?,
+                hedges_per_1000_words: share(int(17)? * 1000, hedge_words),
+            })
         })
-    })?;
-    rows.collect()
+        .collect()
 }
 
 /// `part / whole` rounded to 4 decimals, or `None` when nothing was counted.
@@ -519,6 +598,16 @@ mod tests {
             "\"anti-union\" \"NOT\" \"pay deal\" \"wage\"*"
         );
         assert_eq!(plain_query("  "), "");
+    }
+
+    #[test]
+    fn plain_tsqueries_find_what_plain_fts5_queries_find() {
+        assert_eq!(plain_tsquery("bargain"), "'bargain'");
+        assert_eq!(
+            plain_tsquery("anti-union NOT \"pay deal\" wage* it's"),
+            "'anti' <-> 'union' & 'NOT' & 'pay' <-> 'deal' & 'wage':* & 'it' <-> 's'"
+        );
+        assert_eq!(plain_tsquery("  \"\" * -- "), "");
     }
 
     #[test]

@@ -3,19 +3,18 @@
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::path::Path;
 
 use attest_doc::{
     Article, AttributionKind, Doc, Layer, SourceKind, SourcingSummary, Span, StanceLabel,
     serde_name,
 };
+use rusqlite::ErrorCode;
 use rusqlite::types::Value;
-use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::schema::{OpenOptions, classify};
-use crate::{LedgerError, cells, identity, quotes};
+use crate::db::{Conn, DbError, DbResult, values};
+use crate::{LedgerError, cells, identity, pg, quotes};
 
 /// What makes two articles the same article for the ledger.
 ///
@@ -110,105 +109,138 @@ pub enum Stored {
 /// article fails is the transaction rolled back and the batch written again
 /// with a savepoint per article, so that the failure stays its own.
 ///
-/// For the same reason the full-text indexes are not kept by triggers: FTS5
-/// flushes its pending terms at every statement savepoint, so the texts to
+/// For the same reason SQLite's full-text indexes are not kept by triggers:
+/// FTS5 flushes its pending terms at every statement savepoint, so the texts to
 /// index are gathered in [`Pending`] and indexed by one statement per batch.
+/// PostgreSQL keeps its own (GIN indexes over expressions).
+///
+/// In PostgreSQL the transaction first takes the ledger's advisory lock
+/// ([`pg::WRITE_LOCK`]), as SQLite's `BEGIN IMMEDIATE` takes the write lock:
+/// concurrent writers store one batch at a time, each finding what the others
+/// committed, so an article key is inserted once and skipped after.
 pub(crate) fn store_batch(
-    conn: &mut Connection,
-    path: &Path,
-    options: &OpenOptions,
+    db: &Conn<'_>,
     batch: &[Entry<'_>],
     on_conflict: OnConflict,
+    fail: &dyn Fn(DbError) -> LedgerError,
 ) -> Result<Vec<Result<Stored, LedgerError>>, LedgerError> {
-    let fail = |source| classify(path, options, source);
-    let fatal = |err: &LedgerError| {
-        matches!(
-            err,
-            LedgerError::Locked { .. } | LedgerError::ReadOnly { .. }
-        )
-    };
-    {
-        let tx = conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(fail)?;
+    begin(db).map_err(fail)?;
+    let straight = (|| {
         let mut outcomes = Vec::with_capacity(batch.len());
-        let mut failed = false;
         let mut pending = Pending::default();
         for entry in batch {
-            match store_one(&tx, entry, on_conflict, &mut pending) {
-                Ok(stored) => outcomes.push(Ok(stored)),
-                Err(err) => {
-                    let err = fail(err);
-                    if fatal(&err) {
-                        return Err(err);
-                    }
-                    failed = true;
-                    break;
-                }
-            }
+            outcomes.push(Ok(store_one(db, entry, on_conflict, &mut pending)?));
         }
-        if !failed {
-            match pending.index(&tx) {
-                Ok(()) => {
-                    tx.commit().map_err(fail)?;
-                    return Ok(outcomes);
-                }
-                Err(err) => {
-                    let err = fail(err);
-                    if fatal(&err) {
-                        return Err(err);
-                    }
-                }
+        pending.index(db)?;
+        Ok(outcomes)
+    })();
+    match straight {
+        Ok(outcomes) => return commit(db).map(|()| outcomes).map_err(fail),
+        Err(err) => {
+            rollback(db);
+            if !per_article(&err) {
+                return Err(fail(err));
             }
         }
     }
-    let mut tx = conn
-        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-        .map_err(fail)?;
+    begin(db).map_err(fail)?;
     let mut outcomes = Vec::with_capacity(batch.len());
     for entry in batch {
-        let savepoint = tx.savepoint().map_err(fail)?;
-        let mut pending = Pending::default();
-        let stored = store_one(&savepoint, entry, on_conflict, &mut pending)
-            .and_then(|stored| pending.index(&savepoint).map(|()| stored));
+        let stored = db.batch("SAVEPOINT article").and_then(|()| {
+            let mut pending = Pending::default();
+            let stored = store_one(db, entry, on_conflict, &mut pending)?;
+            pending.index(db)?;
+            Ok(stored)
+        });
+        let stored = match stored {
+            Ok(stored) => db.batch("RELEASE article").map(|()| stored),
+            Err(err) if per_article(&err) => db
+                .batch("ROLLBACK TO article; RELEASE article")
+                .and(Err(err)),
+            Err(err) => Err(err),
+        };
         match stored {
-            Ok(stored) => {
-                savepoint.commit().map_err(fail)?;
-                outcomes.push(Ok(stored));
-            }
+            Ok(stored) => outcomes.push(Ok(stored)),
+            Err(err) if per_article(&err) => outcomes.push(Err(LedgerError::Article {
+                id: entry.doc.article().id.clone(),
+                why: fail(err).to_string(),
+            })),
             Err(err) => {
-                drop(savepoint);
-                let err = fail(err);
-                if fatal(&err) {
-                    return Err(err);
-                }
-                outcomes.push(Err(LedgerError::Article {
-                    id: entry.doc.article().id.clone(),
-                    why: err.to_string(),
-                }));
+                rollback(db);
+                return Err(fail(err));
             }
         }
     }
-    tx.commit().map_err(fail)?;
-    Ok(outcomes)
+    commit(db).map(|()| outcomes).map_err(fail)
+}
+
+fn begin(db: &Conn<'_>) -> DbResult<()> {
+    if db.is_postgres() {
+        db.batch("BEGIN")?;
+        db.rows(pg::WRITE_LOCK, values![]).map(drop)
+    } else {
+        // Immediate: take the write lock now, waiting the busy timeout for
+        // it, rather than fail at the first write of a batch.
+        db.batch("BEGIN IMMEDIATE")
+    }
+}
+
+fn commit(db: &Conn<'_>) -> DbResult<()> {
+    let committed = db.batch("COMMIT");
+    if committed.is_err() {
+        rollback(db);
+    }
+    committed
+}
+
+/// Ends a failed transaction. What failed is reported; a rollback that also
+/// fails (the connection is gone, or SQLite already rolled back) adds nothing.
+fn rollback(db: &Conn<'_>) {
+    let _ = db.batch("ROLLBACK");
+}
+
+/// Whether a failed statement concerns the article being stored alone, and
+/// the rest of the batch can be stored without it; not when the ledger is
+/// locked, read-only or out of space, or the connection is lost.
+fn per_article(error: &DbError) -> bool {
+    match error {
+        DbError::Sqlite(error) => !matches!(
+            error.sqlite_error_code(),
+            Some(
+                ErrorCode::DatabaseBusy
+                    | ErrorCode::DatabaseLocked
+                    | ErrorCode::ReadOnly
+                    | ErrorCode::PermissionDenied
+                    | ErrorCode::DiskFull
+                    | ErrorCode::SystemIoFailure
+            )
+        ),
+        DbError::Postgres(error) => pg::per_article(error),
+    }
 }
 
 /// Whether an article with this key is stored.
-pub(crate) fn contains(conn: &Connection, key: &ArticleKey) -> rusqlite::Result<bool> {
-    article_row(conn, key).map(|row| row.is_some())
+pub(crate) fn contains(db: &Conn<'_>, key: &ArticleKey) -> DbResult<bool> {
+    article_row(db, key).map(|row| row.is_some())
 }
 
 /// The content hash of the article stored under `key`, if one is.
-pub(crate) fn stored_hash(conn: &Connection, key: &ArticleKey) -> rusqlite::Result<Option<String>> {
-    conn.prepare_cached("SELECT content_hash FROM articles WHERE key = ?1")?
-        .query_row([key.as_str()], |row| row.get(0))
-        .optional()
+pub(crate) fn stored_hash(db: &Conn<'_>, key: &ArticleKey) -> DbResult<Option<String>> {
+    db.row(
+        "SELECT content_hash FROM articles WHERE key = ?1",
+        values![key.as_str()],
+    )?
+    .map(|row| row.get(0))
+    .transpose()
 }
 
-fn article_row(conn: &Connection, key: &ArticleKey) -> rusqlite::Result<Option<i64>> {
-    conn.prepare_cached("SELECT id FROM articles WHERE key = ?1")?
-        .query_row([key.as_str()], |row| row.get(0))
-        .optional()
+fn article_row(db: &Conn<'_>, key: &ArticleKey) -> DbResult<Option<i64>> {
+    db.row(
+        "SELECT id FROM articles WHERE key = ?1",
+        values![key.as_str()],
+    )?
+    .map(|row| row.get(0))
+    .transpose()
 }
 
 /// Texts stored in this transaction and not yet in the full-text indexes.
@@ -221,8 +253,12 @@ struct Pending {
 }
 
 impl Pending {
-    /// Indexes the pending texts, one statement per index.
-    fn index(&mut self, tx: &Connection) -> rusqlite::Result<()> {
+    /// Indexes the pending texts, one statement per index (in SQLite;
+    /// PostgreSQL's indexes keep themselves).
+    fn index(&mut self, db: &Conn<'_>) -> DbResult<()> {
+        if db.is_postgres() {
+            return Ok(());
+        }
         for (rows, fts, column) in [
             (&mut self.attributions, "attributions_fts", "content_text"),
             (&mut self.quotes, "quotes_fts", "text"),
@@ -232,11 +268,13 @@ impl Pending {
             }
             let json = serde_json::to_string(&*rows)
                 .map_err(|err| rusqlite::Error::ToSqlConversionFailure(Box::new(err)))?;
-            tx.prepare_cached(&format!(
-                "INSERT INTO {fts}(rowid, {column}) \
-                 SELECT value ->> 0, value ->> 1 FROM json_each(?1)"
-            ))?
-            .execute([json])?;
+            db.execute(
+                &format!(
+                    "INSERT INTO {fts}(rowid, {column}) \
+                     SELECT value ->> 0, value ->> 1 FROM json_each(?1)"
+                ),
+                values![json],
+            )?;
             rows.clear();
         }
         Ok(())
@@ -244,11 +282,11 @@ impl Pending {
 }
 
 fn store_one(
-    tx: &Connection,
+    tx: &Conn<'_>,
     entry: &Entry<'_>,
     on_conflict: OnConflict,
     pending: &mut Pending,
-) -> rusqlite::Result<Stored> {
+) -> DbResult<Stored> {
     let stored = match (article_row(tx, entry.key)?, on_conflict) {
         (None, _) => Stored::Added,
         (Some(_), OnConflict::Skip) => return Ok(Stored::Skipped),
@@ -265,42 +303,48 @@ fn store_one(
 }
 
 /// Removes an article and its layers, and takes it out of its sources' counts.
-fn remove(tx: &Connection, article: i64) -> rusqlite::Result<()> {
-    let touched: Vec<(i64, i64)> = tx
-        .prepare_cached(
-            "SELECT source, SUM(n_statements) FROM appearances WHERE article = ?1 GROUP BY source",
+fn remove(tx: &Conn<'_>, article: i64) -> DbResult<()> {
+    let touched = tx
+        .rows(
+            "SELECT source, CAST(SUM(n_statements) AS BIGINT) FROM appearances \
+             WHERE article = ?1 GROUP BY source",
+            values![article],
         )?
-        .query_map([article], |row| Ok((row.get(0)?, row.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
+        .into_iter()
+        .map(|row| Ok((row.get::<i64>(0)?, row.get::<i64>(1)?)))
+        .collect::<DbResult<Vec<_>>>()?;
     for (source, statements) in &touched {
-        tx.prepare_cached(
+        tx.execute(
             "UPDATE sources SET n_articles = n_articles - 1, n_statements = n_statements - ?2 \
              WHERE id = ?1",
-        )?
-        .execute(params![source, statements])?;
+            values![source, statements],
+        )?;
     }
-    // External-content FTS5 tables are told what to forget with the old text.
-    tx.prepare_cached(
-        "INSERT INTO attributions_fts(attributions_fts, rowid, content_text) \
-         SELECT 'delete', id, content_text FROM attributions WHERE article = ?1",
-    )?
-    .execute([article])?;
-    tx.prepare_cached(
-        "INSERT INTO quotes_fts(quotes_fts, rowid, text) \
-         SELECT 'delete', id, text FROM quotes WHERE article = ?1 AND attribution IS NULL",
-    )?
-    .execute([article])?;
+    if !tx.is_postgres() {
+        // External-content FTS5 tables are told what to forget with the old text.
+        tx.execute(
+            "INSERT INTO attributions_fts(attributions_fts, rowid, content_text) \
+             SELECT 'delete', id, content_text FROM attributions WHERE article = ?1",
+            values![article],
+        )?;
+        tx.execute(
+            "INSERT INTO quotes_fts(quotes_fts, rowid, text) \
+             SELECT 'delete', id, text FROM quotes WHERE article = ?1 AND attribution IS NULL",
+            values![article],
+        )?;
+    }
     cells::count(tx, article, -1)?;
-    tx.prepare_cached("DELETE FROM articles WHERE id = ?1")?
-        .execute([article])?;
+    tx.execute("DELETE FROM articles WHERE id = ?1", values![article])?;
     for (source, _) in &touched {
-        tx.prepare_cached("DELETE FROM sources WHERE id = ?1 AND n_articles = 0")?
-            .execute([source])?;
+        tx.execute(
+            "DELETE FROM sources WHERE id = ?1 AND n_articles = 0",
+            values![source],
+        )?;
     }
     Ok(())
 }
 
-fn insert(tx: &Connection, entry: &Entry<'_>, pending: &mut Pending) -> rusqlite::Result<()> {
+fn insert(tx: &Conn<'_>, entry: &Entry<'_>, pending: &mut Pending) -> DbResult<()> {
     let doc = entry.doc;
     let article = doc.article();
     let text = doc.text();
@@ -313,70 +357,71 @@ fn insert(tx: &Connection, entry: &Entry<'_>, pending: &mut Pending) -> rusqlite
         .map(Layer::name)
         .collect::<Vec<_>>()
         .join(" ");
-    tx.prepare_cached(
+    let article_row = tx.insert(
         "INSERT INTO articles (key, article_id, content_hash, title, outlet, url, published, \
          published_date, language, layers, bytes, words, n_sources, n_unnamed, n_attributions, \
          n_direct, n_mixed, n_stanced, n_asserts, n_confirms, n_denies, n_declines, n_claims, \
          n_reports, n_believes, n_intends, n_hedges, n_entities, n_quantities, n_times) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
          ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)",
-    )?
-    .execute(params![
-        entry.key.as_str(),
-        article.id,
-        content_hash(article),
-        article.title,
-        article.outlet,
-        article.url,
-        published,
-        published_date,
-        article.language,
-        layers,
-        text.len() as i64,
-        counts.words,
-        counts.sources,
-        counts.unnamed,
-        counts.attributions,
-        counts.direct,
-        counts.mixed,
-        counts.stanced,
-        counts.stances[0],
-        counts.stances[1],
-        counts.stances[2],
-        counts.stances[3],
-        counts.stances[4],
-        counts.stances[5],
-        counts.stances[6],
-        counts.stances[7],
-        counts.hedges,
-        counts.entities,
-        counts.quantities,
-        counts.times,
-    ])?;
-    let article_row = tx.last_insert_rowid();
+        values![
+            entry.key.as_str(),
+            article.id,
+            content_hash(article),
+            article.title,
+            article.outlet,
+            article.url,
+            published,
+            published_date,
+            article.language,
+            layers,
+            text.len() as i64,
+            counts.words,
+            counts.sources,
+            counts.unnamed,
+            counts.attributions,
+            counts.direct,
+            counts.mixed,
+            counts.stanced,
+            counts.stances[0],
+            counts.stances[1],
+            counts.stances[2],
+            counts.stances[3],
+            counts.stances[4],
+            counts.stances[5],
+            counts.stances[6],
+            counts.stances[7],
+            counts.hedges,
+            counts.entities,
+            counts.quantities,
+            counts.times,
+        ],
+    )?;
     cells::count(tx, article_row, 1)?;
-    tx.prepare_cached("INSERT INTO article_texts (article, text) VALUES (?1, ?2)")?
-        .execute(params![article_row, text])?;
+    tx.execute(
+        "INSERT INTO article_texts (article, text) VALUES (?1, ?2)",
+        values![article_row, text],
+    )?;
 
     let appearance_of = insert_sources(tx, doc, article_row, published_date.as_deref())?;
     let attribution_rows = insert_attributions(tx, doc, article_row, &appearance_of, pending)?;
     insert_quotes(tx, doc, article_row, &attribution_rows, pending)?;
 
-    let mut hedge = tx.prepare_cached(
-        "INSERT INTO hedges (article, idx, cue_start, cue_end, cue_text, scope_start, scope_end, \
-         scope_text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    )?;
     for (idx, h) in doc.hedges().iter().enumerate() {
-        hedge.execute(params![
-            article_row,
-            idx as i64,
-            h.cue.byte_start() as i64,
-            h.cue.byte_end() as i64,
-            doc.span_text(h.cue),
-            h.scope.byte_start() as i64,
-            h.scope.byte_end() as i64,
-            doc.span_text(h.scope),
-        ])?;
+        tx.execute(
+            "INSERT INTO hedges (article, idx, cue_start, cue_end, cue_text, scope_start, \
+             scope_end, scope_text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            values![
+                article_row,
+                idx as i64,
+                h.cue.byte_start() as i64,
+                h.cue.byte_end() as i64,
+                doc.span_text(h.cue),
+                h.scope.byte_start() as i64,
+                h.scope.byte_end() as i64,
+                doc.span_text(h.scope),
+            ],
+        )?;
     }
     let span_rows = SpanRows {
         tx,
@@ -428,7 +473,7 @@ fn insert(tx: &Connection, entry: &Entry<'_>, pending: &mut Pending) -> rusqlite
 /// Inserts the rows of layers whose records are one span and a few values:
 /// entities, quantities, times.
 struct SpanRows<'a> {
-    tx: &'a Connection,
+    tx: &'a Conn<'a>,
     doc: &'a Doc,
     article_row: i64,
 }
@@ -439,14 +484,13 @@ impl SpanRows<'_> {
         table: &str,
         columns: &[&str],
         records: impl Iterator<Item = (Span, Vec<Value>)>,
-    ) -> rusqlite::Result<()> {
+    ) -> DbResult<()> {
         let placeholders: String = (6..6 + columns.len()).map(|i| format!(", ?{i}")).collect();
         let sql = format!(
             "INSERT INTO {table} (article, idx, byte_start, byte_end, text, {}) \
              VALUES (?1, ?2, ?3, ?4, ?5{placeholders})",
             columns.join(", ")
         );
-        let mut statement = self.tx.prepare_cached(&sql)?;
         for (idx, (span, values)) in records.enumerate() {
             let mut params = vec![
                 Value::Integer(self.article_row),
@@ -456,7 +500,7 @@ impl SpanRows<'_> {
                 Value::Text(self.doc.span_text(span).to_string()),
             ];
             params.extend(values);
-            statement.execute(params_from_iter(params))?;
+            self.tx.execute(&sql, &params)?;
         }
         Ok(())
     }
@@ -465,11 +509,11 @@ impl SpanRows<'_> {
 /// Stores the article's sources, merging each with its identity across articles,
 /// and returns for each attribution the row of the source that speaks in it.
 fn insert_sources(
-    tx: &Connection,
+    tx: &Conn<'_>,
     doc: &Doc,
     article_row: i64,
     published_date: Option<&str>,
-) -> rusqlite::Result<Vec<Option<i64>>> {
+) -> DbResult<Vec<Option<i64>>> {
     let mut appearance_of = vec![None; doc.attributions().len()];
     let mut counted = HashSet::new();
     for (idx, source) in doc.sources().iter().enumerate() {
@@ -477,34 +521,31 @@ fn insert_sources(
         let key = identity::identity_key(&source.name, source.kind);
         let existing: Option<i64> = match &key {
             Some(key) => tx
-                .prepare_cached("SELECT id FROM sources WHERE key = ?1")?
-                .query_row([key], |row| row.get(0))
-                .optional()?,
+                .row("SELECT id FROM sources WHERE key = ?1", values![key])?
+                .map(|row| row.get(0))
+                .transpose()?,
             None => None,
         };
         let source_row = match existing {
             Some(id) => id,
-            None => {
-                tx.prepare_cached(
-                    "INSERT INTO sources (key, name, name_norm, kind, n_articles, n_statements) \
-                     VALUES (?1, ?2, ?3, ?4, 0, 0)",
-                )?
-                .execute(params![
+            None => tx.insert(
+                "INSERT INTO sources (key, name, name_norm, kind, n_articles, n_statements) \
+                 VALUES (?1, ?2, ?3, ?4, 0, 0)",
+                values![
                     key,
                     source.name,
                     identity::lookup_name(&source.name, source.kind),
                     kind,
-                ])?;
-                tx.last_insert_rowid()
-            }
+                ],
+            )?,
         };
         let statements = source.attributions.len() as i64;
         let new_article = i64::from(counted.insert(source_row));
-        tx.prepare_cached(
+        tx.execute(
             "UPDATE sources SET n_articles = n_articles + ?2, n_statements = n_statements + ?3 \
              WHERE id = ?1",
-        )?
-        .execute(params![source_row, new_article, statements])?;
+            values![source_row, new_article, statements],
+        )?;
         let attributions = serde_json::to_string(
             &source
                 .attributions
@@ -513,26 +554,25 @@ fn insert_sources(
                 .collect::<Vec<_>>(),
         )
         .unwrap_or_else(|_| "[]".to_string());
-        tx.prepare_cached(
+        let appearance_row = tx.insert(
             "INSERT INTO appearances (article, idx, source, name, kind, gender, mentions, \
              descriptors, attributions, n_statements, outlet, published_date) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-        )?
-        .execute(params![
-            article_row,
-            idx as i64,
-            source_row,
-            source.name,
-            kind,
-            source.gender.map(|g| serde_name(&g)),
-            spans_json(&source.mentions),
-            spans_json(&source.descriptors),
-            attributions,
-            statements,
-            doc.article().outlet,
-            published_date,
-        ])?;
-        let appearance_row = tx.last_insert_rowid();
+            values![
+                article_row,
+                idx as i64,
+                source_row,
+                source.name,
+                kind,
+                source.gender.map(|g| serde_name(&g)),
+                spans_json(&source.mentions),
+                spans_json(&source.descriptors),
+                attributions,
+                statements,
+                doc.article().outlet,
+                published_date,
+            ],
+        )?;
         for attribution in &source.attributions {
             // An attribution listed by two sources keeps the first for queries;
             // `appearances.attributions` keeps every link.
@@ -545,44 +585,43 @@ fn insert_sources(
 }
 
 fn insert_attributions(
-    tx: &Connection,
+    tx: &Conn<'_>,
     doc: &Doc,
     article_row: i64,
     appearance_of: &[Option<i64>],
     pending: &mut Pending,
-) -> rusqlite::Result<Vec<i64>> {
+) -> DbResult<Vec<i64>> {
     let mut stance_of = vec![None; doc.attributions().len()];
     for stance in doc.stances() {
         if let Some(slot @ None) = stance_of.get_mut(stance.attribution.index()) {
             *slot = Some(stance);
         }
     }
-    let mut statement = tx.prepare_cached(
-        "INSERT INTO attributions (article, idx, appearance, kind, confidence, stance, \
-         stance_evidence, source_spans, cue_spans, content_spans, source_text, cue_text, \
-         content_text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-    )?;
     let mut rows = Vec::with_capacity(doc.attributions().len());
     for (idx, attribution) in doc.attributions().iter().enumerate() {
         let stance = stance_of[idx];
         let confidence = f64::from(attribution.confidence);
         let content = joined(doc, &attribution.content);
-        statement.execute(params![
-            article_row,
-            idx as i64,
-            appearance_of.get(idx).copied().flatten(),
-            serde_name(&attribution.kind),
-            confidence.is_finite().then_some(confidence),
-            stance.map(|s| serde_name(&s.label)),
-            stance.map(|s| spans_json(&s.evidence)),
-            spans_json(&attribution.source),
-            spans_json(&attribution.cue),
-            spans_json(&attribution.content),
-            joined(doc, &attribution.source),
-            joined(doc, &attribution.cue),
-            content,
-        ])?;
-        let row = tx.last_insert_rowid();
+        let row = tx.insert(
+            "INSERT INTO attributions (article, idx, appearance, kind, confidence, stance, \
+             stance_evidence, source_spans, cue_spans, content_spans, source_text, cue_text, \
+             content_text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+            values![
+                article_row,
+                idx as i64,
+                appearance_of.get(idx).copied().flatten(),
+                serde_name(&attribution.kind),
+                confidence.is_finite().then_some(confidence),
+                stance.map(|s| serde_name(&s.label)),
+                stance.map(|s| spans_json(&s.evidence)),
+                spans_json(&attribution.source),
+                spans_json(&attribution.cue),
+                spans_json(&attribution.content),
+                joined(doc, &attribution.source),
+                joined(doc, &attribution.cue),
+                content,
+            ],
+        )?;
         rows.push(row);
         pending.attributions.push((row, content));
     }
@@ -590,35 +629,33 @@ fn insert_attributions(
 }
 
 fn insert_quotes(
-    tx: &Connection,
+    tx: &Conn<'_>,
     doc: &Doc,
     article_row: i64,
     attribution_rows: &[i64],
     pending: &mut Pending,
-) -> rusqlite::Result<()> {
+) -> DbResult<()> {
     if !(doc.has(Layer::Tokens) && doc.has(Layer::Paragraphs)) {
         return Ok(());
     }
-    let mut statement = tx.prepare_cached(
-        "INSERT INTO quotes (article, idx, byte_start, byte_end, text, attribution) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
     let quotes = quotes::find_quotes(doc);
     let speaking = quotes::speaking_attribution(doc, &quotes);
     for (idx, (quote, speaking)) in quotes.into_iter().zip(speaking).enumerate() {
         let attribution = speaking.and_then(|position| attribution_rows.get(position).copied());
-        statement.execute(params![
-            article_row,
-            idx as i64,
-            quote.byte_start() as i64,
-            quote.byte_end() as i64,
-            doc.span_text(quote),
-            attribution,
-        ])?;
+        let row = tx.insert(
+            "INSERT INTO quotes (article, idx, byte_start, byte_end, text, attribution) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            values![
+                article_row,
+                idx as i64,
+                quote.byte_start() as i64,
+                quote.byte_end() as i64,
+                doc.span_text(quote),
+                attribution,
+            ],
+        )?;
         if attribution.is_none() {
-            pending
-                .quotes
-                .push((tx.last_insert_rowid(), doc.span_text(quote).to_string()));
+            pending.quotes.push((row, doc.span_text(quote).to_string()));
         }
     }
     Ok(())

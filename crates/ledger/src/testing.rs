@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use crate::Location;
+
 use attest_doc::{
     Article, Attribution, AttributionId, AttributionKind, Doc, Hedge, Paragraph, ParagraphRole,
     Published, Segmentation, Sentence, SentenceId, Source, SourceKind, Span, Stance, StanceLabel,
@@ -184,5 +186,82 @@ pub(crate) fn temp_ledger(name: &str) -> PathBuf {
 pub(crate) fn remove_ledger(path: &std::path::Path) {
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
+/// The variable that names the PostgreSQL server the tests use.
+pub(crate) const POSTGRES_VARIABLE: &str = "ATTEST_TEST_POSTGRES";
+
+/// A ledger of a test's own, removed when the test ends: a temporary SQLite
+/// file, or a schema of its own in the PostgreSQL database that
+/// [`POSTGRES_VARIABLE`] names.
+pub(crate) struct TestDb {
+    location: Location,
+    admin: Option<(String, String)>,
+}
+
+impl TestDb {
+    pub(crate) fn sqlite(name: &str) -> TestDb {
+        TestDb {
+            location: Location::Sqlite(temp_ledger(name)),
+            admin: None,
+        }
+    }
+
+    /// Panics when the variable is not set: a PostgreSQL test that cannot
+    /// reach a server fails rather than passes.
+    pub(crate) fn postgres(name: &str) -> TestDb {
+        let url = std::env::var(POSTGRES_VARIABLE).unwrap_or_else(|_| {
+            panic!("{POSTGRES_VARIABLE} is not set: it names the PostgreSQL server to test against")
+        });
+        let schema = format!("attest_test_{}_{name}", std::process::id());
+        let mut client = postgres::Client::connect(&url, postgres::NoTls)
+            .unwrap_or_else(|err| panic!("{POSTGRES_VARIABLE}={url}: {err}"));
+        client
+            .batch_execute(&format!(
+                "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+            ))
+            .expect("a schema of the test's own");
+        let separator = if url.contains('?') { '&' } else { '?' };
+        TestDb {
+            location: Location::Postgres(format!(
+                "{url}{separator}options=-csearch_path%3D{schema}"
+            )),
+            admin: Some((url, schema)),
+        }
+    }
+
+    pub(crate) fn location(&self) -> &Location {
+        &self.location
+    }
+
+    /// Writes a schema version into the ledger behind its back.
+    pub(crate) fn set_schema_version(&self, version: i64) {
+        match (&self.location, &self.admin) {
+            (Location::Sqlite(path), _) => {
+                let conn = rusqlite::Connection::open(path).unwrap();
+                conn.pragma_update(None, "user_version", version).unwrap();
+            }
+            (Location::Postgres(url), _) => {
+                let mut client = postgres::Client::connect(url, postgres::NoTls).unwrap();
+                client
+                    .execute("UPDATE attest_ledger SET schema_version = $1", &[&version])
+                    .unwrap();
+            }
+        }
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        match (&self.location, &self.admin) {
+            (Location::Sqlite(path), _) => remove_ledger(path),
+            (Location::Postgres(_), Some((url, schema))) => {
+                if let Ok(mut client) = postgres::Client::connect(url, postgres::NoTls) {
+                    let _ = client.batch_execute(&format!("DROP SCHEMA {schema} CASCADE"));
+                }
+            }
+            (Location::Postgres(_), None) => {}
+        }
     }
 }

@@ -6,8 +6,49 @@ use std::time::Duration;
 use attest_doc::{Article, Doc, Layer, SourceKind, StanceLabel};
 use rusqlite::Connection;
 
-use crate::testing::{Said, remove_ledger, segmented, story, temp_ledger};
+use crate::testing::{Said, TestDb, remove_ledger, segmented, story, temp_ledger};
 use crate::*;
+
+/// The tests every backend passes, run once against a SQLite file and once
+/// against PostgreSQL (in a schema of their own in the database that
+/// `ATTEST_TEST_POSTGRES` names; ignored without it, and failing when run
+/// with `--ignored` and no database).
+macro_rules! on_both_backends {
+    ($($test:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[test]
+                fn $test() {
+                    super::$test(&crate::testing::TestDb::sqlite(stringify!($test)));
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[test]
+                #[ignore = "needs a PostgreSQL server: ATTEST_TEST_POSTGRES=postgres://…"]
+                fn $test() {
+                    super::$test(&crate::testing::TestDb::postgres(stringify!($test)));
+                }
+            )*
+        }
+    };
+}
+
+on_both_backends!(
+    stores_every_layer_and_passes_its_own_check,
+    merges_full_names_across_articles_and_never_bare_surnames,
+    lists_and_fetches_articles_and_sources,
+    filters_rankings_by_outlet_period_and_kind,
+    searches_content_and_unattributed_quotes_and_locates_matches,
+    statistics_count_only_layers_that_were_looked_for,
+    an_unassigned_layer_is_not_an_empty_one,
+    storing_twice_skips_and_replacing_keeps_the_counts_true,
+    exports_tables_in_key_order_and_only_read_only_queries,
+    an_article_replaced_within_its_own_batch_leaves_a_sound_index,
+    refuses_a_newer_schema,
+    two_writers_store_each_key_once,
+);
 
 fn said<'a>(
     source: &'a str,
@@ -108,8 +149,8 @@ fn corpus() -> Vec<Doc> {
     ]
 }
 
-fn ingest(path: &std::path::Path, docs: &[Doc]) -> Ledger {
-    let mut ledger = Ledger::open(path).expect("a new ledger opens");
+fn ingest(db: &TestDb, docs: &[Doc]) -> Ledger {
+    let mut ledger = Ledger::open(db.location()).expect("a new ledger opens");
     let keys: Vec<ArticleKey> = docs
         .iter()
         .map(|d| ArticleKey::by_id(&d.article().id))
@@ -128,10 +169,8 @@ fn ingest(path: &std::path::Path, docs: &[Doc]) -> Ledger {
     ledger
 }
 
-#[test]
-fn stores_every_layer_and_passes_its_own_check() {
-    let path = temp_ledger("layers");
-    let ledger = ingest(&path, &corpus());
+fn stores_every_layer_and_passes_its_own_check(db: &TestDb) {
+    let ledger = ingest(db, &corpus());
     let counts = ledger.counts().unwrap();
     assert_eq!(counts.articles, 3);
     assert_eq!(counts.attributions, 5);
@@ -145,13 +184,10 @@ fn stores_every_layer_and_passes_its_own_check() {
     let report = ledger.check().unwrap();
     assert!(report.is_ok(), "{report:?}");
     drop(ledger);
-    remove_ledger(&path);
 }
 
-#[test]
-fn merges_full_names_across_articles_and_never_bare_surnames() {
-    let path = temp_ledger("identity");
-    let ledger = ingest(&path, &corpus());
+fn merges_full_names_across_articles_and_never_bare_surnames(db: &TestDb) {
+    let ledger = ingest(db, &corpus());
     let top = ledger.top_sources(&Filter::default(), 10).unwrap();
     assert_eq!(top[0].name, "Dana Whitcombe");
     assert_eq!(
@@ -192,13 +228,10 @@ fn merges_full_names_across_articles_and_never_bare_surnames() {
         "the name of that article"
     );
     drop(ledger);
-    remove_ledger(&path);
 }
 
-#[test]
-fn lists_and_fetches_articles_and_sources() {
-    let path = temp_ledger("articles");
-    let ledger = ingest(&path, &corpus());
+fn lists_and_fetches_articles_and_sources(db: &TestDb) {
+    let ledger = ingest(db, &corpus());
     let newest: Vec<String> = ledger
         .articles(&Filter::default(), 10, 0)
         .unwrap()
@@ -246,13 +279,10 @@ fn lists_and_fetches_articles_and_sources() {
     );
     assert_eq!(ledger.source(-1).unwrap(), None);
     drop(ledger);
-    remove_ledger(&path);
 }
 
-#[test]
-fn filters_rankings_by_outlet_period_and_kind() {
-    let path = temp_ledger("filters");
-    let ledger = ingest(&path, &corpus());
+fn filters_rankings_by_outlet_period_and_kind(db: &TestDb) {
+    let ledger = ingest(db, &corpus());
     let valley = Filter {
         outlet: Some("Valley Times".into()),
         ..Filter::default()
@@ -280,13 +310,10 @@ fn filters_rankings_by_outlet_period_and_kind() {
     assert_eq!(top.len(), 1);
     assert_eq!(top[0].name, "officials");
     drop(ledger);
-    remove_ledger(&path);
 }
 
-#[test]
-fn searches_content_and_unattributed_quotes_and_locates_matches() {
-    let path = temp_ledger("search");
-    let ledger = ingest(&path, &corpus());
+fn searches_content_and_unattributed_quotes_and_locates_matches(db: &TestDb) {
+    let ledger = ingest(db, &corpus());
     let hits = ledger.search("bargain", &Filter::default(), 10).unwrap();
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0].found_in, "attribution");
@@ -310,23 +337,30 @@ fn searches_content_and_unattributed_quotes_and_locates_matches() {
         )
         .unwrap();
     assert!(none.is_empty());
-    assert!(matches!(
-        ledger.search_fts("AND AND", &Filter::default(), 10),
-        Err(LedgerError::BadSearch { .. })
-    ));
+    let either = ledger
+        .search_fts("bargaining OR waiting", &Filter::default(), 10)
+        .unwrap();
+    assert_eq!(
+        either.len(),
+        2,
+        "FTS5's OR and websearch_to_tsquery's alike"
+    );
+    if let Location::Sqlite(_) = db.location() {
+        assert!(matches!(
+            ledger.search_fts("AND AND", &Filter::default(), 10),
+            Err(LedgerError::BadSearch { .. })
+        ));
+    }
     drop(ledger);
-    remove_ledger(&path);
 }
 
-#[test]
-fn statistics_count_only_layers_that_were_looked_for() {
-    let path = temp_ledger("stats");
+fn statistics_count_only_layers_that_were_looked_for(db: &TestDb) {
     let mut docs = corpus();
     let mut bare = Article::new("a4", "The harbour was quiet on Sunday.");
     bare.outlet = Some("Valley Times".into());
     bare.published = Some("2026-04-20".parse().unwrap());
     docs.push(Doc::new(bare));
-    let ledger = ingest(&path, &docs);
+    let ledger = ingest(db, &docs);
     let rows = ledger.stats(GroupBy::Outlet, &Filter::default()).unwrap();
     let herald = &rows[0];
     assert_eq!(herald.group.as_deref(), Some("Coast Herald"));
@@ -354,48 +388,48 @@ fn statistics_count_only_layers_that_were_looked_for() {
     let all = ledger.stats(GroupBy::All, &Filter::default()).unwrap();
     assert_eq!(all[0].articles, 4);
     drop(ledger);
-    remove_ledger(&path);
 }
 
-#[test]
-fn an_unassigned_layer_is_not_an_empty_one() {
-    let path = temp_ledger("unassigned");
+fn an_unassigned_layer_is_not_an_empty_one(db: &TestDb) {
     let mut looked = segmented("Nobody said anything.");
     looked.set_attributions(Vec::new()).unwrap();
     let not_looked = Doc::new(Article::new("b", "Nobody said anything either."));
-    let mut ledger = Ledger::open(&path).unwrap();
+    let mut ledger = Ledger::open(db.location()).unwrap();
     for (doc, id) in [(&looked, "a"), (&not_looked, "b")] {
         ledger
             .store_one(doc, &ArticleKey::by_id(id), OnConflict::Skip)
             .unwrap();
     }
-    let conn = Connection::open(&path).unwrap();
-    let rows: Vec<(String, Option<i64>, String)> = conn
-        .prepare("SELECT article_id, n_attributions, layers FROM articles ORDER BY id")
-        .unwrap()
-        .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
-        .unwrap()
-        .collect::<Result<_, _>>()
+    let mut sink = Collect::default();
+    ledger
+        .export(
+            "SELECT article_id, n_attributions, layers FROM articles ORDER BY id",
+            &mut sink,
+        )
         .unwrap();
     assert_eq!(
-        rows[0],
-        (
-            "t".into(),
-            Some(0),
-            "tokens sentences paragraphs attributions".into()
-        )
+        sink.1[0],
+        [
+            Cell::Text("t".into()),
+            Cell::Integer(0),
+            Cell::Text("tokens sentences paragraphs attributions".into())
+        ]
     );
-    assert_eq!(rows[1], ("b".into(), None, String::new()));
+    assert_eq!(
+        sink.1[1],
+        [
+            Cell::Text("b".into()),
+            Cell::Null,
+            Cell::Text(String::new())
+        ]
+    );
     assert!(!not_looked.has(Layer::Attributions));
     drop(ledger);
-    remove_ledger(&path);
 }
 
-#[test]
-fn storing_twice_skips_and_replacing_keeps_the_counts_true() {
-    let path = temp_ledger("replace");
+fn storing_twice_skips_and_replacing_keeps_the_counts_true(db: &TestDb) {
     let docs = corpus();
-    let mut ledger = ingest(&path, &docs);
+    let mut ledger = ingest(db, &docs);
     let before = ledger.counts().unwrap();
     let key = ArticleKey::by_id("a2");
     assert_eq!(
@@ -447,7 +481,6 @@ fn storing_twice_skips_and_replacing_keeps_the_counts_true() {
     );
     assert!(ledger.check().unwrap().is_ok());
     drop(ledger);
-    remove_ledger(&path);
 }
 
 #[test]
@@ -464,29 +497,31 @@ fn articles_without_an_id_of_their_own_are_known_by_content() {
     assert_ne!(ArticleKey::by_id("x"), ArticleKey::by_content(&two));
 }
 
-#[test]
-fn exports_tables_in_key_order_and_only_read_only_queries() {
-    struct Collect(Vec<Column>, Vec<Vec<Cell>>);
-    impl RowSink for Collect {
-        fn columns(&mut self, columns: &[Column]) -> std::io::Result<()> {
-            self.0 = columns.to_vec();
-            Ok(())
-        }
-        fn row(&mut self, cells: &[Cell]) -> std::io::Result<()> {
-            self.1.push(cells.to_vec());
-            Ok(())
-        }
+/// Exported columns and rows, kept.
+#[derive(Default)]
+struct Collect(Vec<Column>, Vec<Vec<Cell>>);
+
+impl RowSink for Collect {
+    fn columns(&mut self, columns: &[Column]) -> std::io::Result<()> {
+        self.0 = columns.to_vec();
+        Ok(())
     }
-    let path = temp_ledger("export");
-    let ledger = ingest(&path, &corpus());
-    let mut sink = Collect(Vec::new(), Vec::new());
+    fn row(&mut self, cells: &[Cell]) -> std::io::Result<()> {
+        self.1.push(cells.to_vec());
+        Ok(())
+    }
+}
+
+fn exports_tables_in_key_order_and_only_read_only_queries(db: &TestDb) {
+    let ledger = ingest(db, &corpus());
+    let mut sink = Collect::default();
     assert_eq!(ledger.export("articles", &mut sink).unwrap(), 3);
     assert_eq!(sink.0[0].name, "id");
     assert_eq!(sink.0[0].declared, ColumnType::Integer);
     assert_eq!(sink.0.last().unwrap().name, "text");
     assert_eq!(sink.1[0][2], Cell::Text("a1".into()));
 
-    let mut sink = Collect(Vec::new(), Vec::new());
+    let mut sink = Collect::default();
     let n = ledger
         .export(
             "SELECT kind, count(*) AS n FROM appearances GROUP BY kind ORDER BY kind",
@@ -494,7 +529,13 @@ fn exports_tables_in_key_order_and_only_read_only_queries() {
         )
         .unwrap();
     assert_eq!(n, 2);
-    assert_eq!(sink.0[1].declared, ColumnType::Unknown);
+    let computed = match db.location() {
+        // SQLite declares the types of table columns only; PostgreSQL knows
+        // what count(*) gives.
+        Location::Sqlite(_) => ColumnType::Unknown,
+        Location::Postgres(_) => ColumnType::Integer,
+    };
+    assert_eq!(sink.0[1].declared, computed);
     assert_eq!(sink.1[0], [Cell::Text("person".into()), Cell::Integer(4)]);
 
     for refused in ["DELETE FROM articles", "drop table x", "nonsense"] {
@@ -508,7 +549,6 @@ fn exports_tables_in_key_order_and_only_read_only_queries() {
     }
     assert_eq!(ledger.counts().unwrap().articles, 3);
     drop(ledger);
-    remove_ledger(&path);
 }
 
 /// Writes a file and returns its bytes, to check later that they did not change.
@@ -570,8 +610,9 @@ fn refuses_a_newer_schema_without_touching_the_file() {
 
 #[test]
 fn refuses_to_write_a_read_only_file() {
-    let path = temp_ledger("readonly");
-    drop(ingest(&path, &corpus()));
+    let db = TestDb::sqlite("readonly");
+    let path = db.location().path().unwrap().to_path_buf();
+    drop(ingest(&db, &corpus()));
     let before = fs::read(&path).unwrap();
     let mut permissions = fs::metadata(&path).unwrap().permissions();
     permissions.set_readonly(true);
@@ -594,8 +635,9 @@ fn refuses_to_write_a_read_only_file() {
 
 #[test]
 fn a_locked_ledger_fails_after_the_busy_timeout_and_stays_as_it_was() {
-    let path = temp_ledger("locked");
-    drop(ingest(&path, &corpus()[..1]));
+    let db = TestDb::sqlite("locked");
+    let path = db.location().path().unwrap().to_path_buf();
+    drop(ingest(&db, &corpus()[..1]));
     let holder = Connection::open(&path).unwrap();
     holder.execute_batch("BEGIN EXCLUSIVE").unwrap();
     let options = OpenOptions {
@@ -623,9 +665,7 @@ fn a_missing_ledger_is_not_created_by_a_query() {
     assert!(!path.exists());
 }
 
-#[test]
-fn an_article_replaced_within_its_own_batch_leaves_a_sound_index() {
-    let path = temp_ledger("same-batch");
+fn an_article_replaced_within_its_own_batch_leaves_a_sound_index(db: &TestDb) {
     let docs = corpus();
     let revised = story(
         "a1",
@@ -644,7 +684,7 @@ fn an_article_replaced_within_its_own_batch_leaves_a_sound_index() {
         &[],
     );
     let key = ArticleKey::by_id("a1");
-    let mut ledger = Ledger::open(&path).unwrap();
+    let mut ledger = Ledger::open(db.location()).unwrap();
     let outcomes = ledger
         .store(
             &[
@@ -674,5 +714,51 @@ fn an_article_replaced_within_its_own_batch_leaves_a_sound_index() {
     );
     assert!(ledger.check().unwrap().is_ok());
     drop(ledger);
-    remove_ledger(&path);
+}
+
+fn refuses_a_newer_schema(db: &TestDb) {
+    drop(Ledger::open(db.location()).unwrap());
+    db.set_schema_version(SCHEMA_VERSION + 1);
+    let err = Ledger::open(db.location()).unwrap_err();
+    assert!(
+        matches!(err, LedgerError::NewerSchema { found, .. } if found == SCHEMA_VERSION + 1),
+        "{err}"
+    );
+    let err = Ledger::open_read_only(db.location(), &OpenOptions::DEFAULT).unwrap_err();
+    assert!(matches!(err, LedgerError::NewerSchema { .. }), "{err}");
+    db.set_schema_version(SCHEMA_VERSION);
+    assert_eq!(
+        Ledger::open(db.location())
+            .unwrap()
+            .counts()
+            .unwrap()
+            .articles,
+        0
+    );
+}
+
+/// Two writers, each storing the whole corpus in batches of one, interleaved:
+/// each article is stored once, by one of them, and skipped by the other.
+fn two_writers_store_each_key_once(db: &TestDb) {
+    let docs = corpus();
+    let keys: Vec<ArticleKey> = docs
+        .iter()
+        .map(|d| ArticleKey::by_id(&d.article().id))
+        .collect();
+    let mut writers = [
+        Ledger::open(db.location()).unwrap(),
+        Ledger::open(db.location()).unwrap(),
+    ];
+    let mut added = 0;
+    for (doc, key) in docs.iter().zip(&keys) {
+        for writer in &mut writers {
+            if writer.store_one(doc, key, OnConflict::Skip).unwrap() == Stored::Added {
+                added += 1;
+            }
+        }
+    }
+    assert_eq!(added, docs.len());
+    let [first, _] = writers;
+    assert_eq!(first.counts().unwrap().articles, 3);
+    assert!(first.check().unwrap().is_ok());
 }

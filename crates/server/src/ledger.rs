@@ -8,7 +8,6 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::path::PathBuf;
 
 use attest_doc::Canceller;
 use attest_doc::SourceKind;
@@ -135,7 +134,7 @@ async fn ask<T: Send + 'static>(
     state: &AppState,
     question: impl FnOnce(&Ledger) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let path: PathBuf = state.ledger.clone().ok_or_else(|| {
+    let location = state.ledger.clone().ok_or_else(|| {
         ApiError::not_found("this server has no ledger: start it with attest serve --db PATH")
     })?;
     // The permit goes with the thread, so the cap bounds threads and SQLite
@@ -160,7 +159,7 @@ async fn ask<T: Send + 'static>(
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let mut ledger =
-            Ledger::open_read_only(&path, &OpenOptions::DEFAULT).map_err(ledger_error)?;
+            Ledger::open_read_only(location, &OpenOptions::DEFAULT).map_err(ledger_error)?;
         ledger.set_budget(budget).map_err(ledger_error)?;
         question(&ledger)
     })

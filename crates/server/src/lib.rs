@@ -48,7 +48,6 @@ mod page;
 mod routes;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -83,10 +82,11 @@ pub struct Limits {
     /// ones.
     pub output_bytes: usize,
     /// How many ledger questions run at once; one more gets 503 at once.
-    /// Each holds a thread and a SQLite connection while it runs.
+    /// Each holds a thread and a database connection while it runs.
     pub ledger_queries: usize,
     /// How long one ledger question may run (the statement timeout): SQLite's
-    /// progress handler stops it then, and the client gets 503. Every route
+    /// progress handler stops it then, or PostgreSQL's `statement_timeout`,
+    /// and the client gets 503. Every route
     /// answers in milliseconds on a corpus of a hundred thousand articles.
     pub query_timeout: Duration,
     /// The longest path and query string of a ledger route, in bytes; a longer
@@ -142,7 +142,7 @@ pub struct AppState {
     /// Threads analysing, including those whose request has given up.
     analysis_threads: Arc<Semaphore>,
     ledger_queries: Arc<Semaphore>,
-    ledger: Option<PathBuf>,
+    ledger: Option<attest_ledger::Location>,
     origin: Arc<origin::Origin>,
 }
 
@@ -165,10 +165,11 @@ impl AppState {
         }
     }
 
-    /// The same state answering the ledger routes from the ledger file at
-    /// `path`, which the server only reads.
-    pub fn with_ledger(mut self, path: PathBuf) -> AppState {
-        self.ledger = Some(path);
+    /// The same state answering the ledger routes from the ledger at
+    /// `location` (a SQLite file or a PostgreSQL database), which the server
+    /// only reads.
+    pub fn with_ledger(mut self, location: impl Into<attest_ledger::Location>) -> AppState {
+        self.ledger = Some(location.into());
         self
     }
 
