@@ -32,7 +32,7 @@ impl Schema {
         let admin = std::env::var("ATTEST_TEST_POSTGRES")
             .expect("ATTEST_TEST_POSTGRES names the PostgreSQL server to test against");
         let name = format!("attest_cli_{}_{test}", std::process::id());
-        let mut client = postgres::Client::connect(&admin, postgres::NoTls)
+        let mut client = ::postgres::Client::connect(&admin, ::postgres::NoTls)
             .unwrap_or_else(|err| panic!("ATTEST_TEST_POSTGRES={admin}: {err}"));
         client
             .batch_execute(&format!(
@@ -47,7 +47,7 @@ impl Schema {
 
 impl Drop for Schema {
     fn drop(&mut self) {
-        if let Ok(mut client) = postgres::Client::connect(&self.admin, postgres::NoTls) {
+        if let Ok(mut client) = ::postgres::Client::connect(&self.admin, ::postgres::NoTls) {
             let _ = client.batch_execute(&format!("DROP SCHEMA {} CASCADE", self.name));
         }
     }
@@ -207,180 +207,185 @@ impl Drop for Server {
 fn json(text: &str) -> Value {
     serde_json::from_str(text).expect("JSON")
 }
+// In a module of their own, so that `--skip postgres::` leaves them out of a
+// run that includes the other ignored tests (the PolNeAR ones) with no server.
+mod postgres {
+    use super::*;
 
-#[test]
-#[ignore = "needs a PostgreSQL server: ATTEST_TEST_POSTGRES=postgres://…"]
-fn postgres_answers_as_sqlite_does_from_the_command_line_and_the_server() {
-    let schema = Schema::new("same");
-    let dir = temp_dir("same");
-    let inputs = corpus(&dir, 40, 1);
-    let file = dir.join("ledger.db");
-    let sqlite = path_str(&file);
-    let pg = schema.url.as_str();
-    for db in [sqlite, pg] {
-        let output = attest(&["ingest", path_str(&inputs[0]), "--db", db]);
-        assert!(
-            stderr(&output).contains("40 articles: 40 added, 0 replaced, 0 already stored"),
-            "{db}: {}",
-            stderr(&output)
+    #[test]
+    #[ignore = "needs a PostgreSQL server: ATTEST_TEST_POSTGRES=postgres://…"]
+    fn answers_as_sqlite_does_from_the_command_line_and_the_server() {
+        let schema = Schema::new("same");
+        let dir = temp_dir("same");
+        let inputs = corpus(&dir, 40, 1);
+        let file = dir.join("ledger.db");
+        let sqlite = path_str(&file);
+        let pg = schema.url.as_str();
+        for db in [sqlite, pg] {
+            let output = attest(&["ingest", path_str(&inputs[0]), "--db", db]);
+            assert!(
+                stderr(&output).contains("40 articles: 40 added, 0 replaced, 0 already stored"),
+                "{db}: {}",
+                stderr(&output)
+            );
+        }
+        assert_eq!(
+            dump(&dir, pg),
+            dump(&dir, sqlite),
+            "every table, row for row"
         );
-    }
-    assert_eq!(
-        dump(&dir, pg),
-        dump(&dir, sqlite),
-        "every table, row for row"
-    );
 
-    let top = json(&succeeds(&[
-        "sources", "--db", sqlite, "--format", "json", "--limit", "5",
-    ]));
-    let name = top[0]["name"].as_str().expect("a most-quoted source");
-    let statements = json(&succeeds(&[
-        "said", name, "--db", sqlite, "--format", "json",
-    ]));
-    let content = statements[0]["content"].as_str().expect("a statement");
-    let word = content
-        .split(|c: char| !c.is_alphabetic())
-        .find(|word| word.len() >= 5)
-        .expect("a word of the statement to search for")
-        .to_string();
-    let word = word.as_str();
-    let queries: Vec<Vec<&str>> = vec![
-        vec!["sources", "--format", "json"],
-        vec!["sources", "--format", "json", "--type", "person"],
-        vec!["said", name, "--format", "json"],
-        vec!["stats", "--format", "json"],
-        vec!["stats", "--by", "month", "--format", "json"],
-        vec!["stats", "--by", "all", "--format", "json"],
-        vec!["stats", "--since", "2026-01-01", "--format", "json"],
-    ];
-    for query in &queries {
-        let answer = |db: &str| {
-            let mut args = query.clone();
-            args.extend(["--db", db]);
-            succeeds(&args)
-        };
-        assert_eq!(answer(pg), answer(sqlite), "{query:?}");
-    }
-    // Ranking differs (bm25 against ts_rank): the same hits, in any order.
-    let hits = |db: &str| {
-        let found = json(&succeeds(&[
-            "search", word, "--db", db, "--format", "json", "--limit", "1000",
+        let top = json(&succeeds(&[
+            "sources", "--db", sqlite, "--format", "json", "--limit", "5",
         ]));
-        let mut hits: Vec<String> = found
-            .as_array()
-            .expect("an array")
-            .iter()
-            .map(|hit| format!("{}|{}|{}", hit["article"], hit["text"], hit["matches"]))
-            .collect();
-        hits.sort();
-        hits
-    };
-    let found = hits(pg);
-    assert!(!found.is_empty(), "{word} is found");
-    assert_eq!(found, hits(sqlite));
-
-    let served = |db: &str| {
-        let server = Server::start(db);
-        [
-            "/v1/sources?limit=5",
-            "/v1/stats",
-            "/v1/articles?limit=3",
-            "/v1/sources/1",
-        ]
-        .map(|path| get(server.1, path))
-    };
-    assert_eq!(served(pg), served(sqlite), "attest serve reads both alike");
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
-#[ignore = "needs a PostgreSQL server: ATTEST_TEST_POSTGRES=postgres://…"]
-fn four_ingests_at_once_one_killed_lose_nothing_and_a_rerun_completes_the_set() {
-    let schema = Schema::new("four");
-    let dir = temp_dir("four");
-    let n = 250;
-    let parts = corpus(&dir, n, 5);
-    let pg = schema.url.as_str();
-    // Each process ingests two of the first four parts, so that every article
-    // of them is offered by two processes at once: one stores it, the other
-    // skips it. The process to be killed first reads the fifth part, which
-    // only it has, so that the rerun has something to complete.
-    let spawn = |i: usize| {
-        let mut inputs = vec![path_str(&parts[i]), path_str(&parts[(i + 1) % 4])];
-        if i == 0 {
-            inputs.insert(0, path_str(&parts[4]));
+        let name = top[0]["name"].as_str().expect("a most-quoted source");
+        let statements = json(&succeeds(&[
+            "said", name, "--db", sqlite, "--format", "json",
+        ]));
+        let content = statements[0]["content"].as_str().expect("a statement");
+        let word = content
+            .split(|c: char| !c.is_alphabetic())
+            .find(|word| word.len() >= 5)
+            .expect("a word of the statement to search for")
+            .to_string();
+        let word = word.as_str();
+        let queries: Vec<Vec<&str>> = vec![
+            vec!["sources", "--format", "json"],
+            vec!["sources", "--format", "json", "--type", "person"],
+            vec!["said", name, "--format", "json"],
+            vec!["stats", "--format", "json"],
+            vec!["stats", "--by", "month", "--format", "json"],
+            vec!["stats", "--by", "all", "--format", "json"],
+            vec!["stats", "--since", "2026-01-01", "--format", "json"],
+        ];
+        for query in &queries {
+            let answer = |db: &str| {
+                let mut args = query.clone();
+                args.extend(["--db", db]);
+                succeeds(&args)
+            };
+            assert_eq!(answer(pg), answer(sqlite), "{query:?}");
         }
-        Command::new(env!("CARGO_BIN_EXE_attest"))
-            .arg("ingest")
-            .args(inputs)
-            .args(["--db", pg, "--batch-size", "5"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("an ingest starts")
-    };
-    // The schema is made once before the race, as a first ingest would.
-    drop(Ledger::open(Location::Postgres(pg.to_string())).expect("the ledger is made"));
-    let mut children: Vec<Child> = (0..4).map(spawn).collect();
-    let deadline = Instant::now() + Duration::from_secs(300);
-    let stored_when_killed = loop {
-        let stored =
-            Ledger::open_read_only(Location::Postgres(pg.to_string()), &OpenOptions::DEFAULT)
-                .and_then(|ledger| ledger.counts())
-                .map_or(0, |counts| counts.articles);
-        if stored > 0 {
-            // SIGKILL: no destructor, no rollback, no goodbye to the server.
-            children[0].kill().expect("the ingest is killed");
-            break stored;
-        }
-        assert!(Instant::now() < deadline, "nothing stored in five minutes");
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    children[0].wait().expect("the killed ingest is reaped");
-    for child in children.drain(1..) {
-        let output = child.wait_with_output().expect("an ingest ends");
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        // Ranking differs (bm25 against ts_rank): the same hits, in any order.
+        let hits = |db: &str| {
+            let found = json(&succeeds(&[
+                "search", word, "--db", db, "--format", "json", "--limit", "1000",
+            ]));
+            let mut hits: Vec<String> = found
+                .as_array()
+                .expect("an array")
+                .iter()
+                .map(|hit| format!("{}|{}|{}", hit["article"], hit["text"], hit["matches"]))
+                .collect();
+            hits.sort();
+            hits
+        };
+        let found = hits(pg);
+        assert!(!found.is_empty(), "{word} is found");
+        assert_eq!(found, hits(sqlite));
+
+        let served = |db: &str| {
+            let server = Server::start(db);
+            [
+                "/v1/sources?limit=5",
+                "/v1/stats",
+                "/v1/articles?limit=3",
+                "/v1/sources/1",
+            ]
+            .map(|path| get(server.1, path))
+        };
+        assert_eq!(served(pg), served(sqlite), "attest serve reads both alike");
+        let _ = std::fs::remove_dir_all(&dir);
     }
-    let after = check(pg);
-    assert!(
-        after.articles >= stored_when_killed,
-        "nothing committed is lost"
-    );
-    assert!(
-        (after.articles as usize) < n,
-        "the killed ingest finished first; the test needs a larger corpus"
-    );
 
-    let mut args = vec!["ingest"];
-    args.extend(parts.iter().map(|p| path_str(p)));
-    args.extend(["--db", pg]);
-    let output = attest(&args);
-    let message = stderr(&output);
-    assert!(output.status.success(), "{message}");
-    let added = n as i64 - after.articles;
-    assert!(
-        message.contains(&format!(
-            "{n} articles: {added} added, 0 replaced, {} already stored, 0 failed",
-            after.articles
-        )),
-        "{message}"
-    );
-    assert_eq!(check(pg).articles as usize, n);
+    #[test]
+    #[ignore = "needs a PostgreSQL server: ATTEST_TEST_POSTGRES=postgres://…"]
+    fn four_ingests_at_once_one_killed_lose_nothing_and_a_rerun_completes_the_set() {
+        let schema = Schema::new("four");
+        let dir = temp_dir("four");
+        let n = 250;
+        let parts = corpus(&dir, n, 5);
+        let pg = schema.url.as_str();
+        // Each process ingests two of the first four parts, so that every article
+        // of them is offered by two processes at once: one stores it, the other
+        // skips it. The process to be killed first reads the fifth part, which
+        // only it has, so that the rerun has something to complete.
+        let spawn = |i: usize| {
+            let mut inputs = vec![path_str(&parts[i]), path_str(&parts[(i + 1) % 4])];
+            if i == 0 {
+                inputs.insert(0, path_str(&parts[4]));
+            }
+            Command::new(env!("CARGO_BIN_EXE_attest"))
+                .arg("ingest")
+                .args(inputs)
+                .args(["--db", pg, "--batch-size", "5"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("an ingest starts")
+        };
+        // The schema is made once before the race, as a first ingest would.
+        drop(Ledger::open(Location::Postgres(pg.to_string())).expect("the ledger is made"));
+        let mut children: Vec<Child> = (0..4).map(spawn).collect();
+        let deadline = Instant::now() + Duration::from_secs(300);
+        let stored_when_killed = loop {
+            let stored =
+                Ledger::open_read_only(Location::Postgres(pg.to_string()), &OpenOptions::DEFAULT)
+                    .and_then(|ledger| ledger.counts())
+                    .map_or(0, |counts| counts.articles);
+            if stored > 0 {
+                // SIGKILL: no destructor, no rollback, no goodbye to the server.
+                children[0].kill().expect("the ingest is killed");
+                break stored;
+            }
+            assert!(Instant::now() < deadline, "nothing stored in five minutes");
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        children[0].wait().expect("the killed ingest is reaped");
+        for child in children.drain(1..) {
+            let output = child.wait_with_output().expect("an ingest ends");
+            assert!(
+                output.status.success(),
+                "{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        let after = check(pg);
+        assert!(
+            after.articles >= stored_when_killed,
+            "nothing committed is lost"
+        );
+        assert!(
+            (after.articles as usize) < n,
+            "the killed ingest finished first; the test needs a larger corpus"
+        );
 
-    let file = dir.join("clean.db");
-    let mut args = vec!["ingest"];
-    args.extend(parts.iter().map(|p| path_str(p)));
-    args.extend(["--db", path_str(&file)]);
-    succeeds(&args);
-    assert_eq!(
-        contents(&dir, pg),
-        contents(&dir, path_str(&file)),
-        "the same articles and sources as one clean run, none twice"
-    );
-    let _ = std::fs::remove_dir_all(&dir);
+        let mut args = vec!["ingest"];
+        args.extend(parts.iter().map(|p| path_str(p)));
+        args.extend(["--db", pg]);
+        let output = attest(&args);
+        let message = stderr(&output);
+        assert!(output.status.success(), "{message}");
+        let added = n as i64 - after.articles;
+        assert!(
+            message.contains(&format!(
+                "{n} articles: {added} added, 0 replaced, {} already stored, 0 failed",
+                after.articles
+            )),
+            "{message}"
+        );
+        assert_eq!(check(pg).articles as usize, n);
+
+        let file = dir.join("clean.db");
+        let mut args = vec!["ingest"];
+        args.extend(parts.iter().map(|p| path_str(p)));
+        args.extend(["--db", path_str(&file)]);
+        succeeds(&args);
+        assert_eq!(
+            contents(&dir, pg),
+            contents(&dir, path_str(&file)),
+            "the same articles and sources as one clean run, none twice"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
