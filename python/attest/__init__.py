@@ -40,6 +40,8 @@ __all__ = [
     "Attribution",
     "Stance",
     "Source",
+    "Merge",
+    "Quotation",
     "Hedge",
     "Entity",
     "Quantity",
@@ -125,6 +127,15 @@ class Stance:
 
 
 @dataclass(frozen=True)
+class Merge:
+    """A mention that joined a source named or described before it, and why
+    (``surname``, ``honorific``, ``acronym``, ``pronoun``, ... as docs/schema.md lists)."""
+
+    mention: Span
+    reason: str
+
+
+@dataclass(frozen=True)
 class Source:
     """One canonical source of the article, with every mention of it."""
 
@@ -134,6 +145,7 @@ class Source:
     mentions: tuple[Span, ...]
     descriptors: tuple[Span, ...]
     attributions: tuple[int, ...]
+    merges: tuple[Merge, ...]
 
 
 @dataclass(frozen=True)
@@ -161,6 +173,23 @@ class Entity(_Spanned):
     span: Span
     label: str
     cluster: int
+
+
+@dataclass(frozen=True)
+class Quotation(_Spanned):
+    """A passage between quotation marks, marks left out, and whose words it is.
+
+    ``status`` is ``attributed`` (the content of ``attribution``), ``floating``
+    (a quote paragraph continuing ``source``, the last speaker), or why no one
+    speaks it: ``title``, ``scare``, ``slogan`` or ``unattributed``.
+    ``attribution`` and ``source`` index ``Document.attributions`` and
+    ``Document.sources``.
+    """
+
+    span: Span
+    status: str
+    attribution: Optional[int]
+    source: Optional[int]
 
 
 @dataclass(frozen=True)
@@ -197,6 +226,7 @@ class Summary:
     direct_quote_share: float
     stances: Mapping[str, int]
     hedges: int
+    quotations: Mapping[str, int]
 
 
 class Document:
@@ -285,12 +315,12 @@ class Document:
         )
 
     @property
-    def quotations(self) -> Optional[tuple[Attribution, ...]]:
-        """The attributions whose content is quoted, wholly (``direct``) or in part (``mixed``)."""
-        attributions = self.attributions
-        if attributions is None:
-            return None
-        return tuple(a for a in attributions if a.kind in ("direct", "mixed"))
+    def quotations(self) -> Optional[tuple[Quotation, ...]]:
+        """Every quoted passage, with the attribution or source it belongs to, or why none."""
+        return self._view(
+            "quotations",
+            lambda q: Quotation(Span._of(q["span"]), q["status"], q["attribution"], q["source"]),
+        )
 
     @property
     def stances(self) -> Optional[tuple[Stance, ...]]:
@@ -300,17 +330,20 @@ class Document:
 
     @property
     def sources(self) -> Optional[tuple[Source, ...]]:
-        return self._view(
-            "sources",
-            lambda s: Source(
+        def source(s: Mapping[str, Any]) -> Source:
+            mentions = _spans(s["mentions"])
+            merges = tuple(Merge(mentions[m["mention"]], m["reason"]) for m in s["merges"])
+            return Source(
                 s["name"],
                 s["kind"],
                 s["gender"],
-                _spans(s["mentions"]),
+                mentions,
                 _spans(s["descriptors"]),
                 tuple(s["attributions"]),
-            ),
-        )
+                merges,
+            )
+
+        return self._view("sources", source)
 
     @property
     def hedges(self) -> Optional[tuple[Hedge, ...]]:
@@ -485,12 +518,12 @@ def _frame(rows_json: str) -> Any:
 
 
 class Ledger:
-    """A ledger file (SQLite), as ``attest ingest`` writes it and the query commands read it.
+    """A ledger, as ``attest ingest`` writes it and the query commands read it:
+    a SQLite file path, or a ``postgres://`` URL for a PostgreSQL ledger.
 
     Queries return a ``pandas.DataFrame`` when pandas is installed and a list
     of dicts otherwise, with the rows and columns of the command line's
     ``--format json``.
-    PostgreSQL URLs are refused with ``LedgerError``: this build opens files only.
     """
 
     def __init__(self, path: Any):

@@ -219,7 +219,8 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// An open SQLite ledger, as `attest ingest` and the query commands use it.
+/// An open ledger, SQLite or PostgreSQL, as `attest ingest` and the query
+/// commands use it.
 #[pyclass(frozen, module = "attest._attest")]
 struct Ledger {
     inner: Mutex<Option<attest_ledger::Ledger>>,
@@ -227,17 +228,13 @@ struct Ledger {
 
 #[pymethods]
 impl Ledger {
-    /// Opens (or creates) the ledger file at `path`.
+    /// Opens (or creates) the ledger at `location`: a SQLite file path, or a
+    /// `postgres://` URL, read as `--db` reads it.
     #[new]
-    fn new(py: Python<'_>, path: PathBuf) -> PyResult<Ledger> {
-        let shown = path.to_string_lossy();
-        if shown.starts_with("postgres://") || shown.starts_with("postgresql://") {
-            return Err(LedgerError::new_err(format!(
-                "{shown}: this build of attest opens SQLite ledger files only; give a file path"
-            )));
-        }
+    fn new(py: Python<'_>, location: PathBuf) -> PyResult<Ledger> {
+        let location = attest_ledger::Location::parse(location.as_os_str());
         let ledger = py
-            .detach(|| attest_ledger::Ledger::open(&path))
+            .detach(|| attest_ledger::Ledger::open(&location))
             .map_err(|err| LedgerError::new_err(err.to_string()))?;
         Ok(Ledger {
             inner: Mutex::new(Some(ledger)),

@@ -64,7 +64,12 @@ def test_views_carry_what_the_pipeline_found():
     assert [s.text for s in first.source] == ["The mayor"]
     assert first.stance == "asserts"
     assert 0 <= first.confidence <= 1
-    assert any(a.kind == "direct" for a in doc.quotations)
+    for quotation in doc.quotations:
+        assert doc.text[quotation.span.start : quotation.span.end] == quotation.text
+    attributed = [q for q in doc.quotations if q.status == "attributed"]
+    assert attributed, "a quotation is someone's words"
+    assert all(doc.attributions[q.attribution].kind in ("direct", "mixed") for q in attributed)
+    assert doc.summary.quotations["attributed"] == len(attributed)
     assert {s.kind for s in doc.sources} >= {"person", "unnamed"}
     assert doc.summary.attributions == len(doc.attributions)
     assert any(q.unit == "USD" for q in doc.quantities)
