@@ -47,7 +47,7 @@ pub use layers::{
     QuoteStatus, Sentence, Source, SourceKind, Stance, StanceLabel, TimeExpr, Token, TokenKind,
 };
 pub use limits::Limits;
-pub use names::serde_name;
+pub use names::{from_serde_name, serde_name};
 pub use offsets::OffsetIndex;
 pub use span::{Span, SpanError};
 pub use stage::{Stage, StageError};

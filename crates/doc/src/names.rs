@@ -1,6 +1,8 @@
 //! The names of the model's enums, as their serde derives spell them.
 
 use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde::de::value::{Error, StrDeserializer};
 
 /// The name serde gives a unit variant (`"according_to"`, `"media_outlet"`),
 /// so that every writer, the ledger and the evaluations spell each label as the
@@ -10,6 +12,12 @@ pub fn serde_name<T: Serialize>(value: &T) -> String {
         Ok(serde_json::Value::String(name)) => name,
         _ => String::new(),
     }
+}
+
+/// The label serde spells `name`: the inverse of [`serde_name`], for labels
+/// read back from the ledger, a gold file or a request.
+pub fn from_serde_name<T: DeserializeOwned>(name: &str) -> Option<T> {
+    T::deserialize(StrDeserializer::<Error>::new(name)).ok()
 }
 
 #[cfg(test)]
@@ -22,5 +30,18 @@ mod tests {
         assert_eq!(serde_name(&AttributionKind::AccordingTo), "according_to");
         assert_eq!(serde_name(&Granularity::PartOfDay), "part_of_day");
         assert_eq!(serde_name(&SourceKind::MediaOutlet), "media_outlet");
+    }
+
+    #[test]
+    fn reads_back_every_name_it_spells() {
+        for kind in SourceKind::ALL {
+            assert_eq!(from_serde_name(&serde_name(&kind)), Some(kind));
+        }
+        assert_eq!(
+            from_serde_name::<AttributionKind>("according_to"),
+            Some(AttributionKind::AccordingTo)
+        );
+        assert_eq!(from_serde_name::<SourceKind>("Person"), None);
+        assert_eq!(from_serde_name::<SourceKind>(""), None);
     }
 }

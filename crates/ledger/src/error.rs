@@ -111,6 +111,18 @@ pub enum LedgerError {
         /// Why.
         why: String,
     },
+    /// No stored article has this id.
+    #[error("no article {id} in the ledger")]
+    NoArticle {
+        /// The id asked for.
+        id: String,
+    },
+    /// A correction that does not fit its article or breaks a limit.
+    #[error("correction refused: {why}")]
+    BadCorrection {
+        /// Why.
+        why: String,
+    },
     /// A question ran past its budget's time limit and was stopped.
     #[error("the query was stopped at its time limit of {limit:?} (--time-limit)")]
     OverTime {

@@ -17,7 +17,7 @@ use crate::{Budget, LedgerError};
 const PG_FETCH: i32 = 1_000;
 
 /// The tables [`crate::Ledger::export`] knows by name.
-pub const TABLES: [&str; 9] = [
+pub const TABLES: [&str; 10] = [
     "articles",
     "sources",
     "appearances",
@@ -27,6 +27,7 @@ pub const TABLES: [&str; 9] = [
     "entities",
     "quantities",
     "times",
+    "corrections",
 ];
 
 /// The type a column's values have.

@@ -100,6 +100,7 @@
 mod budget;
 mod cells;
 mod check;
+mod corrections;
 mod db;
 mod error;
 mod export;
@@ -123,13 +124,17 @@ use rusqlite::Connection;
 
 pub use budget::Budget;
 pub use check::CheckReport;
+pub use corrections::{
+    Correction, CorrectionInput, GoldArticle, GoldAttribution, MAX_NAME_CHARS, MAX_NOTE_CHARS,
+    SourceChoice,
+};
 pub use error::LedgerError;
 pub use export::{Column, ColumnType, RowSink, TABLES};
 pub use location::Location;
 pub use query::{Filter, GroupBy, plain_query};
 pub use rows::{
-    ArticleAttribution, ArticleDetail, ArticleRow, Cell, Counts, SearchHit, SourceRow, Statement,
-    StatsRow, Tabular,
+    ArticleAttribution, ArticleDetail, ArticleRow, ArticleSource, Cell, Counts, Found, SearchHit,
+    SourceRow, Statement, StatsRow, Tabular,
 };
 pub use schema::{OpenOptions, SCHEMA_VERSION};
 pub use store::{ArticleKey, Entry, OnConflict, Stored, content_hash};
@@ -313,6 +318,36 @@ impl Ledger {
     /// One stored article with its text and attributions, by article id.
     pub fn article(&self, id: &str) -> Result<Option<ArticleDetail>, LedgerError> {
         self.ask(|conn| query::article(conn, id))
+    }
+
+    /// Stores an editor's correction of one attribution of the article `id`
+    /// names (see [`CorrectionInput`]), beside what attest found, and returns
+    /// it as stored.
+    pub fn correct(
+        &mut self,
+        id: &str,
+        input: &CorrectionInput,
+    ) -> Result<Correction, LedgerError> {
+        let created = jiff::Timestamp::now()
+            .strftime("%Y-%m-%dT%H:%M:%SZ")
+            .to_string();
+        match self.ask(|conn| corrections::add(conn, id, input, &created))? {
+            Ok(correction) => Ok(correction),
+            Err(corrections::Refusal::NoArticle) => {
+                Err(LedgerError::NoArticle { id: id.to_string() })
+            }
+            Err(corrections::Refusal::Invalid(why)) => Err(LedgerError::BadCorrection { why }),
+        }
+    }
+
+    /// Hands each article with a correction that applies to `each` as gold,
+    /// attributions as the corrections leave them, and returns how many.
+    pub fn corrected_articles(
+        &self,
+        each: &mut dyn FnMut(GoldArticle) -> std::io::Result<()>,
+    ) -> Result<usize, LedgerError> {
+        self.ask(|conn| corrections::gold(conn, each))?
+            .map_err(LedgerError::Sink)
     }
 
     /// Every source stored under a name, compared as [`identity`] compares

@@ -10,9 +10,10 @@ use rusqlite::types::Value;
 
 use crate::db::{Conn, DbResult, Row, values};
 use crate::rows::{
-    ArticleAttribution, ArticleDetail, ArticleRow, SearchHit, SourceRow, Statement, StatsRow,
+    ArticleAttribution, ArticleDetail, ArticleRow, ArticleSource, SearchHit, SourceRow, Statement,
+    StatsRow,
 };
-use crate::{cells, identity};
+use crate::{cells, corrections, identity};
 
 /// Which articles a query looks at. The default looks at all of them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -186,29 +187,52 @@ pub(crate) fn articles(
         .collect()
 }
 
-/// One stored article by its id: the one stored under that id when the input
-/// gave it, else the first stored whose made-up id it is.
+/// The query for `columns` of the article that the id `?1` names: the one
+/// stored under that id when the input gave it, else the first stored whose
+/// made-up id it is.
+pub(crate) fn by_article_id(columns: &str) -> String {
+    format!(
+        "SELECT {columns} FROM articles a WHERE a.key = 'id:' || ?1 \
+         UNION ALL SELECT * FROM (SELECT {columns} FROM articles a \
+         WHERE a.article_id = ?1 ORDER BY a.id LIMIT 1) AS by_article_id LIMIT 1"
+    )
+}
+
+/// One stored article by its id (see [`by_article_id`]), its attributions as
+/// its corrections leave them.
 pub(crate) fn article(conn: &Conn<'_>, id: &str) -> DbResult<Option<ArticleDetail>> {
     let found = conn.row(
-        &format!(
-            "SELECT {ARTICLE_COLUMNS}, a.id FROM articles a WHERE a.key = 'id:' || ?1 \
-             UNION ALL SELECT * FROM (SELECT {ARTICLE_COLUMNS}, a.id FROM articles a \
-             WHERE a.article_id = ?1 ORDER BY a.id LIMIT 1) AS by_article_id LIMIT 1"
-        ),
+        &by_article_id(&format!("{ARTICLE_COLUMNS}, a.id, a.key")),
         values![id],
     )?;
     let Some(found) = found else {
         return Ok(None);
     };
     let rowid: i64 = found.get(11)?;
+    let key: String = found.get(12)?;
     let article = article_row(&found)?;
     let text: String = conn.value(
         "SELECT text FROM article_texts WHERE article = ?1",
         values![rowid],
     )?;
-    let attributions = conn
+    let sources = conn
         .rows(
-            "SELECT t.idx, p.source, p.name, t.kind, t.stance, t.cue_text, t.content_text \
+            "SELECT idx, source, name, kind FROM appearances WHERE article = ?1 ORDER BY idx",
+            values![rowid],
+        )?
+        .iter()
+        .map(|row| {
+            Ok(ArticleSource {
+                index: row.get(0)?,
+                source_id: row.get(1)?,
+                name: row.get(2)?,
+                kind: row.get(3)?,
+            })
+        })
+        .collect::<DbResult<Vec<_>>>()?;
+    let mut attributions = conn
+        .rows(
+            "SELECT t.idx, p.source, p.name, t.kind, t.stance, t.cue_text, t.content_text, p.kind \
              FROM attributions t LEFT JOIN appearances p ON p.id = t.appearance \
              WHERE t.article = ?1 ORDER BY t.idx",
             values![rowid],
@@ -223,13 +247,26 @@ pub(crate) fn article(conn: &Conn<'_>, id: &str) -> DbResult<Option<ArticleDetai
                 stance: row.get(4)?,
                 cue: row.get(5)?,
                 content: row.get(6)?,
+                source_type: row.get(7)?,
+                correction: None,
+                found: None,
             })
         })
         .collect::<DbResult<Vec<_>>>()?;
+    let corrections = corrections::of_article(conn, rowid, &key)?;
+    let source_id = |index: i64| {
+        sources
+            .iter()
+            .find(|s| s.index == index)
+            .map(|s| s.source_id)
+    };
+    corrections::apply(&mut attributions, &corrections, &source_id);
     Ok(Some(ArticleDetail {
         article,
         text,
         attributions,
+        sources,
+        corrections,
     }))
 }
 

@@ -6,6 +6,8 @@
 
 use serde::Serialize;
 
+use crate::corrections::Correction;
+
 /// One value of a table cell.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -184,6 +186,41 @@ pub struct ArticleAttribution {
     pub cue: String,
     /// The content, fragments joined by " … ".
     pub content: String,
+    /// Its source's type (`person`, `organization`, …), when it has a source.
+    pub source_type: Option<String>,
+    /// The latest correction that applies to it, if any: the fields above
+    /// are then as the correction leaves them.
+    pub correction: Option<Correction>,
+    /// What attest found, when a correction changed it.
+    pub found: Option<Found>,
+}
+
+/// What attest found for an attribution that an editor corrected.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Found {
+    /// The ledger id of its source.
+    pub source_id: Option<i64>,
+    /// Its source's name in the article.
+    pub source: Option<String>,
+    /// Its source's type.
+    pub source_type: Option<String>,
+    /// Its kind.
+    pub kind: String,
+    /// Its stance.
+    pub stance: Option<String>,
+}
+
+/// A canonical source of a stored article, which a correction can pick.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ArticleSource {
+    /// Its index among the article's sources.
+    pub index: i64,
+    /// Its ledger id.
+    pub source_id: i64,
+    /// Its name in the article.
+    pub name: String,
+    /// Its type.
+    pub kind: String,
 }
 
 /// A stored article whole: its row, its text and its attributions.
@@ -193,8 +230,13 @@ pub struct ArticleDetail {
     pub article: ArticleRow,
     /// The text as analysed.
     pub text: String,
-    /// Its attributions, in text order.
+    /// Its attributions, in text order, as the corrections leave them.
     pub attributions: Vec<ArticleAttribution>,
+    /// Its canonical sources.
+    pub sources: Vec<ArticleSource>,
+    /// Every correction made to it, oldest first, including those that no
+    /// longer apply.
+    pub corrections: Vec<Correction>,
 }
 
 /// One match of a full-text search.

@@ -23,11 +23,18 @@ pub(crate) const APPLICATION_ID: i64 = 0x6174_7374;
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// Migration `i` takes a ledger from version `i` to `i + 1`.
-pub(crate) const MIGRATIONS: &[Migration] = &[Migration {
-    tables: V1,
-    sqlite: V1_SQLITE_SEARCH,
-    postgres: V1_POSTGRES_SEARCH,
-}];
+pub(crate) const MIGRATIONS: &[Migration] = &[
+    Migration {
+        tables: V1,
+        sqlite: V1_SQLITE_SEARCH,
+        postgres: V1_POSTGRES_SEARCH,
+    },
+    Migration {
+        tables: V2,
+        sqlite: "",
+        postgres: "",
+    },
+];
 
 /// One step of the schema: tables written once, in SQLite's types (which
 /// [`Migration::postgres`] translates), and what each database needs for its
@@ -248,6 +255,33 @@ CREATE TABLE times (
     unresolved TEXT,
     UNIQUE (article, idx)
 );
+"#;
+
+/// Version 2: editors' corrections of attributions, beside what attest found
+/// and never over it. A correction names its article by key, not by row id,
+/// since storing the article again with `--replace` gives it a new row and
+/// would otherwise delete or orphan what an editor wrote; it keeps the cue
+/// spans of the attribution it corrected, so that one an analysis has since
+/// changed is shown as no longer applying rather than applied to another
+/// statement. `source_pick` is the index of the article's source the editor
+/// picked; the name and type are kept either way.
+const V2: &str = r#"
+CREATE TABLE corrections (
+    id INTEGER PRIMARY KEY,
+    article_key TEXT NOT NULL,
+    article_id TEXT NOT NULL,
+    attribution_idx INTEGER NOT NULL,
+    cue_spans TEXT NOT NULL,
+    created TEXT NOT NULL,
+    wrong INTEGER NOT NULL,
+    source_pick INTEGER,
+    source_name TEXT,
+    source_type TEXT,
+    stance TEXT,
+    kind TEXT,
+    note TEXT
+);
+CREATE INDEX corrections_article ON corrections(article_key, attribution_idx);
 "#;
 
 /// Version 1's search indexes in SQLite: external-content FTS5 tables.

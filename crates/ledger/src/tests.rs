@@ -48,6 +48,7 @@ on_both_backends!(
     an_article_replaced_within_its_own_batch_leaves_a_sound_index,
     refuses_a_newer_schema,
     two_writers_store_each_key_once,
+    corrections_stand_beside_what_attest_found,
 );
 
 fn said<'a>(
@@ -761,4 +762,165 @@ fn two_writers_store_each_key_once(db: &TestDb) {
     let [first, _] = writers;
     assert_eq!(first.counts().unwrap().articles, 3);
     assert!(first.check().unwrap().is_ok());
+}
+
+fn corrections_stand_beside_what_attest_found(db: &TestDb) {
+    let docs = corpus();
+    let mut ledger = ingest(db, &docs);
+    let before = ledger.counts().unwrap();
+    let refused = |ledger: &mut Ledger, id: &str, input: CorrectionInput| {
+        ledger
+            .correct(id, &input)
+            .expect_err("the correction is refused")
+            .to_string()
+    };
+    assert!(refused(&mut ledger, "no-such", CorrectionInput::default()).contains("no article"));
+    let past_the_end = CorrectionInput {
+        attribution: 7,
+        ..CorrectionInput::default()
+    };
+    assert!(refused(&mut ledger, "a2", past_the_end).contains("no attribution 7"));
+    let wrong_and_changed = CorrectionInput {
+        attribution: 0,
+        wrong: true,
+        stance: Some(StanceLabel::Asserts),
+        ..CorrectionInput::default()
+    };
+    assert!(refused(&mut ledger, "a2", wrong_and_changed).contains("marked wrong"));
+    let long_note = CorrectionInput {
+        attribution: 0,
+        note: Some("x".repeat(MAX_NOTE_CHARS + 1)),
+        ..CorrectionInput::default()
+    };
+    assert!(refused(&mut ledger, "a2", long_note).contains("note"));
+    let no_such_source = CorrectionInput {
+        attribution: 0,
+        source: Some(SourceChoice::Pick(9)),
+        ..CorrectionInput::default()
+    };
+    assert!(refused(&mut ledger, "a2", no_such_source).contains("no source 9"));
+
+    // The second statement was Dana Whitcombe's, and a claim, not an assertion.
+    let stance = ledger
+        .correct(
+            "a2",
+            &CorrectionInput {
+                attribution: 1,
+                stance: Some(StanceLabel::Claims),
+                note: Some("  a first look  ".into()),
+                ..CorrectionInput::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(stance.note.as_deref(), Some("a first look"), "trimmed");
+    let source = ledger
+        .correct(
+            "a2",
+            &CorrectionInput {
+                attribution: 1,
+                source: Some(SourceChoice::Pick(0)),
+                stance: Some(StanceLabel::Claims),
+                ..CorrectionInput::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(source.source.as_deref(), Some("Ms. Dana Whitcombe"));
+    assert_eq!(source.source_type.as_deref(), Some("person"));
+    ledger
+        .correct(
+            "a2",
+            &CorrectionInput {
+                attribution: 0,
+                wrong: true,
+                ..CorrectionInput::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(
+        ledger.counts().unwrap(),
+        before,
+        "nothing attest found changed"
+    );
+
+    let a2 = ledger.article("a2").unwrap().expect("a2 is stored");
+    assert_eq!(a2.corrections.len(), 3);
+    assert!(a2.corrections.iter().all(|c| c.applies));
+    let first = &a2.attributions[0];
+    assert!(first.correction.as_ref().is_some_and(|c| c.wrong));
+    let second = &a2.attributions[1];
+    assert_eq!(second.source.as_deref(), Some("Ms. Dana Whitcombe"));
+    assert_eq!(
+        second.source_id, first.source_id,
+        "the picked source's ledger id"
+    );
+    assert_eq!(second.stance.as_deref(), Some("claims"));
+    assert_eq!(
+        second.correction.as_ref().map(|c| c.id),
+        Some(source.id),
+        "the latest wins"
+    );
+    let found = second.found.as_ref().expect("what attest found is kept");
+    assert_eq!(
+        (found.source.as_deref(), found.stance.as_deref()),
+        (Some("Lee Whitcombe"), Some("asserts"))
+    );
+    let lee = ledger.find_sources("Lee Whitcombe").unwrap();
+    assert_eq!(lee[0].statements, 1, "rankings count what attest found");
+
+    let mut gold = Vec::new();
+    let handed = ledger
+        .corrected_articles(&mut |article| {
+            gold.push(article);
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(handed, 1);
+    let article = &gold[0];
+    assert_eq!(article.id, "a2");
+    assert_eq!(article.attributions.len(), 1, "the wrong one is left out");
+    let only = &article.attributions[0];
+    let slice = |[start, end]: [usize; 2]| &article.text[start..end];
+    assert_eq!(slice(only.cue[0]), "said");
+    assert_eq!(
+        slice(only.source[0]),
+        "Ms. Dana Whitcombe",
+        "the picked source's mention"
+    );
+    assert_eq!(only.stance, Some(StanceLabel::Claims));
+
+    // Stored again with another analysis, the article keeps its corrections,
+    // and those whose attribution moved no longer apply.
+    use SourceKind::*;
+    let revised = story(
+        "a2",
+        "Coast Herald",
+        "2026-04-10",
+        "Ms. Dana Whitcombe denied the union had signed. Lee Whitcombe said the vote was close. The deal reportedly stalled.",
+        &[said(
+            "Lee Whitcombe",
+            "Lee Whitcombe",
+            Person,
+            "said",
+            "the vote was close",
+            false,
+            StanceLabel::Asserts,
+        )],
+        &[],
+    );
+    ledger
+        .store_one(&revised, &ArticleKey::by_id("a2"), OnConflict::Replace)
+        .unwrap();
+    let a2 = ledger.article("a2").unwrap().expect("a2 is stored");
+    assert_eq!(a2.corrections.len(), 3, "kept across a replacement");
+    assert!(a2.corrections.iter().all(|c| !c.applies));
+    assert!(a2.attributions.iter().all(|a| a.correction.is_none()));
+    let mut none = 0;
+    ledger
+        .corrected_articles(&mut |_| {
+            none += 1;
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(none, 0);
+    drop(ledger);
 }

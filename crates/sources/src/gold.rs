@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 
 use attest_doc::{
     Article, Attribution, AttributionKind, Doc, Segmentation, SourceKind, Span, Stage, StanceLabel,
+    from_serde_name,
 };
 use serde::Serialize;
 
@@ -198,7 +199,7 @@ pub fn parse_gold(
         let fields: Vec<&str> = trimmed.split('\t').collect();
         match fields.as_slice() {
             ["source", id, kind, name] => {
-                let kind = parse_kind(kind)
+                let kind = from_serde_name::<SourceKind>(kind)
                     .ok_or_else(|| malformed(format!("unknown source type {kind:?}")))?;
                 article.sources.push(GoldSource {
                     id: id.to_string(),
@@ -207,7 +208,7 @@ pub fn parse_gold(
                 });
             }
             ["attr", source, stance, source_text, cue_text, content_text] => {
-                let stance = parse_stance(stance)
+                let stance = from_serde_name::<StanceLabel>(stance)
                     .ok_or_else(|| malformed(format!("unknown stance {stance:?}")))?;
                 let source = (*source != "-").then(|| source.to_string());
                 if let Some(id) = &source
@@ -295,32 +296,6 @@ pub fn parse_gold(
         }
     }
     Ok(article)
-}
-
-fn parse_kind(name: &str) -> Option<SourceKind> {
-    Some(match name {
-        "person" => SourceKind::Person,
-        "organization" => SourceKind::Organization,
-        "unnamed" => SourceKind::Unnamed,
-        "document" => SourceKind::Document,
-        "media_outlet" => SourceKind::MediaOutlet,
-        "social_media" => SourceKind::SocialMedia,
-        _ => return None,
-    })
-}
-
-fn parse_stance(name: &str) -> Option<StanceLabel> {
-    Some(match name {
-        "asserts" => StanceLabel::Asserts,
-        "confirms" => StanceLabel::Confirms,
-        "denies" => StanceLabel::Denies,
-        "declines" => StanceLabel::Declines,
-        "claims" => StanceLabel::Claims,
-        "reports" => StanceLabel::Reports,
-        "believes" => StanceLabel::Believes,
-        "intends" => StanceLabel::Intends,
-        _ => return None,
-    })
 }
 
 /// A fragment and the occurrence it asks for.

@@ -1,0 +1,447 @@
+//! Editors' corrections of attributions.
+//!
+//! A correction is a row of its own: what attest found stays as it was
+//! stored, and the article view ([`crate::Ledger::article`]) shows each
+//! attribution as its latest correction leaves it, with what attest found
+//! beside it. Rankings, statements, search and statistics count what attest
+//! found; corrections are the editors' record, and gold for training
+//! ([`crate::Ledger::corrected_articles`]), not a second analysis.
+
+use attest_doc::{AttributionKind, SourceKind, StanceLabel, from_serde_name, serde_name};
+use serde::{Deserialize, Serialize};
+
+use crate::db::{Conn, DbResult, Row, values};
+use crate::query;
+use crate::rows::{ArticleAttribution, Found};
+
+/// The longest note a correction keeps, in characters.
+pub const MAX_NOTE_CHARS: usize = 2_000;
+
+/// The longest source name a correction may type, in characters.
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// What an editor says about one attribution of a stored article.
+///
+/// Every field left out keeps what attest found; a correction with no change
+/// at all records that an editor checked the attribution and found it right.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CorrectionInput {
+    /// The attribution's index in its article.
+    pub attribution: i64,
+    /// The attribution is not one: nothing else may be given with it.
+    #[serde(default)]
+    pub wrong: bool,
+    /// Who said it instead.
+    pub source: Option<SourceChoice>,
+    /// The stance instead.
+    pub stance: Option<StanceLabel>,
+    /// The kind instead.
+    pub kind: Option<AttributionKind>,
+    /// Why, in the editor's words.
+    pub note: Option<String>,
+}
+
+/// The source a correction gives an attribution.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum SourceChoice {
+    /// Another source of the same article, by its index in the article.
+    Pick(i64),
+    /// A source typed by the editor.
+    Named {
+        /// Its name.
+        name: String,
+        /// Its type.
+        #[serde(rename = "type")]
+        kind: SourceKind,
+    },
+}
+
+/// A stored correction.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Correction {
+    /// Its ledger id; a later correction of the same attribution wins.
+    pub id: i64,
+    /// The article id.
+    pub article: String,
+    /// The attribution's index in its article.
+    pub attribution: i64,
+    /// When it was made (RFC 3339, UTC).
+    pub created: String,
+    /// The attribution is not one.
+    pub wrong: bool,
+    /// The source's name, when the correction gives one.
+    pub source: Option<String>,
+    /// The source's type, when the correction gives one.
+    pub source_type: Option<String>,
+    /// The index of the article's source the editor picked, if one was.
+    pub source_index: Option<i64>,
+    /// The stance, when the correction gives one.
+    pub stance: Option<String>,
+    /// The kind, when the correction gives one.
+    pub kind: Option<String>,
+    /// The editor's note.
+    pub note: Option<String>,
+    /// Whether it applies to the article as stored: `false` once the article
+    /// was stored again with a different analysis that moved the
+    /// attribution's cue, so that it would now name another statement.
+    pub applies: bool,
+}
+
+/// Why a correction was refused.
+pub(crate) enum Refusal {
+    /// No article of that id.
+    NoArticle,
+    /// The input is not a correction of this article.
+    Invalid(String),
+}
+
+/// Checks `input` against the article stored under `key` and stores it.
+pub(crate) fn add(
+    conn: &Conn<'_>,
+    article_id: &str,
+    input: &CorrectionInput,
+    created: &str,
+) -> DbResult<Result<Correction, Refusal>> {
+    let Some((rowid, key, stored_id)) = find_article(conn, article_id)? else {
+        return Ok(Err(Refusal::NoArticle));
+    };
+    if let Err(why) = check_input(input) {
+        return Ok(Err(Refusal::Invalid(why)));
+    }
+    let Some(cue_spans) = conn
+        .row(
+            "SELECT cue_spans FROM attributions WHERE article = ?1 AND idx = ?2",
+            values![rowid, input.attribution],
+        )?
+        .map(|row| row.get::<String>(0))
+        .transpose()?
+    else {
+        return Ok(Err(Refusal::Invalid(format!(
+            "article {stored_id} has no attribution {}",
+            input.attribution
+        ))));
+    };
+    let (pick, name, source_type) = match &input.source {
+        None => (None, None, None),
+        Some(SourceChoice::Named { name, kind }) => {
+            (None, Some(name.trim().to_string()), Some(serde_name(kind)))
+        }
+        Some(SourceChoice::Pick(index)) => {
+            let picked = conn.row(
+                "SELECT name, kind FROM appearances WHERE article = ?1 AND idx = ?2",
+                values![rowid, *index],
+            )?;
+            let Some(picked) = picked else {
+                return Ok(Err(Refusal::Invalid(format!(
+                    "article {stored_id} has no source {index}"
+                ))));
+            };
+            (
+                Some(*index),
+                Some(picked.get::<String>(0)?),
+                Some(picked.get::<String>(1)?),
+            )
+        }
+    };
+    let note = input
+        .note
+        .as_deref()
+        .map(str::trim)
+        .filter(|note| !note.is_empty());
+    let id = conn.insert(
+        "INSERT INTO corrections (article_key, article_id, attribution_idx, cue_spans, created, \
+         wrong, source_pick, source_name, source_type, stance, kind, note) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        values![
+            key,
+            stored_id.clone(),
+            input.attribution,
+            cue_spans,
+            created.to_string(),
+            i64::from(input.wrong),
+            pick,
+            name.clone(),
+            source_type.clone(),
+            input.stance.map(|s| serde_name(&s)),
+            input.kind.map(|k| serde_name(&k)),
+            note.map(str::to_string)
+        ],
+    )?;
+    Ok(Ok(Correction {
+        id,
+        article: stored_id,
+        attribution: input.attribution,
+        created: created.to_string(),
+        wrong: input.wrong,
+        source: name,
+        source_type,
+        source_index: pick,
+        stance: input.stance.map(|s| serde_name(&s)),
+        kind: input.kind.map(|k| serde_name(&k)),
+        note: note.map(str::to_string),
+        applies: true,
+    }))
+}
+
+/// What a correction must be whatever its article holds.
+fn check_input(input: &CorrectionInput) -> Result<(), String> {
+    if input.wrong && (input.source.is_some() || input.stance.is_some() || input.kind.is_some()) {
+        return Err(
+            "an attribution marked wrong takes no source, stance or kind: it is not one".into(),
+        );
+    }
+    if let Some(SourceChoice::Named { name, .. }) = &input.source {
+        let chars = name.trim().chars().count();
+        if chars == 0 {
+            return Err("the source's name is empty".into());
+        }
+        if chars > MAX_NAME_CHARS {
+            return Err(format!(
+                "the source's name has {chars} characters, over {MAX_NAME_CHARS}"
+            ));
+        }
+    }
+    if let Some(note) = &input.note {
+        let chars = note.chars().count();
+        if chars > MAX_NOTE_CHARS {
+            return Err(format!(
+                "the note has {chars} characters, over {MAX_NOTE_CHARS}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The row id, key and id of the article `id` names, as [`crate::Ledger::article`] finds it.
+pub(crate) fn find_article(conn: &Conn<'_>, id: &str) -> DbResult<Option<(i64, String, String)>> {
+    conn.row(
+        &query::by_article_id("a.id, a.key, a.article_id"),
+        values![id],
+    )?
+    .map(|row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+    .transpose()
+}
+
+/// Every correction of the article stored under `key`, oldest first, each
+/// marked as applying or not to the attributions stored now.
+pub(crate) fn of_article(conn: &Conn<'_>, rowid: i64, key: &str) -> DbResult<Vec<Correction>> {
+    conn.rows(
+        "SELECT c.id, c.article_id, c.attribution_idx, c.created, c.wrong, c.source_name, \
+         c.source_type, c.source_pick, c.stance, c.kind, c.note, \
+         t.cue_spans IS NOT NULL AND t.cue_spans = c.cue_spans \
+         FROM corrections c LEFT JOIN attributions t \
+         ON t.article = ?1 AND t.idx = c.attribution_idx \
+         WHERE c.article_key = ?2 ORDER BY c.id",
+        values![rowid, key.to_string()],
+    )?
+    .iter()
+    .map(correction)
+    .collect()
+}
+
+fn correction(row: &Row) -> DbResult<Correction> {
+    Ok(Correction {
+        id: row.get(0)?,
+        article: row.get(1)?,
+        attribution: row.get(2)?,
+        created: row.get(3)?,
+        wrong: row.get::<i64>(4)? != 0,
+        source: row.get(5)?,
+        source_type: row.get(6)?,
+        source_index: row.get(7)?,
+        stance: row.get(8)?,
+        kind: row.get(9)?,
+        note: row.get(10)?,
+        applies: row.get::<i64>(11)? != 0,
+    })
+}
+
+/// Shows each attribution as the latest correction that applies to it leaves
+/// it, keeping what attest found in `found`. `source_ids` gives the ledger
+/// id of each of the article's sources by index.
+pub(crate) fn apply(
+    attributions: &mut [ArticleAttribution],
+    corrections: &[Correction],
+    source_ids: &dyn Fn(i64) -> Option<i64>,
+) {
+    for correction in corrections.iter().filter(|c| c.applies) {
+        let Some(attribution) = attributions
+            .iter_mut()
+            .find(|a| a.index == correction.attribution)
+        else {
+            continue;
+        };
+        let found = attribution.found.take().unwrap_or_else(|| Found {
+            source_id: attribution.source_id,
+            source: attribution.source.clone(),
+            source_type: attribution.source_type.clone(),
+            kind: attribution.kind.clone(),
+            stance: attribution.stance.clone(),
+        });
+        attribution.source_id = found.source_id;
+        attribution.source = found.source.clone();
+        attribution.source_type = found.source_type.clone();
+        attribution.kind = found.kind.clone();
+        attribution.stance = found.stance.clone();
+        if let Some(name) = &correction.source {
+            attribution.source_id = correction.source_index.and_then(source_ids);
+            attribution.source = Some(name.clone());
+            attribution.source_type = correction.source_type.clone();
+        }
+        if let Some(kind) = &correction.kind {
+            attribution.kind = kind.clone();
+        }
+        if let Some(stance) = &correction.stance {
+            attribution.stance = Some(stance.clone());
+        }
+        attribution.found = Some(found);
+        attribution.correction = Some(correction.clone());
+    }
+}
+
+/// A corrected article as gold for training: its text and its attributions
+/// as its corrections leave them, spans in bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoldArticle {
+    /// The article id.
+    pub id: String,
+    /// The text as analysed.
+    pub text: String,
+    /// Its attributions, in text order, without those marked wrong.
+    pub attributions: Vec<GoldAttribution>,
+}
+
+/// One attribution of a [`GoldArticle`]; each role is a list of byte ranges.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoldAttribution {
+    /// The source's fragments; empty when its source is named nowhere in the text.
+    pub source: Vec<[usize; 2]>,
+    /// The cue's fragments.
+    pub cue: Vec<[usize; 2]>,
+    /// The content's fragments.
+    pub content: Vec<[usize; 2]>,
+    /// Its kind.
+    pub kind: AttributionKind,
+    /// Its stance, when known.
+    pub stance: Option<StanceLabel>,
+}
+
+/// Hands every article with a correction that applies to `each`, in the order
+/// of their keys, and returns how many there were.
+pub(crate) fn gold(
+    conn: &Conn<'_>,
+    each: &mut dyn FnMut(GoldArticle) -> std::io::Result<()>,
+) -> DbResult<Result<usize, std::io::Error>> {
+    let keys: Vec<String> = conn
+        .rows(
+            "SELECT DISTINCT article_key FROM corrections ORDER BY article_key",
+            values![],
+        )?
+        .iter()
+        .map(|row| row.get(0))
+        .collect::<DbResult<_>>()?;
+    let mut handed = 0;
+    for key in keys {
+        let Some(article) = gold_article(conn, &key)? else {
+            continue;
+        };
+        if let Err(error) = each(article) {
+            return Ok(Err(error));
+        }
+        handed += 1;
+    }
+    Ok(Ok(handed))
+}
+
+fn gold_article(conn: &Conn<'_>, key: &str) -> DbResult<Option<GoldArticle>> {
+    let Some(found) = conn.row(
+        "SELECT a.id, a.article_id, t.text FROM articles a JOIN article_texts t ON t.article = a.id \
+         WHERE a.key = ?1",
+        values![key],
+    )?
+    else {
+        return Ok(None);
+    };
+    let rowid: i64 = found.get(0)?;
+    let corrections: Vec<Correction> = of_article(conn, rowid, key)?
+        .into_iter()
+        .filter(|c| c.applies)
+        .collect();
+    if corrections.is_empty() {
+        return Ok(None);
+    }
+    let text: String = found.get(2)?;
+    let mut attributions = Vec::new();
+    for row in conn.rows(
+        "SELECT idx, kind, stance, source_spans, cue_spans, content_spans FROM attributions \
+         WHERE article = ?1 ORDER BY idx",
+        values![rowid],
+    )? {
+        let index: i64 = row.get(0)?;
+        let cue = spans(&row.get::<String>(4)?);
+        let mut gold = GoldAttribution {
+            source: spans(&row.get::<String>(3)?),
+            content: spans(&row.get::<String>(5)?),
+            kind: from_serde_name(&row.get::<String>(1)?).unwrap_or(AttributionKind::Indirect),
+            stance: row
+                .get::<Option<String>>(2)?
+                .and_then(|s| from_serde_name(&s)),
+            cue,
+        };
+        if let Some(correction) = corrections.iter().rev().find(|c| c.attribution == index) {
+            if correction.wrong {
+                continue;
+            }
+            if let Some(name) = &correction.source {
+                let near = gold.cue.first().map_or(0, |[start, _]| *start);
+                let mentions = match correction.source_index {
+                    Some(index) => conn
+                        .row(
+                            "SELECT mentions FROM appearances WHERE article = ?1 AND idx = ?2",
+                            values![rowid, index],
+                        )?
+                        .map(|row| row.get::<String>(0))
+                        .transpose()?
+                        .map(|json| spans(&json))
+                        .unwrap_or_default(),
+                    None => occurrences(&text, name),
+                };
+                gold.source = nearest(&mentions, near).into_iter().collect();
+            }
+            if let Some(kind) = correction.kind.as_deref().and_then(from_serde_name) {
+                gold.kind = kind;
+            }
+            if let Some(stance) = correction.stance.as_deref().and_then(from_serde_name) {
+                gold.stance = Some(stance);
+            }
+        }
+        attributions.push(gold);
+    }
+    Ok(Some(GoldArticle {
+        id: found.get(1)?,
+        text,
+        attributions,
+    }))
+}
+
+/// Spans stored as a JSON array of `[start, end]` byte pairs.
+fn spans(json: &str) -> Vec<[usize; 2]> {
+    serde_json::from_str(json).unwrap_or_default()
+}
+
+/// Where `name` occurs in `text`, as byte ranges.
+fn occurrences(text: &str, name: &str) -> Vec<[usize; 2]> {
+    text.match_indices(name)
+        .map(|(start, found)| [start, start + found.len()])
+        .collect()
+}
+
+/// The span closest to the byte offset `at`.
+fn nearest(spans: &[[usize; 2]], at: usize) -> Option<[usize; 2]> {
+    spans
+        .iter()
+        .copied()
+        .min_by_key(|[start, end]| start.abs_diff(at).min(end.abs_diff(at)))
+}
