@@ -1,22 +1,30 @@
-//! `attest export`: a ledger table or query as JSON Lines, CSV or Parquet.
+//! `attest export`: a ledger table or query as JSON Lines, CSV or Parquet, or
+//! the corrected articles as brat gold.
 //!
 //! A file is written through [`crate::safe_write`]: never over the ledger, a
 //! device or a directory, over an existing file only with `--force`, and a
 //! failed or killed export leaves no truncated file under the final name.
 
+use std::collections::BTreeMap;
+use std::fs;
 use std::io::{self, BufWriter, IsTerminal, Write};
 
 use anyhow::Context;
-use attest_ledger::{Cell, Column, Ledger, RowSink};
+use attest_doc::{Article, Attribution, AttributionId, Doc, Span, Stance};
+use attest_ledger::{Cell, Column, GoldArticle, Ledger, RowSink};
 
 use crate::ledger_flags::{ExportArgs, ExportFormat};
 use crate::messages;
+use crate::out_names::safe_name;
 use crate::safe_write::{self, Overwrite};
 use crate::table::write_csv_row;
 
 pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<()> {
     let mut ledger = Ledger::open_read_only(&args.db.db, &args.db.options())?;
     ledger.set_budget(args.budget())?;
+    if args.format == ExportFormat::Brat {
+        return gold_export(&ledger, args);
+    }
     if args.out.as_os_str() == "-" {
         if args.format == ExportFormat::Parquet && io::stdout().is_terminal() {
             anyhow::bail!("Parquet is binary: redirect standard output, or give --out FILE");
@@ -49,7 +57,97 @@ fn export_to(
         )?),
         ExportFormat::Csv => Ok(ledger.export(&args.what, &mut CsvSink { out })?),
         ExportFormat::Parquet => parquet_export(ledger, &args.what, out),
+        ExportFormat::Brat => unreachable!("run writes brat as files"),
     }
+}
+
+/// The corrected articles as a PolNeAR split in `--out`: each article's text
+/// and its attributions as its corrections leave them, with their kind and
+/// stance, which `attest train --extra-gold` reads.
+fn gold_export(ledger: &Ledger, args: &ExportArgs) -> anyhow::Result<()> {
+    if args.what != "corrections" {
+        anyhow::bail!(
+            "--format brat writes corrected articles: give `corrections`, not {:?}",
+            args.what
+        );
+    }
+    let policy = Overwrite::protecting_ledger(args.force, args.db.db.path());
+    let (text_dir, ann_dir) = (args.out.join("text"), args.out.join("attributions"));
+    for dir in [&text_dir, &ann_dir] {
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut names = BTreeMap::new();
+    let mut failed = 0;
+    let written = ledger.corrected_articles(&mut |article| {
+        let name = safe_name(&article.id);
+        if let Some(other) = names.insert(name.to_lowercase(), article.id.clone()) {
+            messages::input_failed(format_args!(
+                "{}: not written: its file name {name} is that of article {other}",
+                article.id
+            ));
+            failed += 1;
+            return Ok(());
+        }
+        let written = gold_doc(&article).and_then(|doc| {
+            safe_write::write_file(&text_dir.join(format!("{name}.txt")), &policy, |out| {
+                Ok(out.write_all(doc.text().as_bytes())?)
+            })?;
+            let ann = attest_write::brat_ann(&doc);
+            safe_write::write_file(
+                &ann_dir.join(format!("{name}_corrections.ann")),
+                &policy,
+                |out| Ok(out.write_all(ann.as_bytes())?),
+            )
+        });
+        if let Err(error) = written {
+            messages::input_failed(format_args!("{}: {error:#}", article.id));
+            failed += 1;
+        }
+        Ok(())
+    })?;
+    messages::note(format_args!(
+        "exported {} corrected articles to {}",
+        written - failed,
+        args.out.display()
+    ));
+    if failed > 0 {
+        anyhow::bail!("{failed} corrected articles could not be written");
+    }
+    Ok(())
+}
+
+/// A document holding a corrected article's attributions and stances, for
+/// the brat writer.
+fn gold_doc(article: &GoldArticle) -> anyhow::Result<Doc> {
+    let text = article.text.as_str();
+    let spans = |ranges: &[[usize; 2]]| -> anyhow::Result<Vec<Span>> {
+        ranges
+            .iter()
+            .map(|&[start, end]| Ok(Span::try_new_in(text, start, end)?))
+            .collect()
+    };
+    let mut attributions = Vec::with_capacity(article.attributions.len());
+    let mut stances = Vec::new();
+    for (index, gold) in article.attributions.iter().enumerate() {
+        attributions.push(Attribution {
+            source: spans(&gold.source)?,
+            cue: spans(&gold.cue)?,
+            content: spans(&gold.content)?,
+            kind: gold.kind,
+            confidence: 1.0,
+        });
+        if let Some(label) = gold.stance {
+            stances.push(Stance {
+                attribution: AttributionId::new(index).context("too many attributions")?,
+                label,
+                evidence: Vec::new(),
+            });
+        }
+    }
+    let mut doc = Doc::new(Article::new(article.id.as_str(), text));
+    doc.set_attributions(attributions)?;
+    doc.set_stances(stances)?;
+    Ok(doc)
 }
 
 #[cfg(feature = "parquet")]

@@ -47,9 +47,17 @@ pub(crate) enum Command {
 pub(crate) struct ServeArgs {
     /// A ledger made by `attest ingest` (a SQLite file, or a PostgreSQL URL
     /// as for `attest ingest --db`), for the ledger routes and pages; the
-    /// server only reads it, so an ingest may add to it meanwhile.
+    /// server only reads it (unless --allow-corrections), so an ingest may
+    /// add to it meanwhile.
     #[arg(long, value_name = "PATH|URL", value_parser = crate::ledger_flags::parse_db)]
     pub(crate) db: Option<attest_ledger::Location>,
+
+    /// Let editors correct the ledger's attributions from the page and the
+    /// API (POST /v1/articles/{id}/corrections): the corrections are stored
+    /// in the ledger beside what attest found, never over it. Without it the
+    /// server never writes.
+    #[arg(long, requires = "db")]
+    pub(crate) allow_corrections: bool,
 
     /// The address to listen on; loopback by default, so only this machine can
     /// reach the server. Port 0 picks a free port.
@@ -121,6 +129,13 @@ pub(crate) struct TrainArgs {
     /// The seed of the training shuffles; the shipped models use the default.
     #[arg(long, default_value_t = 0x5eed)]
     pub(crate) seed: u64,
+
+    /// Extra gold attributions in a PolNeAR-style directory (`text/`,
+    /// `attributions/`), such as editors' corrections from `attest export
+    /// corrections --format brat --out DIR`, added to the train split's for
+    /// the attribution model. The shipped models use none.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) extra_gold: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

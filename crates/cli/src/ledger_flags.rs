@@ -246,13 +246,18 @@ pub(crate) enum ExportFormat {
     Csv,
     /// Apache Parquet, Snappy-compressed.
     Parquet,
+    /// For `corrections` only: the corrected articles as PolNeAR-style gold,
+    /// `--out DIR` holding `text/NAME.txt` and
+    /// `attributions/NAME_corrections.ann`, which `attest train --extra-gold
+    /// DIR` reads.
+    Brat,
 }
 
 #[derive(Debug, Args)]
 pub(crate) struct ExportArgs {
     /// A table (articles, sources, appearances, attributions, quotes, hedges,
-    /// entities, quantities, times) or a read-only SQL query (SELECT ... or
-    /// WITH ...); docs/ledger.md describes the columns.
+    /// entities, quantities, times, corrections) or a read-only SQL query
+    /// (SELECT ... or WITH ...); docs/ledger.md describes the columns.
     #[arg(value_name = "TABLE|QUERY")]
     pub(crate) what: String,
 

@@ -28,8 +28,19 @@ pub(crate) fn run(args: &ServeArgs) -> anyhow::Result<()> {
         .with_hosts(args.addr.ip(), args.allow_host.clone());
     if let Some(db) = &args.db {
         // Refuse a file that is no ledger now, not at the first request.
-        attest_ledger::Ledger::open_read_only(db, &attest_ledger::OpenOptions::DEFAULT)?;
-        state = state.with_ledger(db.clone());
+        match attest_ledger::Ledger::open_read_only(db, &attest_ledger::OpenOptions::DEFAULT) {
+            Ok(_) => {}
+            // A ledger of an older attest is upgraded by its first write, and
+            // corrections need this version's table.
+            Err(attest_ledger::LedgerError::OlderSchema { .. }) if args.allow_corrections => {}
+            Err(error) => return Err(error.into()),
+        }
+        if args.allow_corrections {
+            attest_ledger::Ledger::open(db.clone())?.close()?;
+        }
+        state = state
+            .with_ledger(db.clone())
+            .with_corrections(args.allow_corrections);
     }
     // A closed standard error must not stop a server: these lines are for
     // whoever watches, and failing to write them is no reason to fail.

@@ -3,7 +3,8 @@
 //! The POS tagger is trained first on the silver tags of the train split; the
 //! attribution and entity models are then trained on train documents tagged by
 //! that new tagger, so that their features are those they will see at run time.
-//! Dev is never read. The same data and seed give the same model files, byte
+//! `--extra-gold` adds gold attributions, such as editors' corrections, to the
+//! train split's. Dev is never read. The same data and seed give the same model files, byte
 //! for byte.
 
 use std::fs;
@@ -36,7 +37,19 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
     )?;
 
     let started = Instant::now();
-    let examples = attribution_examples(&corpus, &tagger)?;
+    let mut examples = attribution_examples(&corpus, &tagger)?;
+    if let Some(dir) = &args.extra_gold {
+        let extra = Corpus::open(dir)
+            .with_context(|| format!("opening the extra gold {}", dir.display()))?;
+        let before = examples.len();
+        examples.extend(attribution_examples(&extra, &tagger)?);
+        writeln!(
+            out,
+            "extra gold: {} articles from {}",
+            examples.len() - before,
+            dir.display()
+        )?;
+    }
     let config = attest_attrib::TrainConfig {
         seed: args.seed,
         epochs: 12,

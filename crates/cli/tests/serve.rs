@@ -948,3 +948,150 @@ fn ledger_routes_refuse_bad_questions_clearly() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn corrections_are_written_only_when_allowed_and_read_back_through_the_api_and_export() {
+    let (dir, db) = ingested_ledger("corrections");
+    let db_arg = db.to_str().unwrap();
+    let first = serde_json::json!({"attribution": 0, "stance": "claims", "note": "checked"});
+
+    let read_only = Server::start(&["--db", db_arg]);
+    assert_eq!(read_only.get("/v1/health").json()["corrections"], false);
+    let refused = read_only.post_json("/v1/articles/ferry-1/corrections", &first);
+    assert_eq!(refused.status, 403);
+    assert!(refused.error().1.contains("--allow-corrections"));
+    drop(read_only);
+
+    let server = Server::start(&["--db", db_arg, "--allow-corrections"]);
+    let openapi = server.get("/v1/openapi.json").json();
+    assert_eq!(server.get("/v1/health").json()["corrections"], true);
+    let path = "/v1/articles/ferry-1/corrections";
+    let body = first.to_string();
+    let host = format!("127.0.0.1:{}", server.port);
+    let json = ("Content-Type", "application/json");
+    let token = ("X-Attest-Token", server.token.as_str());
+    let send =
+        |headers: &[(&str, &str)], body: &[u8]| request(server.port, "POST", path, headers, body);
+    for (headers, why) in [
+        (vec![json, ("Host", host.as_str())], "no token"),
+        (
+            vec![
+                json,
+                token,
+                ("Host", host.as_str()),
+                ("Origin", "http://news.example"),
+            ],
+            "another site's page",
+        ),
+        (
+            vec![
+                json,
+                token,
+                ("Host", host.as_str()),
+                ("Sec-Fetch-Site", "cross-site"),
+            ],
+            "a cross-site request",
+        ),
+    ] {
+        let reply = send(&headers, body.as_bytes());
+        assert_eq!(reply.status, 403, "{why}");
+        reply.error();
+    }
+    let oversized = serde_json::json!({"attribution": 0, "note": "n".repeat(20_000)}).to_string();
+    assert_eq!(send(&[json, token], oversized.as_bytes()).status, 413);
+    assert_eq!(
+        send(&[("Content-Type", "text/plain"), token], body.as_bytes()).status,
+        415
+    );
+    for bad in [
+        serde_json::json!({"attribution": 0, "stance": "shouts"}),
+        serde_json::json!({"attribution": 0, "verdict": "wrong"}),
+        serde_json::json!({"attribution": 99}),
+        serde_json::json!({"attribution": 0, "wrong": true, "kind": "direct"}),
+    ] {
+        let reply = server.post_json(path, &bad);
+        assert_eq!(reply.status, 400, "{bad}");
+        reply.error();
+    }
+    let missing = server.post_json("/v1/articles/no-such/corrections", &first);
+    assert_eq!(missing.status, 404);
+
+    let before = server.get("/v1/articles/ferry-1").json();
+    let found_stance = before["attributions"][0]["stance"].clone();
+    let same_page = send(
+        &[
+            json,
+            token,
+            ("Host", host.as_str()),
+            ("Origin", &format!("http://{host}")),
+            ("Sec-Fetch-Site", "same-origin"),
+        ],
+        body.as_bytes(),
+    );
+    assert_eq!(
+        same_page.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&same_page.body)
+    );
+    conforms(&openapi, "Correction", &same_page.json());
+
+    let after = server.get("/v1/articles/ferry-1").json();
+    conforms(&openapi, "ArticleDetail", &after);
+    let corrected = &after["attributions"][0];
+    assert_eq!(corrected["stance"], "claims");
+    assert_eq!(corrected["correction"]["note"], "checked");
+    assert_eq!(
+        corrected["found"]["stance"], found_stance,
+        "what attest found is kept"
+    );
+    assert_eq!(after["corrections"].as_array().map(Vec::len), Some(1));
+    drop(server);
+
+    let attest = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_attest"))
+            .args(args)
+            .output()
+            .expect("attest runs");
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).expect("UTF-8")
+    };
+    let rows = attest(&[
+        "export",
+        "corrections",
+        "--format",
+        "jsonl",
+        "--out",
+        "-",
+        "--db",
+        db_arg,
+    ]);
+    assert_eq!(rows.lines().count(), 1);
+    assert!(rows.contains("\"stance\":\"claims\""), "{rows}");
+
+    let gold = dir.join("gold");
+    attest(&[
+        "export",
+        "corrections",
+        "--format",
+        "brat",
+        "--out",
+        gold.to_str().unwrap(),
+        "--db",
+        db_arg,
+    ]);
+    let corpus = attest_corpus::Corpus::open(&gold).expect("the export is a PolNeAR split");
+    assert_eq!(corpus.names().collect::<Vec<_>>(), ["ferry-1"]);
+    let article = corpus.article("ferry-1").expect("its files read back");
+    assert_eq!(
+        article.gold.len(),
+        before["attributions"].as_array().map_or(0, Vec::len)
+    );
+    let ann = std::fs::read_to_string(gold.join("attributions/ferry-1_corrections.ann")).unwrap();
+    assert!(ann.contains("Stance E1 claims"), "{ann}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

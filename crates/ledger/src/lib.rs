@@ -386,11 +386,25 @@ impl Ledger {
         filter: &Filter,
         limit: usize,
     ) -> Result<Vec<SearchHit>, LedgerError> {
-        let query = match self.backend {
+        self.search_as(self.plain_search(text), text, filter, limit)
+    }
+
+    /// How many hits [`Ledger::search`] has in all, whatever its limit.
+    pub fn search_total(&self, text: &str, filter: &Filter) -> Result<u64, LedgerError> {
+        let query = self.plain_search(text);
+        if query.is_empty() {
+            return Ok(0);
+        }
+        query::search_total(&self.conn(), &query, filter)
+            .map(|total| u64::try_from(total).unwrap_or(0))
+            .map_err(|err| self.search_failed(err, text))
+    }
+
+    fn plain_search(&self, text: &str) -> query::Search {
+        match self.backend {
             Backend::Sqlite(_) => query::Search::Fts5(plain_query(text)),
             Backend::Postgres(_) => query::Search::Tsquery(query::plain_tsquery(text)),
-        };
-        self.search_as(query, text, filter, limit)
+        }
     }
 
     /// Full-text search with a query in the database's own syntax: FTS5's in
@@ -419,13 +433,20 @@ impl Ledger {
         if query.is_empty() {
             return Ok(Vec::new());
         }
-        query::search(&self.conn(), &query, filter, limit).map_err(|err| match self.fail(err) {
+        query::search(&self.conn(), &query, filter, limit)
+            .map_err(|err| self.search_failed(err, given))
+    }
+
+    /// A failed search as the user can act on it: a time limit or a cancel
+    /// as such, anything else as a query the database did not take.
+    fn search_failed(&self, err: DbError, given: &str) -> LedgerError {
+        match self.fail(err) {
             stopped @ (LedgerError::OverTime { .. } | LedgerError::Cancelled) => stopped,
             other => LedgerError::BadSearch {
                 query: given.to_string(),
                 why: other.to_string(),
             },
-        })
+        }
     }
 
     /// Sourcing statistics per group of articles.

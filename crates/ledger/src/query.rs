@@ -542,6 +542,49 @@ pub(crate) fn search(
     Ok(hits.into_iter().take(limit).map(|(_, hit)| hit).collect())
 }
 
+/// How many rows [`search`] finds in all, past any limit: the page's "of N".
+pub(crate) fn search_total(conn: &Conn<'_>, query: &Search, filter: &Filter) -> DbResult<i64> {
+    let mut total = 0;
+    for (_, table, content) in SEARCHED {
+        let conditions = Conditions::new(filter, "a.outlet", "a.published_date");
+        let sql = match query {
+            Search::Fts5(_) => {
+                let fts = format!("{table}_fts");
+                if conditions.is_empty() {
+                    format!("SELECT count(*) FROM {fts} WHERE {fts} MATCH ?1")
+                } else {
+                    format!(
+                        "SELECT count(*) FROM {fts} f JOIN {table} x ON x.id = f.rowid \
+                         JOIN articles a ON a.id = x.article WHERE {fts} MATCH ?1 AND {}",
+                        conditions.sql.join(" AND ")
+                    )
+                }
+            }
+            Search::Tsquery(_) | Search::Websearch(_) => {
+                let parse = match query {
+                    Search::Websearch(_) => "websearch_to_tsquery",
+                    _ => "to_tsquery",
+                };
+                let mut matching = vec![format!("to_tsvector('english', x.{content}) @@ q.query")];
+                if table == "quotes" {
+                    matching.push("x.attribution IS NULL".to_string());
+                }
+                matching.extend(conditions.sql.iter().cloned());
+                format!(
+                    "WITH q AS (SELECT {parse}('english', ?1) AS query) SELECT count(*) \
+                     FROM {table} x JOIN articles a ON a.id = x.article CROSS JOIN q WHERE {}",
+                    matching.join(" AND ")
+                )
+            }
+        };
+        let (Search::Fts5(text) | Search::Tsquery(text) | Search::Websearch(text)) = query;
+        let mut params = vec![Value::Text(text.clone())];
+        params.extend(conditions.params);
+        total += conn.value::<i64>(&sql, &params)?;
+    }
+    Ok(total)
+}
+
 /// The byte ranges of `text` that `marked` (the same text with [`OPEN`] and
 /// [`CLOSE`] around matches) marks; none when the two do not line up.
 fn match_ranges(text: &str, marked: &str) -> Vec<[usize; 2]> {

@@ -338,6 +338,19 @@ fn searches_content_and_unattributed_quotes_and_locates_matches(db: &TestDb) {
         )
         .unwrap();
     assert!(none.is_empty());
+    let total = |words: &str| ledger.search_total(words, &Filter::default()).unwrap();
+    assert_eq!(total("strike"), 1);
+    assert_eq!(
+        total("waiting"),
+        1,
+        "quotations no attribution covers count"
+    );
+    let valley = Filter {
+        outlet: Some("Valley Times".into()),
+        ..Filter::default()
+    };
+    assert_eq!(ledger.search_total("bargain", &valley).unwrap(), 0);
+    assert_eq!(ledger.search_total("***", &Filter::default()).unwrap(), 0);
     let either = ledger
         .search_fts("bargaining OR waiting", &Filter::default(), 10)
         .unwrap();

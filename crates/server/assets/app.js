@@ -747,20 +747,152 @@ async function sourcePage(id) {
   });
 }
 
-async function articlePage(id) {
+const ATTRIBUTION_KINDS = ['direct', 'mixed', 'indirect', 'according_to'];
+// Whether the server takes corrections (attest serve --allow-corrections).
+let correctionsAllowed = false;
+
+function labelName(name) {
+  return name.replace('_', ' ');
+}
+
+function foundText(found) {
+  return `${found.source || 'no source'}, ${found.stance || 'no stance'}, ${labelName(found.kind)}`;
+}
+
+// What an editor said of an attribution, in words beside it.
+function correctionNote(a) {
+  const c = a.correction;
+  if (!c) return null;
+  const what = c.wrong ? 'Marked not an attribution' : (a.found ? 'Corrected' : 'Checked and left as found');
+  return el('p', { class: 'correction-note' },
+    el('strong', {}, what), ` by an editor on ${c.created.slice(0, 10)}`,
+    a.found ? ` · attest found: ${foundText(a.found)}` : '',
+    c.note ? [' · note: ', quoted(c.note)] : '');
+}
+
+function option(value, text, selected) {
+  return el('option', { value, selected: selected || null }, text);
+}
+
+// The form that corrects one attribution: every field starts at "as found";
+// only what the editor changes is sent.
+function correctionForm(id, a, sources, saved) {
+  const n = a.index;
+  const field = (name, title, control) => el('label', {}, `${title} `, control);
+  const wrong = el('input', { type: 'checkbox', name: `wrong-${n}` });
+  const source = el('select', { name: `source-${n}` }, option('', 'as found'),
+    sources.map((s) => option(`pick:${s.index}`, `${s.name} (${labelName(s.kind)})`)),
+    option('named', 'another source…'));
+  const name = el('input', { type: 'text', name: `name-${n}`, maxlength: 200, autocomplete: 'off' });
+  const type = el('select', { name: `type-${n}` }, KINDS.map((k) => option(k, labelName(k))));
+  const named = el('div', { class: 'named-source', hidden: true }, field(`name-${n}`, 'Name', name), field(`type-${n}`, 'Type', type));
+  const stance = el('select', { name: `stance-${n}` }, option('', 'as found'), STANCES.map((s) => option(s, s)));
+  const kind = el('select', { name: `kind-${n}` }, option('', 'as found'), ATTRIBUTION_KINDS.map((k) => option(k, labelName(k))));
+  const note = el('textarea', { name: `note-${n}`, maxlength: 2000, rows: 2 });
+  const status = el('p', { class: 'muted', role: 'status' });
+  source.addEventListener('change', () => { named.hidden = source.value !== 'named'; });
+  wrong.addEventListener('change', () => {
+    for (const control of [source, name, type, stance, kind]) control.disabled = wrong.checked;
+  });
+  const form = el('form', { class: 'correction-form', 'aria-label': `Correct attribution ${n + 1}` },
+    el('label', {}, wrong, ' Not an attribution'),
+    field(`source-${n}`, 'Source', source), named,
+    field(`stance-${n}`, 'Stance', stance),
+    field(`kind-${n}`, 'Kind', kind),
+    field(`note-${n}`, 'Note', note),
+    el('div', { class: 'form-buttons' },
+      el('button', { type: 'submit' }, 'Save correction'), ' ',
+      el('button', { type: 'button', class: 'secondary', onclick: () => form.remove() }, 'Cancel')),
+    status);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearFieldErrors(form);
+    const body = { attribution: n };
+    if (wrong.checked) {
+      body.wrong = true;
+    } else {
+      if (source.value.startsWith('pick:')) body.source = { pick: Number(source.value.slice(5)) };
+      if (source.value === 'named') {
+        if (!name.value.trim()) {
+          fieldError(name, 'Type the source’s name, or pick one of the article’s sources.');
+          name.focus();
+          return;
+        }
+        body.source = { named: { name: name.value.trim(), type: type.value } };
+      }
+      if (stance.value) body.stance = stance.value;
+      if (kind.value) body.kind = kind.value;
+    }
+    if (note.value.trim()) body.note = note.value.trim();
+    status.className = 'muted';
+    status.textContent = 'Saving…';
+    try {
+      const { token, header } = await api('/v1/token');
+      await api(`/v1/articles/${encodeURIComponent(id)}/corrections`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', [header]: token },
+        body: JSON.stringify(body),
+      });
+      await saved(n);
+    } catch (error) {
+      status.className = 'form-error';
+      status.textContent = `Not saved: ${error.message}`;
+    }
+  });
+  return form;
+}
+
+function articleAttribution(id, a, sources, saved) {
+  const c = a.correction;
+  const row = el('div', { class: `statement stance-${a.stance || 'none'}${c && c.wrong ? ' wrong' : ''}${c ? ' corrected' : ''}`, id: `attribution-${a.index}` },
+    el('span', { class: 'badge' }, a.stance || 'no stance'), ' ',
+    a.source_id !== null ? el('a', { href: `#ledger/source/${a.source_id}` }, a.source) : el('span', { class: 'muted' }, a.source || 'no source'),
+    ' ', el('strong', {}, a.cue), ' ', el('span', { class: 'said' }, quoted(clip(a.content, 240))),
+    correctionNote(a));
+  if (correctionsAllowed) {
+    const open = el('button', { type: 'button', class: 'secondary correct-button', 'aria-expanded': 'false' }, 'Correct…');
+    open.addEventListener('click', () => {
+      const shown = row.querySelector('.correction-form');
+      if (shown) {
+        shown.remove();
+        open.setAttribute('aria-expanded', 'false');
+        return;
+      }
+      const form = correctionForm(id, a, sources, saved);
+      row.append(form);
+      open.setAttribute('aria-expanded', 'true');
+      form.querySelector('input, select').focus();
+    });
+    row.append(' ', open);
+  }
+  return row;
+}
+
+async function articlePage(id, focus) {
+  await serverReady;
   await ledgerPage('Article', null, async () => {
-    const { article, text, attributions } = await api(`/v1/articles/${encodeURIComponent(id)}`);
+    const { article, text, attributions, sources, corrections } = await api(`/v1/articles/${encodeURIComponent(id)}`);
     ledgerContent.querySelector('h2').textContent = article.title || article.id;
+    const saved = async (index) => {
+      await articlePage(id, index);
+    };
+    const stale = corrections.filter((c) => !c.applies).length;
     return el('div', { class: 'panel' },
       el('p', { class: 'muted' }, [article.outlet, article.published, article.url].filter(Boolean).join(' · ')),
       el('h3', {}, 'Attributions'),
-      el('div', { class: 'timeline' }, attributions.map((a) => el('div', { class: `statement stance-${a.stance || 'none'}`, id: `attribution-${a.index}` },
-        el('span', { class: 'badge' }, a.stance || 'no stance'), ' ',
-        a.source_id !== null ? el('a', { href: `#ledger/source/${a.source_id}` }, a.source) : el('span', { class: 'muted' }, a.source || 'no source'),
-        ' ', el('strong', {}, a.cue), ' ', quoted(clip(a.content, 240))))),
+      el('div', { class: 'timeline' }, attributions.map((a) => articleAttribution(id, a, sources, saved))),
+      stale ? el('p', { class: 'muted' }, `${stale} earlier correction${stale === 1 ? '' : 's'} no longer appl${stale === 1 ? 'ies' : 'y'}: the article was analysed again since.`) : null,
       el('h3', {}, 'Text'),
       text.split(/\n\s*\n/).map((p) => el('p', {}, p)));
   });
+  if (focus !== undefined) {
+    const row = document.getElementById(`attribution-${focus}`);
+    const note = row && row.querySelector('.correction-note');
+    if (note) {
+      note.setAttribute('tabindex', '-1');
+      note.focus();
+    }
+  }
 }
 
 // The text of a hit with its matches marked; match ranges are UTF-8 byte offsets.
@@ -802,12 +934,12 @@ async function searchPage(values) {
   }
   const offset = Math.max(0, Number.parseInt(values.offset, 10) || 0);
   await ledgerPage('Search what sources said', filters, async () => {
-    const { rows, more } = await api(`/v1/search${query({ ...values, offset, limit: PAGE })}`);
+    const { rows, more, total } = await api(`/v1/search${query({ ...values, offset, limit: PAGE })}`);
     if (!rows.length) {
       return el('p', { role: 'status' }, offset ? 'No more hits.' : `Nothing found for ${values.q}.`);
     }
     const last = offset + rows.length;
-    const count = more ? `Hits ${offset + 1}–${last} of more than ${last}` : (offset ? `Hits ${offset + 1}–${last} of ${last}` : `${last} hit${last === 1 ? '' : 's'}`);
+    const count = offset || more ? `Hits ${offset + 1}–${last} of ${total}` : `${total} hit${total === 1 ? '' : 's'}`;
     const pager = el('nav', { class: 'pager', 'aria-label': 'Pages of hits' },
       offset > 0 ? el('a', { href: `#ledger/search${query({ ...values, offset: Math.max(0, offset - PAGE) || null })}` }, '← previous') : null,
       more ? el('a', { href: `#ledger/search${query({ ...values, offset: last })}` }, 'next →') : null);
@@ -904,8 +1036,11 @@ window.attestLedger = async (hash) => {
   else await topSources(values);
 };
 
-api('/v1/health').then((health) => {
+// What the server offers; the article page waits for it to know whether it
+// may offer corrections.
+const serverReady = api('/v1/health').then((health) => {
   document.getElementById('nav-ledger').hidden = !health.ledger;
+  correctionsAllowed = health.corrections;
 }).catch(() => {});
 
 // ---------------------------------------------------------------- Views

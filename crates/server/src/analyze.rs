@@ -41,14 +41,7 @@ pub(crate) async fn analyze(
     body: Body,
 ) -> Result<Response, ApiError> {
     let limit = state.limits.body_bytes;
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.parse::<u64>().ok());
-    if declared.is_some_and(|length| length > limit as u64) {
-        return Err(ApiError::too_large(limit));
-    }
-    let bytes = read_body(body, limit).await?;
+    let bytes = read_body(&headers, body, limit).await?;
     let kind = BodyKind::of(&headers)?;
     // Analysis is CPU-bound: a bounded number run at once, and the rest are
     // told so at once instead of queueing without end. The slot stays with
@@ -147,8 +140,20 @@ impl Write for Capped {
     }
 }
 
-/// Reads the body, refusing it as soon as it passes `limit` bytes.
-async fn read_body(body: Body, limit: usize) -> Result<Bytes, ApiError> {
+/// The body, or 413 when it is over `limit` bytes: at once when its
+/// `Content-Length` says so, else as soon as that many bytes have come.
+pub(crate) async fn read_body(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+) -> Result<Bytes, ApiError> {
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64) {
+        return Err(ApiError::too_large(limit));
+    }
     axum::body::to_bytes(body, limit).await.map_err(|error| {
         let too_large = std::error::Error::source(&error)
             .is_some_and(|source| source.is::<http_body_util::LengthLimitError>());

@@ -10,13 +10,13 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
 use attest_doc::Canceller;
-use attest_doc::SourceKind;
+use attest_doc::{SourceKind, serde_name};
 use attest_ledger::{Budget, Filter, GroupBy, Ledger, LedgerError, OpenOptions};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
@@ -60,10 +60,9 @@ impl Params {
             .map(|name| {
                 SourceKind::ALL
                     .into_iter()
-                    .find(|kind| kind_name(*kind) == name)
+                    .find(|kind| serde_name(kind) == name)
                     .ok_or_else(|| {
-                        let names: Vec<String> =
-                            SourceKind::ALL.into_iter().map(kind_name).collect();
+                        let names: Vec<String> = SourceKind::ALL.iter().map(serde_name).collect();
                         ApiError::bad_request(format!(
                             "type={name:?} is not one of {}",
                             names.join(", ")
@@ -89,13 +88,6 @@ impl Params {
     }
 }
 
-fn kind_name(kind: SourceKind) -> String {
-    serde_json::to_value(kind)
-        .ok()
-        .and_then(|value| value.as_str().map(str::to_string))
-        .unwrap_or_default()
-}
-
 fn params(query: Result<Query<Params>, QueryRejection>) -> Result<Params, ApiError> {
     query
         .map(|Query(params)| params)
@@ -108,6 +100,10 @@ pub(crate) fn routes(state: &AppState) -> Router<AppState> {
     Router::new()
         .route("/v1/articles", get(articles))
         .route("/v1/articles/{id}", get(article))
+        .route(
+            "/v1/articles/{id}/corrections",
+            post(crate::corrections::correct),
+        )
         .route("/v1/sources", get(sources))
         .route("/v1/sources/{id}", get(source))
         .route("/v1/search", get(search))
@@ -127,12 +123,30 @@ async fn question_size(State(state): State<AppState>, request: Request, next: Ne
     next.run(request).await
 }
 
-/// Runs `question` against a read-only ledger in a blocking task, under the
-/// server's statement timeout; a request that is dropped meanwhile (its time
-/// is up, its client gone) stops the statement through the budget's flag.
+/// Whether a ledger question only reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Access {
+    Read,
+    Write,
+}
+
+/// Runs `question` against a read-only ledger (see [`ask_as`]).
 async fn ask<T: Send + 'static>(
     state: &AppState,
-    question: impl FnOnce(&Ledger) -> Result<T, ApiError> + Send + 'static,
+    question: impl FnOnce(&mut Ledger) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    ask_as(state, Access::Read, question).await
+}
+
+/// Runs `question` against the ledger in a blocking task, under the
+/// server's statement timeout; a request that is dropped meanwhile (its time
+/// is up, its client gone) stops the statement through the budget's flag.
+/// Writes open the ledger for writing, which SQLite locks for the time of the
+/// statement alone.
+pub(crate) async fn ask_as<T: Send + 'static>(
+    state: &AppState,
+    access: Access,
+    question: impl FnOnce(&mut Ledger) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let location = state.ledger.clone().ok_or_else(|| {
         ApiError::not_found("this server has no ledger: start it with attest serve --db PATH")
@@ -158,18 +172,24 @@ async fn ask<T: Send + 'static>(
     };
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let mut ledger =
-            Ledger::open_read_only(location, &OpenOptions::DEFAULT).map_err(ledger_error)?;
+        let opened = match access {
+            Access::Read => Ledger::open_read_only(location, &OpenOptions::DEFAULT),
+            Access::Write => Ledger::open_with(location, &OpenOptions::DEFAULT),
+        };
+        let mut ledger = opened.map_err(ledger_error)?;
         ledger.set_budget(budget).map_err(ledger_error)?;
-        question(&ledger)
+        question(&mut ledger)
     })
     .await
     .map_err(|_| ApiError::internal("the ledger query stopped unexpectedly"))?
 }
 
-fn ledger_error(error: LedgerError) -> ApiError {
+pub(crate) fn ledger_error(error: LedgerError) -> ApiError {
     match error {
-        LedgerError::BadSearch { .. } => ApiError::bad_request(error.to_string()),
+        LedgerError::BadSearch { .. } | LedgerError::BadCorrection { .. } => {
+            ApiError::bad_request(error.to_string())
+        }
+        LedgerError::NoArticle { .. } => ApiError::not_found(error.to_string()),
         LedgerError::Locked { .. } => ApiError::unavailable(error.to_string()),
         LedgerError::OverTime { limit } => ApiError::unavailable(format!(
             "the ledger query was stopped at the statement timeout of {} s (attest serve --query-timeout-ms)",
@@ -264,12 +284,13 @@ pub(crate) async fn source(
 /// highlighted for each page, so paging past this is refused rather than slow.
 const MAX_SEARCH_DEPTH: usize = 10_000;
 
-/// A page of search hits, and whether more follow it.
+/// A page of search hits, whether more follow it, and how many there are.
 #[derive(Serialize)]
 pub(crate) struct SearchPage {
     rows: Vec<Hit>,
     offset: usize,
     more: bool,
+    total: u64,
 }
 
 /// A search hit with what the article page knows of its attribution: the
@@ -323,6 +344,7 @@ pub(crate) async fn search(
             .map_err(ledger_error)?;
         let more = hits.len() > depth;
         hits.truncate(depth);
+        let total = ledger.search_total(&text, &filter).map_err(ledger_error)?;
         let mut articles: HashMap<String, Vec<attest_ledger::ArticleAttribution>> = HashMap::new();
         let mut rows = Vec::with_capacity(limit);
         for hit in hits.into_iter().skip(offset) {
@@ -357,7 +379,12 @@ pub(crate) async fn search(
                 attribution,
             });
         }
-        Ok(SearchPage { rows, offset, more })
+        Ok(SearchPage {
+            rows,
+            offset,
+            more,
+            total,
+        })
     })
     .await?;
     Ok(Json(page))

@@ -40,6 +40,7 @@
 #![deny(missing_docs)]
 
 mod analyze;
+mod corrections;
 mod error;
 mod ledger;
 mod listen;
@@ -143,6 +144,8 @@ pub struct AppState {
     analysis_threads: Arc<Semaphore>,
     ledger_queries: Arc<Semaphore>,
     ledger: Option<attest_ledger::Location>,
+    /// Whether editors may correct the ledger's attributions.
+    corrections: bool,
     origin: Arc<origin::Origin>,
 }
 
@@ -158,6 +161,7 @@ impl AppState {
             analysis_threads: Arc::new(Semaphore::new(2 * analyses)),
             ledger_queries: Arc::new(Semaphore::new(limits.ledger_queries.max(1))),
             ledger: None,
+            corrections: false,
             origin: Arc::new(origin::Origin::new(
                 IpAddr::V4(Ipv4Addr::LOCALHOST),
                 Vec::new(),
@@ -170,6 +174,13 @@ impl AppState {
     /// only reads.
     pub fn with_ledger(mut self, location: impl Into<attest_ledger::Location>) -> AppState {
         self.ledger = Some(location.into());
+        self
+    }
+
+    /// The same state taking editors' corrections of the ledger's attributions
+    /// (`POST /v1/articles/{id}/corrections`), which it then writes.
+    pub fn with_corrections(mut self, allowed: bool) -> AppState {
+        self.corrections = allowed;
         self
     }
 

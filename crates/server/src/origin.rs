@@ -16,7 +16,7 @@ use std::hash::{BuildHasher, Hasher};
 use std::net::IpAddr;
 
 use axum::extract::{Request, State};
-use axum::http::{Method, header};
+use axum::http::{HeaderMap, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -137,8 +137,11 @@ pub(crate) async fn check(State(state): State<AppState>, request: Request, next:
 }
 
 fn is_json(request: &Request) -> bool {
-    request
-        .headers()
+    is_json_type(request.headers())
+}
+
+pub(crate) fn is_json_type(headers: &HeaderMap) -> bool {
+    headers
         .get(header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.split(';').next())
@@ -146,10 +149,47 @@ fn is_json(request: &Request) -> bool {
 }
 
 fn has_token(request: &Request, origin: &Origin) -> bool {
-    request
-        .headers()
+    carries_token(request.headers(), origin)
+}
+
+fn carries_token(headers: &HeaderMap, origin: &Origin) -> bool {
+    headers
         .get(TOKEN_HEADER)
         .is_some_and(|value| value.as_bytes() == origin.token.as_bytes())
+}
+
+/// What a write (a correction) needs beyond what [`check`] asks of every
+/// POST: the token, which only this server's own page can read, and, where
+/// the browser says where the request comes from (`Sec-Fetch-Site`,
+/// `Origin`), a page of a name this server answers to. A JSON POST alone is safe from other
+/// sites only while no CORS preflight is ever granted; a write should not
+/// rest on that alone.
+pub(crate) fn check_write(origin: &Origin, headers: &HeaderMap) -> Result<(), ApiError> {
+    if !carries_token(headers, origin) {
+        return Err(ApiError::forbidden(format!(
+            "a correction must carry the {TOKEN_HEADER} header that GET /v1/token gives"
+        )));
+    }
+    let site = headers
+        .get("sec-fetch-site")
+        .map(|value| value.to_str().unwrap_or_default());
+    if site.is_some_and(|site| site != "same-origin" && site != "none") {
+        return Err(ApiError::forbidden(
+            "a correction must come from this server's own page (Sec-Fetch-Site)",
+        ));
+    }
+    if let Some(from) = headers.get(header::ORIGIN) {
+        let from = from.to_str().unwrap_or_default();
+        let authority = from
+            .strip_prefix("http://")
+            .or_else(|| from.strip_prefix("https://"));
+        if !authority.is_some_and(|authority| origin.allows(authority)) {
+            return Err(ApiError::forbidden(format!(
+                "a correction must come from this server's own page, not from {from:?} (Origin)"
+            )));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -203,6 +243,52 @@ mod tests {
         assert!(any.allows("192.168.1.6:8080"));
         assert!(any.allows("localhost"));
         assert!(!any.allows("rebound.example"));
+    }
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for (name, value) in pairs {
+            headers.insert(*name, value.parse().unwrap());
+        }
+        headers
+    }
+
+    #[test]
+    fn a_write_needs_the_token_and_its_own_page() {
+        let origin = origin("127.0.0.1", &[]);
+        let token = origin.token().to_string();
+        let allowed =
+            |pairs: &[(&'static str, &str)]| check_write(&origin, &headers(pairs)).is_ok();
+        assert!(allowed(&[
+            (TOKEN_HEADER, &token),
+            ("host", "localhost:8080")
+        ]));
+        assert!(allowed(&[
+            (TOKEN_HEADER, &token),
+            ("host", "localhost:8080"),
+            ("origin", "http://localhost:8080"),
+            ("sec-fetch-site", "same-origin"),
+        ]));
+        assert!(!allowed(&[("host", "localhost:8080")]), "no token");
+        assert!(!allowed(&[
+            (TOKEN_HEADER, "0123"),
+            ("host", "localhost:8080")
+        ]));
+        assert!(!allowed(&[
+            (TOKEN_HEADER, &token),
+            ("host", "localhost:8080"),
+            ("sec-fetch-site", "cross-site"),
+        ]));
+        assert!(!allowed(&[
+            (TOKEN_HEADER, &token),
+            ("host", "localhost:8080"),
+            ("origin", "http://attacker.example"),
+        ]));
+        assert!(!allowed(&[
+            (TOKEN_HEADER, &token),
+            ("host", "localhost:8080"),
+            ("origin", "null"),
+        ]));
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/v1/analyze"),
     ("get", "/v1/articles"),
     ("get", "/v1/articles/{id}"),
+    ("post", "/v1/articles/{id}/corrections"),
     ("get", "/v1/sources"),
     ("get", "/v1/sources/{id}"),
     ("get", "/v1/search"),
@@ -51,6 +52,7 @@ struct Health {
     version: &'static str,
     stages: Vec<&'static str>,
     ledger: bool,
+    corrections: bool,
 }
 
 async fn health(State(state): State<AppState>) -> axum::Json<Health> {
@@ -59,6 +61,7 @@ async fn health(State(state): State<AppState>) -> axum::Json<Health> {
         version: env!("CARGO_PKG_VERSION"),
         stages: state.pipeline.stages().iter().map(|s| s.name()).collect(),
         ledger: state.ledger.is_some(),
+        corrections: state.ledger.is_some() && state.corrections,
     })
 }
 
