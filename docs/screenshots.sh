@@ -1,0 +1,23 @@
+#!/bin/sh
+# Regenerates the screenshots that README.md shows: runs the browser test
+# (tests/browser/page.test.mjs, which saves every view it checks to
+# target/browser/) and copies the Analyse page, a source page and a corrected
+# ledger article into docs/images/.
+#
+#   docs/screenshots.sh [path/to/attest]    (default: a fresh release build)
+#
+# Needs what the browser test needs: Debian's chromium and `npm ci` in
+# tests/browser (.ci/run installs both).
+set -eu
+cd "$(dirname "$0")/.."
+attest=${1:-}
+if [ -z "$attest" ]; then
+  cargo build --quiet --release --bin attest
+  attest=target/release/attest
+fi
+node tests/browser/page.test.mjs "$attest"
+mkdir -p docs/images
+for shot in analyse ledger-source ledger-correction; do
+  cp "target/browser/$shot.png" "docs/images/$shot.png"
+done
+echo "docs/images/: analyse.png, ledger-source.png, ledger-correction.png"
