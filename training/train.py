@@ -618,21 +618,21 @@ def main():
     ap.add_argument("--out-dir", default="models/encoder")
     ap.add_argument("--log", default="training/log.txt")
     ap.add_argument("--fixture", default="training/fixtures/parity.json")
-    ap.add_argument("--epochs", type=int, default=1)
+    ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--steps", type=int, default=None,
                     help="total optimizer steps for the schedule; default: the epochs, fitted to the budget")
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--lr", type=float, default=1e-4)
     ap.add_argument("--head-lr", type=float, default=1e-3)
     ap.add_argument("--warmup", type=float, default=0.06)
-    ap.add_argument("--freeze-embeddings", action=argparse.BooleanOptionalAction, default=True)
+    ap.add_argument("--freeze-embeddings", action=argparse.BooleanOptionalAction, default=False)
     ap.add_argument("--bf16", action=argparse.BooleanOptionalAction, default=True)
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--max-train-windows", type=int, default=None, help="smoke tests only")
     ap.add_argument("--max-dev-docs", type=int, default=None, help="smoke tests only")
     ap.add_argument("--max-steps", type=int, default=None, help="timing runs only: stop after this many steps")
-    ap.add_argument("--train-budget-minutes", type=float, default=68.0,
+    ap.add_argument("--train-budget-minutes", type=float, default=110.0,
                     help="stop training (then evaluate and export) this long after the start; logged if it fires")
     args = ap.parse_args()
 

@@ -16,7 +16,7 @@ pub(crate) enum ModelChoice {
     /// The linear models: fast, and always there.
     #[default]
     Fast,
-    /// The fine-tuned encoder for attributions and entities: more accurate, slower.
+    /// The fine-tuned encoder for attributions: more accurate, slower.
     Accurate,
 }
 
@@ -24,7 +24,7 @@ pub(crate) enum ModelChoice {
 #[derive(Debug, Args, Clone)]
 pub(crate) struct ModelArgs {
     /// Which model analyses: fast (linear models) or accurate (the fine-tuned
-    /// encoder assigns attributions and entities; needs its model directory).
+    /// encoder assigns attributions; needs its model directory).
     #[arg(long, value_enum, default_value_t = ModelChoice::Fast)]
     pub(crate) model: ModelChoice,
 
@@ -72,22 +72,17 @@ impl ModelArgs {
         }
     }
 
-    /// Segmentation, tags and the stage of the chosen model that assigns entities.
+    /// Segmentation, tags and entities. Both modes tag entities with the
+    /// fast model: the encoder's entity head scores under it on dev (see
+    /// [`Pipeline::accurate`]).
     pub(crate) fn entity_pipeline(&self, limits: &Limits) -> anyhow::Result<Pipeline> {
         let tagger = attest_tag::Tagger::bundled().context("loading the part-of-speech model")?;
-        let entities = match self.model {
-            ModelChoice::Fast => AnyStage::Entities(Box::new(
-                attest_entities::EntityTagger::bundled().context("loading the entity model")?,
-            )),
-            ModelChoice::Accurate => AnyStage::Accurate(Box::new(attest_pipeline::Accurate::new(
-                self.encoder()?,
-                attest_attrib::Rules::ALL,
-            ))),
-        };
+        let entities =
+            attest_entities::EntityTagger::bundled().context("loading the entity model")?;
         Pipeline::new(vec![
             AnyStage::Segment(attest_text::Segmenter::new(*limits)),
             AnyStage::Pos(Box::new(tagger)),
-            entities,
+            AnyStage::Entities(Box::new(entities)),
         ])
         .context("building the pipeline")
     }

@@ -55,6 +55,6 @@ mod stage;
 mod testing;
 
 pub use model::{MODEL_KIND, Model, TrainConfig, TrainingExample, train};
-pub use stage::{EntityTagger, entities_from};
+pub use stage::EntityTagger;
 
 pub use attest_learn::ModelError;

@@ -53,11 +53,10 @@ impl EntityTagger {
     }
 }
 
-/// The entity layer of a segmented document from mentions a tagger found
-/// (the fast mode's model or accurate mode's encoder), in text order: the
-/// byline, dateline and family-name rules, then label harmony and clusters,
-/// as [`EntityTagger`] applies them to its own mentions.
-pub fn entities_from(doc: &Doc, mut mentions: Vec<(Span, EntityLabel)>) -> Vec<Entity> {
+/// The entity layer of a segmented document from the mentions the model
+/// found, in text order: the byline, dateline and family-name rules, then
+/// label harmony and clusters.
+pub(crate) fn entities_from(doc: &Doc, mut mentions: Vec<(Span, EntityLabel)>) -> Vec<Entity> {
     mentions.sort_by_key(|(span, _)| (span.byte_start(), span.byte_end()));
     bylines_name_people(doc, &mut mentions);
     datelines_name_places(doc, &mut mentions);

@@ -35,7 +35,7 @@ pub enum AnalysisModel {
     /// The linear models (the default).
     #[default]
     Fast,
-    /// The fine-tuned encoder for attributions and entities.
+    /// The fine-tuned encoder for attributions.
     Accurate,
 }
 
