@@ -10,6 +10,9 @@
 #
 #   benchmarks/postgres.sh [N] [WORKDIR]
 #
+# With ATTEST_BENCH_KEEP=1 the cluster is left running at the end, for
+# EXPLAIN ANALYZE and the like, and the script says how to stop it.
+#
 # The PostgreSQL server's CPU is counted apart from attest's, from /proc: the
 # postmaster's own time, that of its live children, and that of the children
 # it has reaped (the backends of finished connections).
@@ -30,10 +33,16 @@ fi
 # run as root (PostgreSQL refuses root), reached through a Unix socket there.
 pg_dir=$(mktemp -d /tmp/attest-pg-bench.XXXXXX)
 port=5433
+url() { echo "postgres://postgres@localhost/$1?host=$pg_dir&port=$port"; }
 as_postgres() {
   if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$1"; else sh -c "$1"; fi
 }
 stop_cluster() {
+  if [ "${ATTEST_BENCH_KEEP:-}" = 1 ] && [ -f "$pg_dir/data/postmaster.pid" ]; then
+    echo "the cluster is left running: $(url ledger_one)"
+    echo "stop it with: su postgres -s /bin/sh -c \"$pg_bin/pg_ctl -D $pg_dir/data stop\"; rm -rf $pg_dir"
+    return
+  fi
   as_postgres "'$pg_bin/pg_ctl' -D '$pg_dir/data' -m fast -w stop" >/dev/null 2>&1 || true
   rm -rf "$pg_dir"
 }
@@ -54,7 +63,6 @@ if ! as_postgres "'$pg_bin/initdb' -D '$pg_dir/data' -A trust -U postgres >'$pg_
   exit 0
 fi
 psql() { "$pg_bin/psql" -X -q -t -A -h "$pg_dir" -p "$port" -U postgres "$@"; }
-url() { echo "postgres://postgres@localhost/$1?host=$pg_dir&port=$port"; }
 new_db() { psql -d postgres -c "CREATE DATABASE $1"; url "$1"; }
 if [ -n "$statements" ]; then psql -d postgres -c "CREATE EXTENSION pg_stat_statements"; fi
 postmaster=$(head -n 1 "$pg_dir/data/postmaster.pid")
