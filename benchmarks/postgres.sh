@@ -10,6 +10,8 @@
 #
 #   benchmarks/postgres.sh [N] [WORKDIR]
 #
+# ATTEST_BENCH_ONCE=1 leaves out the second single-process ingest that follows
+# the four writers (it shows how much one run differs from the next).
 # With ATTEST_BENCH_KEEP=1 the cluster is left running at the end, for
 # EXPLAIN ANALYZE and the like, and the script says how to stop it.
 #
@@ -199,8 +201,10 @@ wall_ms=$(( $(now_ms) - start ))
 after=$(server_ticks)
 cat "$work"/part-0[0-3].attest | awk -v w="$wall_ms" -v t="$clock_ticks" -v s=$(( after - before )) \
   '{ c += $2 + $3 } END { printf "%.1f %.1f %.1f\n", w / 1000, c, s / t }' > "$work/pg_four.time"
-pg_again=$(new_db ledger_again)
-ingest pg_again "$pg_again" "$analysed"
+if [ "${ATTEST_BENCH_ONCE:-}" != 1 ]; then
+  pg_again=$(new_db ledger_again)
+  ingest pg_again "$pg_again" "$analysed"
+fi
 echo "| PostgreSQL ingest --analysed, $n articles | wall s | attest CPU s | server CPU s | articles/s | stored |"
 echo "|---|---|---|---|---|---|"
 parallel_row() {
@@ -210,7 +214,9 @@ parallel_row() {
 }
 parallel_row "1 process (as above)" pg_one "$(count_check ledger_one)"
 parallel_row "4 processes, a quarter each" pg_four "$(count_check ledger_four)"
-parallel_row "1 process, again" pg_again "$(count_check ledger_again)"
+if [ "${ATTEST_BENCH_ONCE:-}" != 1 ]; then
+  parallel_row "1 process, again" pg_again "$(count_check ledger_again)"
+fi
 for part in "$work"/part-0[0-3]; do
   echo "$(basename "$part"): $(tail -n 1 "$part.log" | sed 's/; ledger .*//')"
 done
