@@ -11,17 +11,18 @@ cd "$(dirname "$0")/.."
 size_mb=${1:-1024}
 work=${2:-target/filter-bench}
 mkdir -p "$work"
-cargo build --quiet --release --bin attest --bin attest-gencorpus
+source benchmarks/lib.sh
+build_release
 corpus="$work/corpus-${size_mb}mb.jsonl"
 if [ ! -f "$corpus" ]; then
   # gencorpus articles are about 925 bytes of JSON Lines each.
-  target/release/attest-gencorpus $(( size_mb * 1024 * 1024 / 925 )) | head -c $(( size_mb * 1024 * 1024 )) \
+  "$gencorpus" $(( size_mb * 1024 * 1024 / 925 )) | head -c $(( size_mb * 1024 * 1024 )) \
     | sed '$d' > "$corpus"
 fi
 records=$(wc -l < "$corpus")
 bytes=$(stat -c %s "$corpus")
 /usr/bin/time -f "%M %e %U %S" -o "$work/time" \
-  target/release/attest analyze --input-format jsonl --format jsonl --errors inline - \
+  "$attest" analyze --input-format jsonl --format jsonl --errors inline - \
   < "$corpus" | wc -l > "$work/lines"
 read -r rss_kb wall user sys < "$work/time"
 lines=$(cat "$work/lines")

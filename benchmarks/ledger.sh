@@ -12,22 +12,14 @@ cd "$(dirname "$0")/.."
 n=${1:-100000}
 work=${2:-target/ledger-bench}
 mkdir -p "$work"
-cargo build --quiet --release -p attest-cli -p attest-gencorpus
-attest=target/release/attest
+source benchmarks/lib.sh
+build_release
 corpus="$work/corpus.jsonl"
 db="$work/ledger.db"
 
-target/release/attest-gencorpus "$n" > "$corpus"
+"$gencorpus" "$n" > "$corpus"
 bytes=$(stat -c %s "$corpus")
 
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-
-# Wall and CPU (user + system) seconds of a command, from GNU time.
-timed() {
-  local out=$1
-  shift
-  /usr/bin/time -f "%e %U %S" -o "$out" "$@"
-}
 timed "$work/analyze.time" "$attest" analyze --format jsonl "$corpus" > /dev/null
 analyze_ms=$(awk '{ printf "%d", $1 * 1000 }' "$work/analyze.time")
 analyze_cpu=$(awk '{ printf "%.1f", $2 + $3 }' "$work/analyze.time")
@@ -51,33 +43,9 @@ echo "storage overhead: wall $(awk -v a="$analyze_ms" -v i="$ingest_ms" 'BEGIN {
 echo "ingest summary: $(tail -n 1 "$work/ingest.log")"
 echo
 
-median_ms() { # the median wall time of 5 runs of a command, in ms
-  local times=()
-  for _ in 1 2 3 4 5; do
-    local s
-    s=$(now_ms)
-    "$@" > /dev/null
-    times+=($(( $(now_ms) - s )))
-  done
-  printf '%s\n' "${times[@]}" | sort -n | sed -n 3p
-}
-
-person=$("$attest" sources --db "$db" --type person --limit 1 --format csv | sed -n 2p | cut -d, -f2)
 echo "| query | median ms |"
 echo "|---|---|"
-query() {
-  local label=$1
-  shift
-  echo "| \`$label\` | $(median_ms "$attest" "$@" --db "$db") |"
-}
-query "attest sources" sources --limit 20
-query "attest sources --type unnamed" sources --type unnamed --limit 20
-query "attest sources --outlet 'Coast Herald' --since 2026-01-01" sources --outlet "Coast Herald" --since 2026-01-01 --limit 20
-query "attest said '$person'" said "$person"
-query "attest search bargain" search bargain --limit 20
-query "attest search '\"cranes stand still\"'" search '"cranes stand still"' --limit 20
-query "attest stats --by outlet" stats --by outlet
-query "attest stats --by month" stats --by month
+query_rows "$db"
 
 echo
 echo "| round (20,000 articles) | analyze wall s | analyze CPU s | ingest wall s | ingest CPU s | wall overhead | CPU overhead |"

@@ -62,24 +62,13 @@ fn cell_values(
 /// Adds a stored article to its cell (`sign` 1) or takes it out (`sign` -1).
 pub(crate) fn count(tx: &Conn<'_>, article: i64, sign: i64) -> DbResult<()> {
     let (outlet, date, values) = cell_values(tx, article)?;
-    let sets: Vec<String> = COLUMNS
-        .iter()
-        .enumerate()
-        .map(|(i, (column, _))| format!("{column} = {column} + ?{}", i + 3))
-        .collect();
-    let mut params: Vec<Value> = vec![outlet.clone().into(), date.clone().into()];
-    params.extend(values.iter().map(|v| Value::Integer(v * sign)));
-    let updated = tx.execute(
-        &format!(
-            "UPDATE stats_cells SET {} \
-             WHERE outlet IS NOT DISTINCT FROM ?1 AND published_date IS NOT DISTINCT FROM ?2",
-            sets.join(", ")
-        ),
-        &params,
-    )?;
-    if updated == 0 {
+    let values: Vec<i64> = values.iter().map(|v| v * sign).collect();
+    let (sql, params) = add_to_cell(outlet.as_deref(), date.as_deref(), &values);
+    if tx.execute(&sql, &params)? == 0 {
         let columns: Vec<&str> = COLUMNS.iter().map(|(column, _)| *column).collect();
         let placeholders: Vec<String> = (1..=COLUMNS.len() + 2).map(|i| format!("?{i}")).collect();
+        let mut params: Vec<Value> = vec![outlet.clone().into(), date.clone().into()];
+        params.extend(values.into_iter().map(Value::Integer));
         tx.execute(
             &format!(
                 "INSERT INTO stats_cells (outlet, published_date, {}) VALUES ({})",
@@ -90,13 +79,59 @@ pub(crate) fn count(tx: &Conn<'_>, article: i64, sign: i64) -> DbResult<()> {
         )?;
     }
     if sign < 0 {
-        tx.execute(
-            "DELETE FROM stats_cells WHERE outlet IS NOT DISTINCT FROM ?1 \
-             AND published_date IS NOT DISTINCT FROM ?2 AND articles = 0",
-            values![outlet, date],
-        )?;
+        let (sql, params) = remove_empty_cell(outlet.as_deref(), date.as_deref());
+        tx.execute(&sql, &params)?;
     }
     Ok(())
+}
+
+/// The statement that adds `values` (one per [`COLUMNS`]) to the cell of
+/// `outlet` and `date`, and its parameters.
+pub(crate) fn add_to_cell(
+    outlet: Option<&str>,
+    date: Option<&str>,
+    values: &[i64],
+) -> (String, Vec<Value>) {
+    let sets: Vec<String> = COLUMNS
+        .iter()
+        .map(|(column, _)| format!("{column} = {column} + ?"))
+        .collect();
+    let (condition, keys) = cell_of(outlet, date);
+    let mut params: Vec<Value> = values.iter().copied().map(Value::Integer).collect();
+    params.extend(keys);
+    let sql = format!(
+        "UPDATE stats_cells SET {} WHERE {condition}",
+        sets.join(", ")
+    );
+    (sql, params)
+}
+
+/// The statement that removes the cell of `outlet` and `date` once it counts
+/// no article, and its parameters.
+pub(crate) fn remove_empty_cell(outlet: Option<&str>, date: Option<&str>) -> (String, Vec<Value>) {
+    let (condition, params) = cell_of(outlet, date);
+    let sql = format!("DELETE FROM stats_cells WHERE {condition} AND articles = 0");
+    (sql, params)
+}
+
+/// The condition that picks the cell of `outlet` and `date` (either may be
+/// missing), and its parameters. It says `IS NULL` or `=` as the value is
+/// missing or not, rather than `IS NOT DISTINCT FROM` for both, which
+/// PostgreSQL cannot look up in an index: it read every cell for each article
+/// stored, so that storing slowed down as the ledger grew.
+fn cell_of(outlet: Option<&str>, date: Option<&str>) -> (String, Vec<Value>) {
+    let mut conditions = Vec::new();
+    let mut params = Vec::new();
+    for (column, value) in [("outlet", outlet), ("published_date", date)] {
+        match value {
+            Some(value) => {
+                conditions.push(format!("{column} = ?"));
+                params.push(Value::Text(value.to_string()));
+            }
+            None => conditions.push(format!("{column} IS NULL")),
+        }
+    }
+    (conditions.join(" AND "), params)
 }
 
 /// How many cells disagree with the sums of their articles (for the check).

@@ -4,8 +4,9 @@
 //!
 //! The SQL is written once, in the dialect both databases read: `?N` and `?`
 //! parameters (numbered for PostgreSQL as SQLite numbers them), `CAST(... AS
-//! BIGINT)` around sums (PostgreSQL sums integers into `numeric`), `IS NOT
-//! DISTINCT FROM` for comparisons that match NULL and explicit `NULLS FIRST`
+//! BIGINT)` around sums (PostgreSQL sums integers into `numeric`), `IS NULL`
+//! or `=` as a compared value is missing or not (never `IS NOT DISTINCT FROM`,
+//! which PostgreSQL cannot look up in an index) and explicit `NULLS FIRST`
 //! (SQLite's order, which PostgreSQL reverses). Values travel as SQLite's
 //! [`Value`] both ways; PostgreSQL's are converted by the type of each
 //! parameter and column, so the same statement and the same row mapping

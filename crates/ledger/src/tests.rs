@@ -49,6 +49,7 @@ on_both_backends!(
     refuses_a_newer_schema,
     two_writers_store_each_key_once,
     corrections_stand_beside_what_attest_found,
+    finds_the_cell_of_an_article_through_its_index,
 );
 
 fn said<'a>(
@@ -936,4 +937,47 @@ fn corrections_stand_beside_what_attest_found(db: &TestDb) {
         .unwrap();
     assert_eq!(none, 0);
     drop(ledger);
+}
+
+/// Storing an article adds it to its statistics cell; the cell is looked up
+/// through `stats_cells_key`, with or without an outlet and a date. In
+/// PostgreSQL `IS NOT DISTINCT FROM` read every cell instead, for each article
+/// stored. PostgreSQL is told not to scan, since it would rather scan a table
+/// this small whatever the condition.
+fn finds_the_cell_of_an_article_through_its_index(db: &TestDb) {
+    let ledger = Ledger::open(db.location().clone()).unwrap();
+    let conn = ledger.conn();
+    let explain = if conn.is_postgres() {
+        conn.batch("SET enable_seqscan = off").unwrap();
+        "EXPLAIN"
+    } else {
+        "EXPLAIN QUERY PLAN"
+    };
+    let values = [1; cells::COLUMNS.len()];
+    for (outlet, date) in [
+        (Some("Coast Herald"), Some("2026-01-02")),
+        (None, Some("2026-01-02")),
+        (Some("Coast Herald"), None),
+        (None, None),
+    ] {
+        for (sql, params) in [
+            cells::add_to_cell(outlet, date, &values),
+            cells::remove_empty_cell(outlet, date),
+        ] {
+            let plan: Vec<String> = conn
+                .rows(&format!("{explain} {sql}"), &params)
+                .unwrap()
+                .into_iter()
+                .flat_map(|row| row.into_values())
+                .filter_map(|value| match value {
+                    rusqlite::types::Value::Text(line) => Some(line),
+                    _ => None,
+                })
+                .collect();
+            assert!(
+                plan.iter().any(|line| line.contains("stats_cells_key")),
+                "{sql}: {plan:?}"
+            );
+        }
+    }
 }
