@@ -44,7 +44,10 @@ fn cell_values(
     tx: &Conn<'_>,
     article: i64,
 ) -> DbResult<(Option<String>, Option<String>, Vec<i64>)> {
-    let expressions: Vec<&str> = COLUMNS.iter().map(|(_, expression)| *expression).collect();
+    let expressions: Vec<String> = COLUMNS
+        .iter()
+        .map(|(column, expression)| format!("{expression} AS {column}"))
+        .collect();
     let sql = format!(
         "SELECT outlet, published_date, {} FROM articles WHERE id = ?1",
         expressions.join(", ")
@@ -52,11 +55,11 @@ fn cell_values(
     let row = tx
         .row(&sql, values![article])?
         .ok_or(rusqlite::Error::QueryReturnedNoRows)?;
-    let mut values = Vec::with_capacity(COLUMNS.len());
-    for i in 0..COLUMNS.len() {
-        values.push(row.get(i + 2)?);
-    }
-    Ok((row.get(0)?, row.get(1)?, values))
+    let values = COLUMNS
+        .iter()
+        .map(|(column, _)| row.get(column))
+        .collect::<DbResult<Vec<i64>>>()?;
+    Ok((row.get("outlet")?, row.get("published_date")?, values))
 }
 
 /// Adds a stored article to its cell (`sign` 1) or takes it out (`sign` -1).

@@ -48,11 +48,7 @@ pub(crate) fn check(conn: &Conn<'_>, writable: bool) -> DbResult<CheckReport> {
     let (integrity, foreign_key_violations) = if conn.is_postgres() {
         (vec!["ok".to_string()], 0)
     } else {
-        let integrity = conn
-            .rows("PRAGMA integrity_check", values![])?
-            .iter()
-            .map(|row| row.get(0))
-            .collect::<DbResult<Vec<String>>>()?;
+        let integrity: Vec<String> = conn.column("PRAGMA integrity_check", values![])?;
         let violations = conn.rows("PRAGMA foreign_key_check", values![])?.len() as i64;
         (integrity, violations)
     };

@@ -115,7 +115,7 @@ pub(crate) fn add(
             "SELECT cue_spans FROM attributions WHERE article = ?1 AND idx = ?2",
             values![rowid, input.attribution],
         )?
-        .map(|row| row.get::<String>(0))
+        .map(|row| row.get::<String>("cue_spans"))
         .transpose()?
     else {
         return Ok(Err(Refusal::Invalid(format!(
@@ -140,8 +140,8 @@ pub(crate) fn add(
             };
             (
                 Some(*index),
-                Some(picked.get::<String>(0)?),
-                Some(picked.get::<String>(1)?),
+                Some(picked.get::<String>("name")?),
+                Some(picked.get::<String>("kind")?),
             )
         }
     };
@@ -220,7 +220,7 @@ pub(crate) fn find_article(conn: &Conn<'_>, id: &str) -> DbResult<Option<(i64, S
         &query::by_article_id("a.id, a.key, a.article_id"),
         values![id],
     )?
-    .map(|row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+    .map(|row| Ok((row.get("id")?, row.get("key")?, row.get("article_id")?)))
     .transpose()
 }
 
@@ -230,7 +230,7 @@ pub(crate) fn of_article(conn: &Conn<'_>, rowid: i64, key: &str) -> DbResult<Vec
     conn.rows(
         "SELECT c.id, c.article_id, c.attribution_idx, c.created, c.wrong, c.source_name, \
          c.source_type, c.source_pick, c.stance, c.kind, c.note, \
-         t.cue_spans IS NOT NULL AND t.cue_spans = c.cue_spans \
+         t.cue_spans IS NOT NULL AND t.cue_spans = c.cue_spans AS applies \
          FROM corrections c LEFT JOIN attributions t \
          ON t.article = ?1 AND t.idx = c.attribution_idx \
          WHERE c.article_key = ?2 ORDER BY c.id",
@@ -243,18 +243,18 @@ pub(crate) fn of_article(conn: &Conn<'_>, rowid: i64, key: &str) -> DbResult<Vec
 
 fn correction(row: &Row) -> DbResult<Correction> {
     Ok(Correction {
-        id: row.get(0)?,
-        article: row.get(1)?,
-        attribution: row.get(2)?,
-        created: row.get(3)?,
-        wrong: row.get::<i64>(4)? != 0,
-        source: row.get(5)?,
-        source_type: row.get(6)?,
-        source_index: row.get(7)?,
-        stance: row.get(8)?,
-        kind: row.get(9)?,
-        note: row.get(10)?,
-        applies: row.get::<i64>(11)? != 0,
+        id: row.get("id")?,
+        article: row.get("article_id")?,
+        attribution: row.get("attribution_idx")?,
+        created: row.get("created")?,
+        wrong: row.get::<i64>("wrong")? != 0,
+        source: row.get("source_name")?,
+        source_type: row.get("source_type")?,
+        source_index: row.get("source_pick")?,
+        stance: row.get("stance")?,
+        kind: row.get("kind")?,
+        note: row.get("note")?,
+        applies: row.get::<i64>("applies")? != 0,
     })
 }
 
@@ -334,14 +334,10 @@ pub(crate) fn gold(
     conn: &Conn<'_>,
     each: &mut dyn FnMut(GoldArticle) -> std::io::Result<()>,
 ) -> DbResult<Result<usize, std::io::Error>> {
-    let keys: Vec<String> = conn
-        .rows(
-            "SELECT DISTINCT article_key FROM corrections ORDER BY article_key",
-            values![],
-        )?
-        .iter()
-        .map(|row| row.get(0))
-        .collect::<DbResult<_>>()?;
+    let keys: Vec<String> = conn.column(
+        "SELECT DISTINCT article_key FROM corrections ORDER BY article_key",
+        values![],
+    )?;
     let mut handed = 0;
     for key in keys {
         let Some(article) = gold_article(conn, &key)? else {
@@ -364,7 +360,7 @@ fn gold_article(conn: &Conn<'_>, key: &str) -> DbResult<Option<GoldArticle>> {
     else {
         return Ok(None);
     };
-    let rowid: i64 = found.get(0)?;
+    let rowid: i64 = found.get("id")?;
     let corrections: Vec<Correction> = of_article(conn, rowid, key)?
         .into_iter()
         .filter(|c| c.applies)
@@ -372,21 +368,21 @@ fn gold_article(conn: &Conn<'_>, key: &str) -> DbResult<Option<GoldArticle>> {
     if corrections.is_empty() {
         return Ok(None);
     }
-    let text: String = found.get(2)?;
+    let text: String = found.get("text")?;
     let mut attributions = Vec::new();
     for row in conn.rows(
         "SELECT idx, kind, stance, source_spans, cue_spans, content_spans FROM attributions \
          WHERE article = ?1 ORDER BY idx",
         values![rowid],
     )? {
-        let index: i64 = row.get(0)?;
-        let cue = spans(&row.get::<String>(4)?);
+        let index: i64 = row.get("idx")?;
+        let cue = spans(&row.get::<String>("cue_spans")?);
         let mut gold = GoldAttribution {
-            source: spans(&row.get::<String>(3)?),
-            content: spans(&row.get::<String>(5)?),
-            kind: from_serde_name(&row.get::<String>(1)?).unwrap_or(AttributionKind::Indirect),
+            source: spans(&row.get::<String>("source_spans")?),
+            content: spans(&row.get::<String>("content_spans")?),
+            kind: from_serde_name(&row.get::<String>("kind")?).unwrap_or(AttributionKind::Indirect),
             stance: row
-                .get::<Option<String>>(2)?
+                .get::<Option<String>>("stance")?
                 .and_then(|s| from_serde_name(&s)),
             cue,
         };
@@ -402,7 +398,7 @@ fn gold_article(conn: &Conn<'_>, key: &str) -> DbResult<Option<GoldArticle>> {
                             "SELECT mentions FROM appearances WHERE article = ?1 AND idx = ?2",
                             values![rowid, index],
                         )?
-                        .map(|row| row.get::<String>(0))
+                        .map(|row| row.get::<String>("mentions"))
                         .transpose()?
                         .map(|json| spans(&json))
                         .unwrap_or_default(),
@@ -420,7 +416,7 @@ fn gold_article(conn: &Conn<'_>, key: &str) -> DbResult<Option<GoldArticle>> {
         attributions.push(gold);
     }
     Ok(Some(GoldArticle {
-        id: found.get(1)?,
+        id: found.get("article_id")?,
         text,
         attributions,
     }))

@@ -15,6 +15,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::error::Error;
+use std::rc::Rc;
 
 use bytes::BytesMut;
 use postgres::types::{FromSql, IsNull, ToSql, Type, to_sql_checked};
@@ -56,14 +57,28 @@ impl std::fmt::Display for DbError {
 
 pub(crate) type DbResult<T> = Result<T, DbError>;
 
-/// A row read by either database.
-pub(crate) struct Row(Vec<Value>);
+/// A row read by either database, whose columns are read by name: the
+/// statement's `SELECT` list, with an `AS` name for every expression, is the
+/// one place that says what each column is.
+pub(crate) struct Row {
+    columns: Rc<[String]>,
+    values: Vec<Value>,
+}
 
 impl Row {
-    /// Column `i` as `T`, converted as rusqlite converts SQLite's values.
-    pub(crate) fn get<T: rusqlite::types::FromSql>(&self, i: usize) -> DbResult<T> {
+    /// Column `name` as `T`, converted as rusqlite converts SQLite's values.
+    pub(crate) fn get<T: rusqlite::types::FromSql>(&self, name: &str) -> DbResult<T> {
+        let i = self
+            .columns
+            .iter()
+            .position(|column| column == name)
+            .ok_or_else(|| rusqlite::Error::InvalidColumnName(name.to_owned()))?;
+        self.at(i)
+    }
+
+    fn at<T: rusqlite::types::FromSql>(&self, i: usize) -> DbResult<T> {
         let value = self
-            .0
+            .values
             .get(i)
             .ok_or(rusqlite::Error::InvalidColumnIndex(i))?;
         T::column_result(ValueRef::from(value)).map_err(|error| {
@@ -75,8 +90,11 @@ impl Row {
         })
     }
 
+    /// The values in `SELECT` order, for tests that read a plan whatever its
+    /// columns are called.
+    #[cfg(test)]
     pub(crate) fn into_values(self) -> Vec<Value> {
-        self.0
+        self.values
     }
 }
 
@@ -216,8 +234,7 @@ impl Conn<'_> {
             }
             Conn::Postgres(_) => {
                 let returning = format!("{sql} RETURNING id");
-                let row = self.row(&returning, params)?;
-                row.ok_or(rusqlite::Error::QueryReturnedNoRows)?.get(0)
+                self.value(&returning, params)
             }
         }
     }
@@ -227,22 +244,38 @@ impl Conn<'_> {
         match self {
             Conn::Sqlite(conn) => {
                 let mut statement = conn.prepare_cached(sql)?;
-                let width = statement.column_count();
+                let columns: Rc<[String]> = statement
+                    .column_names()
+                    .map(str::to_owned)
+                    .collect();
                 let mut rows = statement.query(rusqlite::params_from_iter(params))?;
                 let mut out = Vec::new();
                 while let Some(row) = rows.next()? {
-                    out.push(sqlite_row(row, width)?);
+                    out.push(Row {
+                        columns: Rc::clone(&columns),
+                        values: sqlite_values(row, columns.len())?,
+                    });
                 }
                 Ok(out)
             }
             Conn::Postgres(pg) => {
                 let mut pg = pg.borrow_mut();
                 let statement = pg.prepare(sql)?;
+                let columns: Rc<[String]> = statement
+                    .columns()
+                    .iter()
+                    .map(|column| column.name().to_owned())
+                    .collect();
                 let params = pg_params(params);
                 pg.client
                     .query(&statement, &as_refs(&params))?
                     .iter()
-                    .map(pg_row)
+                    .map(|row| {
+                        Ok(Row {
+                            columns: Rc::clone(&columns),
+                            values: pg_values(row)?,
+                        })
+                    })
                     .collect()
             }
         }
@@ -253,7 +286,8 @@ impl Conn<'_> {
         Ok(self.rows(sql, params)?.into_iter().next())
     }
 
-    /// The first column of the first row of a query that gives one row.
+    /// The one column of the first row of a query that gives one row of one
+    /// column, which needs no name.
     pub(crate) fn value<T: rusqlite::types::FromSql>(
         &self,
         sql: &str,
@@ -261,24 +295,36 @@ impl Conn<'_> {
     ) -> DbResult<T> {
         self.row(sql, params)?
             .ok_or(rusqlite::Error::QueryReturnedNoRows)?
-            .get(0)
+            .at(0)
+    }
+
+    /// The one column of every row of a query.
+    pub(crate) fn column<T: rusqlite::types::FromSql>(
+        &self,
+        sql: &str,
+        params: &[Value],
+    ) -> DbResult<Vec<T>> {
+        self.rows(sql, params)?
+            .iter()
+            .map(|row| row.at(0))
+            .collect()
     }
 }
 
-pub(crate) fn sqlite_row(row: &rusqlite::Row<'_>, width: usize) -> DbResult<Row> {
+pub(crate) fn sqlite_values(row: &rusqlite::Row<'_>, width: usize) -> DbResult<Vec<Value>> {
     let mut values = Vec::with_capacity(width);
     for i in 0..width {
         values.push(Value::column_result(row.get_ref(i)?).map_err(rusqlite::Error::from)?);
     }
-    Ok(Row(values))
+    Ok(values)
 }
 
-pub(crate) fn pg_row(row: &postgres::Row) -> DbResult<Row> {
+pub(crate) fn pg_values(row: &postgres::Row) -> DbResult<Vec<Value>> {
     let mut values = Vec::with_capacity(row.len());
     for i in 0..row.len() {
         values.push(row.try_get::<_, PgCell>(i)?.0);
     }
-    Ok(Row(values))
+    Ok(values)
 }
 
 /// `sql` with SQLite's `?N` and `?` parameters written as PostgreSQL's `$N`:

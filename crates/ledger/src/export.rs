@@ -8,7 +8,7 @@
 use postgres::types::Type;
 use rusqlite::types::{Value, ValueRef};
 
-use crate::db::{Conn, DbError, pg_row, sqlite_row};
+use crate::db::{Conn, DbError, pg_values, sqlite_values};
 use crate::rows::Cell;
 use crate::{Budget, LedgerError};
 
@@ -128,8 +128,7 @@ pub(crate) fn export(
             rows.columns(&columns)?;
             let mut found = statement.query([]).map_err(|err| failed(err.into()))?;
             while let Some(row) = found.next().map_err(|err| failed(err.into()))? {
-                let row = sqlite_row(row, columns.len()).map_err(failed)?;
-                rows.row(row.into_values())?;
+                rows.row(sqlite_values(row, columns.len()).map_err(failed)?)?;
             }
         }
         Conn::Postgres(pg) => {
@@ -164,7 +163,7 @@ pub(crate) fn export(
                     break;
                 }
                 for row in &fetched {
-                    rows.row(pg_row(row).map_err(failed)?.into_values())?;
+                    rows.row(pg_values(row).map_err(failed)?)?;
                 }
             }
         }

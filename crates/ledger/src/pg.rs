@@ -96,7 +96,7 @@ fn inspect(conn: &Conn<'_>) -> DbResult<Found> {
             values![],
         )?;
         match row {
-            Some(row) => (row.get(0)?, row.get(1)?),
+            Some(row) => (row.get("application_id")?, row.get("schema_version")?),
             None => (0, 0),
         }
     } else {

@@ -5,7 +5,7 @@
 //! answers in milliseconds on a corpus of a hundred thousand articles (see
 //! docs/benchmarks.md).
 
-use attest_doc::{SourceKind, serde_name};
+use attest_doc::{SourceKind, StanceLabel, serde_name};
 use rusqlite::types::Value;
 
 use crate::db::{Conn, DbResult, Row, values};
@@ -99,8 +99,7 @@ pub(crate) fn top_sources(
             conditions.push("kind = ?".to_string(), kind);
         }
         format!(
-            "SELECT id, name, kind, key IS NOT NULL, n_statements, n_articles FROM sources {} \
-             ORDER BY n_statements DESC, id LIMIT ?",
+            "SELECT {SOURCE_COLUMNS} FROM sources {} ORDER BY n_statements DESC, id LIMIT ?",
             conditions.where_clause()
         )
     } else {
@@ -109,7 +108,8 @@ pub(crate) fn top_sources(
         }
         // Rank within the covering index first; only the kept rows meet `sources`.
         format!(
-            "SELECT s.id, s.name, s.kind, s.key IS NOT NULL, t.n, t.a FROM \
+            "SELECT s.id, s.name, s.kind, s.key IS NOT NULL AS merged, t.n AS n_statements, \
+             t.a AS n_articles FROM \
              (SELECT p.source AS source, CAST(SUM(p.n_statements) AS BIGINT) AS n, \
              COUNT(DISTINCT p.article) AS a FROM appearances p {} GROUP BY p.source \
              ORDER BY n DESC, p.source LIMIT ?) t \
@@ -124,22 +124,24 @@ pub(crate) fn top_sources(
         .collect()
 }
 
+/// What [`source_row`] reads, from `sources`.
+const SOURCE_COLUMNS: &str = "id, name, kind, key IS NOT NULL AS merged, n_statements, n_articles";
+
 fn source_row(row: &Row) -> DbResult<SourceRow> {
     Ok(SourceRow {
-        id: row.get(0)?,
-        name: row.get(1)?,
-        kind: row.get(2)?,
-        merged: row.get(3)?,
-        statements: row.get(4)?,
-        articles: row.get(5)?,
+        id: row.get("id")?,
+        name: row.get("name")?,
+        kind: row.get("kind")?,
+        merged: row.get("merged")?,
+        statements: row.get("n_statements")?,
+        articles: row.get("n_articles")?,
     })
 }
 
 /// One source by its ledger id, counted over all articles.
 pub(crate) fn source(conn: &Conn<'_>, id: i64) -> DbResult<Option<SourceRow>> {
     conn.row(
-        "SELECT id, name, kind, key IS NOT NULL, n_statements, n_articles FROM sources \
-         WHERE id = ?1",
+        &format!("SELECT {SOURCE_COLUMNS} FROM sources WHERE id = ?1"),
         values![id],
     )?
     .as_ref()
@@ -152,17 +154,17 @@ const ARTICLE_COLUMNS: &str = "a.article_id, a.title, a.outlet, a.url, a.publish
 
 fn article_row(row: &Row) -> DbResult<ArticleRow> {
     Ok(ArticleRow {
-        id: row.get(0)?,
-        title: row.get(1)?,
-        outlet: row.get(2)?,
-        url: row.get(3)?,
-        published: row.get(4)?,
-        words: row.get(5)?,
-        attributions: row.get(6)?,
-        sources: row.get(7)?,
-        unnamed_sources: row.get(8)?,
-        direct_quotes: row.get(9)?,
-        hedges: row.get(10)?,
+        id: row.get("article_id")?,
+        title: row.get("title")?,
+        outlet: row.get("outlet")?,
+        url: row.get("url")?,
+        published: row.get("published")?,
+        words: row.get("words")?,
+        attributions: row.get("n_attributions")?,
+        sources: row.get("n_sources")?,
+        unnamed_sources: row.get("n_unnamed")?,
+        direct_quotes: row.get("n_direct")?,
+        hedges: row.get("n_hedges")?,
     })
 }
 
@@ -208,8 +210,8 @@ pub(crate) fn article(conn: &Conn<'_>, id: &str) -> DbResult<Option<ArticleDetai
     let Some(found) = found else {
         return Ok(None);
     };
-    let rowid: i64 = found.get(11)?;
-    let key: String = found.get(12)?;
+    let rowid: i64 = found.get("id")?;
+    let key: String = found.get("key")?;
     let article = article_row(&found)?;
     let text: String = conn.value(
         "SELECT text FROM article_texts WHERE article = ?1",
@@ -223,16 +225,17 @@ pub(crate) fn article(conn: &Conn<'_>, id: &str) -> DbResult<Option<ArticleDetai
         .iter()
         .map(|row| {
             Ok(ArticleSource {
-                index: row.get(0)?,
-                source_id: row.get(1)?,
-                name: row.get(2)?,
-                kind: row.get(3)?,
+                index: row.get("idx")?,
+                source_id: row.get("source")?,
+                name: row.get("name")?,
+                kind: row.get("kind")?,
             })
         })
         .collect::<DbResult<Vec<_>>>()?;
     let mut attributions = conn
         .rows(
-            "SELECT t.idx, p.source, p.name, t.kind, t.stance, t.cue_text, t.content_text, p.kind \
+            "SELECT t.idx, p.source, p.name, t.kind, t.stance, t.cue_text, t.content_text, \
+             p.kind AS source_type \
              FROM attributions t LEFT JOIN appearances p ON p.id = t.appearance \
              WHERE t.article = ?1 ORDER BY t.idx",
             values![rowid],
@@ -240,14 +243,14 @@ pub(crate) fn article(conn: &Conn<'_>, id: &str) -> DbResult<Option<ArticleDetai
         .iter()
         .map(|row| {
             Ok(ArticleAttribution {
-                index: row.get(0)?,
-                source_id: row.get(1)?,
-                source: row.get(2)?,
-                kind: row.get(3)?,
-                stance: row.get(4)?,
-                cue: row.get(5)?,
-                content: row.get(6)?,
-                source_type: row.get(7)?,
+                index: row.get("idx")?,
+                source_id: row.get("source")?,
+                source: row.get("name")?,
+                kind: row.get("kind")?,
+                stance: row.get("stance")?,
+                cue: row.get("cue_text")?,
+                content: row.get("content_text")?,
+                source_type: row.get("source_type")?,
                 correction: None,
                 found: None,
             })
@@ -274,8 +277,10 @@ pub(crate) fn article(conn: &Conn<'_>, id: &str) -> DbResult<Option<ArticleDetai
 pub(crate) fn find_sources(conn: &Conn<'_>, name: &str) -> DbResult<Vec<SourceRow>> {
     let (plain, person) = query_names(name);
     conn.rows(
-        "SELECT id, name, kind, key IS NOT NULL, n_statements, n_articles FROM sources \
-         WHERE name_norm IN (?1, ?2) ORDER BY n_statements DESC, id",
+        &format!(
+            "SELECT {SOURCE_COLUMNS} FROM sources \
+             WHERE name_norm IN (?1, ?2) ORDER BY n_statements DESC, id"
+        ),
         values![plain, person],
     )?
     .iter()
@@ -333,15 +338,15 @@ pub(crate) fn statements(
         .iter()
         .map(|row| {
             Ok(Statement {
-                source_id: row.get(0)?,
-                source: row.get(1)?,
-                article: row.get(2)?,
-                outlet: row.get(3)?,
-                date: row.get(4)?,
-                kind: row.get(5)?,
-                stance: row.get(6)?,
-                cue: row.get(7)?,
-                content: row.get(8)?,
+                source_id: row.get("source")?,
+                source: row.get("name")?,
+                article: row.get("article_id")?,
+                outlet: row.get("outlet")?,
+                date: row.get("published_date")?,
+                kind: row.get("kind")?,
+                stance: row.get("stance")?,
+                cue: row.get("cue_text")?,
+                content: row.get("content_text")?,
             })
         })
         .collect()
@@ -458,8 +463,10 @@ pub(crate) fn search(
         } else {
             ("NULL", "NULL", "")
         };
-        let select =
-            format!("a.article_id, a.outlet, a.published_date, {speaker}, {stance}, x.{content}");
+        let select = format!(
+            "a.article_id, a.outlet, a.published_date, {speaker} AS speaker, {stance} AS stance, \
+             x.{content} AS text"
+        );
         let sql = match query {
             Search::Fts5(_) => {
                 let fts = format!("{table}_fts");
@@ -480,7 +487,8 @@ pub(crate) fn search(
                     )
                 };
                 format!(
-                    "SELECT {select}, highlight({fts}, 0, char(2), char(3)), {fts}.rank \
+                    "SELECT {select}, highlight({fts}, 0, char(2), char(3)) AS marked, \
+                     {fts}.rank AS rank \
                      FROM {fts} JOIN {table} x ON x.id = {fts}.rowid \
                      JOIN articles a ON a.id = x.article {speaker_join} \
                      WHERE {fts} MATCH ?1 AND {fts}.rowid IN ({top}) ORDER BY {fts}.rank"
@@ -506,8 +514,8 @@ pub(crate) fn search(
                      AS rank FROM {table} x JOIN articles a ON a.id = x.article CROSS JOIN q \
                      WHERE {} ORDER BY rank, x.id LIMIT {limit}) \
                      SELECT {select}, ts_headline('english', x.{content}, q.query, \
-                     'StartSel=' || chr(2) || ', StopSel=' || chr(3) || ', HighlightAll=true'), \
-                     top.rank FROM top JOIN {table} x ON x.id = top.id \
+                     'StartSel=' || chr(2) || ', StopSel=' || chr(3) || ', HighlightAll=true') \
+                     AS marked, top.rank AS rank FROM top JOIN {table} x ON x.id = top.id \
                      JOIN articles a ON a.id = x.article {speaker_join} CROSS JOIN q \
                      ORDER BY top.rank, x.id",
                     matching.join(" AND ")
@@ -518,18 +526,18 @@ pub(crate) fn search(
         let mut params = vec![Value::Text(text.clone())];
         params.extend(conditions.params);
         for row in conn.rows(&sql, &params)? {
-            let text: String = row.get(5)?;
-            let marked: String = row.get(6)?;
-            let rank: f64 = row.get(7)?;
+            let text: String = row.get("text")?;
+            let marked: String = row.get("marked")?;
+            let rank: f64 = row.get("rank")?;
             hits.push((
                 rank,
                 SearchHit {
                     found_in: found_in.to_string(),
-                    article: row.get(0)?,
-                    outlet: row.get(1)?,
-                    date: row.get(2)?,
-                    source: row.get(3)?,
-                    stance: row.get(4)?,
+                    article: row.get("article_id")?,
+                    outlet: row.get("outlet")?,
+                    date: row.get("published_date")?,
+                    source: row.get("speaker")?,
+                    stance: row.get("stance")?,
                     matches: match_ranges(&text, &marked),
                     text,
                 },
@@ -622,40 +630,44 @@ pub(crate) fn stats(conn: &Conn<'_>, by: GroupBy, filter: &Filter) -> DbResult<V
     let conditions = Conditions::new(filter, "outlet", "published_date");
     let sums: Vec<String> = cells::COLUMNS
         .iter()
-        .map(|(column, _)| format!("CAST(SUM({column}) AS BIGINT)"))
+        .map(|(column, _)| format!("CAST(SUM({column}) AS BIGINT) AS {column}"))
         .collect();
     let sql = format!(
-        "SELECT {group}, {} FROM stats_cells {} GROUP BY 1 ORDER BY 1 NULLS FIRST",
+        "SELECT {group} AS grp, {} FROM stats_cells {} GROUP BY 1 ORDER BY 1 NULLS FIRST",
         sums.join(", "),
         conditions.where_clause()
     );
     let rows = conn.rows(&sql, &conditions.params)?;
     rows.iter()
         .map(|row| {
-            let int = |i: usize| -> DbResult<i64> { Ok(row.get::<Option<i64>>(i)?.unwrap_or(0)) };
-            let attributions = int(5)?;
-            let stanced = int(8)?;
-            let stance = |i: usize| -> DbResult<Option<f64>> { Ok(share(int(9 + i)?, stanced)) };
-            let hedge_words = int(18)?;
+            let int = |column: &str| -> DbResult<i64> {
+                Ok(row.get::<Option<i64>>(column)?.unwrap_or(0))
+            };
+            let attributions = int("attributions")?;
+            let stanced = int("stanced")?;
+            let stance = |label: StanceLabel| -> DbResult<Option<f64>> {
+                Ok(share(int(&serde_name(&label))?, stanced))
+            };
+            let hedges = int("hedges")?;
             Ok(StatsRow {
-                group: row.get(0)?,
-                articles: int(1)?,
-                words: int(2)?,
-                sources: int(3)?,
-                unnamed_share: share(int(4)?, int(3)?),
+                group: row.get("grp")?,
+                articles: int("articles")?,
+                words: int("words")?,
+                sources: int("sources")?,
+                unnamed_share: share(int("unnamed")?, int("sources")?),
                 attributions,
-                direct_share: share(int(6)?, attributions),
-                mixed_share: share(int(7)?, attributions),
-                asserts: stance(0)?,
-                confirms: stance(1)?,
-                denies: stance(2)?,
-                declines: stance(3)?,
-                claims: stance(4)?,
-                reports: stance(5)?,
-                believes: stance(6)?,
-                intends: stance(7)?,
-                hedges: int(17)?,
-                hedges_per_1000_words: share(int(17)? * 1000, hedge_words),
+                direct_share: share(int("direct")?, attributions),
+                mixed_share: share(int("mixed")?, attributions),
+                asserts: stance(StanceLabel::Asserts)?,
+                confirms: stance(StanceLabel::Confirms)?,
+                denies: stance(StanceLabel::Denies)?,
+                declines: stance(StanceLabel::Declines)?,
+                claims: stance(StanceLabel::Claims)?,
+                reports: stance(StanceLabel::Reports)?,
+                believes: stance(StanceLabel::Believes)?,
+                intends: stance(StanceLabel::Intends)?,
+                hedges,
+                hedges_per_1000_words: share(hedges * 1000, int("hedge_words")?),
             })
         })
         .collect()

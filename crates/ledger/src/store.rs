@@ -230,7 +230,7 @@ pub(crate) fn stored_hash(db: &Conn<'_>, key: &ArticleKey) -> DbResult<Option<St
         "SELECT content_hash FROM articles WHERE key = ?1",
         values![key.as_str()],
     )?
-    .map(|row| row.get(0))
+    .map(|row| row.get("content_hash"))
     .transpose()
 }
 
@@ -239,7 +239,7 @@ fn article_row(db: &Conn<'_>, key: &ArticleKey) -> DbResult<Option<i64>> {
         "SELECT id FROM articles WHERE key = ?1",
         values![key.as_str()],
     )?
-    .map(|row| row.get(0))
+    .map(|row| row.get("id"))
     .transpose()
 }
 
@@ -306,12 +306,12 @@ fn store_one(
 fn remove(tx: &Conn<'_>, article: i64) -> DbResult<()> {
     let touched = tx
         .rows(
-            "SELECT source, CAST(SUM(n_statements) AS BIGINT) FROM appearances \
+            "SELECT source, CAST(SUM(n_statements) AS BIGINT) AS n_statements FROM appearances \
              WHERE article = ?1 GROUP BY source",
             values![article],
         )?
         .into_iter()
-        .map(|row| Ok((row.get::<i64>(0)?, row.get::<i64>(1)?)))
+        .map(|row| Ok((row.get::<i64>("source")?, row.get::<i64>("n_statements")?)))
         .collect::<DbResult<Vec<_>>>()?;
     for (source, statements) in &touched {
         tx.execute(
@@ -522,7 +522,7 @@ fn insert_sources(
         let existing: Option<i64> = match &key {
             Some(key) => tx
                 .row("SELECT id FROM sources WHERE key = ?1", values![key])?
-                .map(|row| row.get(0))
+                .map(|row| row.get("id"))
                 .transpose()?,
             None => None,
         };
