@@ -448,7 +448,8 @@ fn date(name: &str, text: &str) -> PyResult<jiff::civil::Date> {
 
 fn source_kind(name: &str) -> PyResult<SourceKind> {
     SourceKind::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .find(|kind| serde_name(kind) == name)
         .ok_or_else(|| {
             let known: Vec<String> = SourceKind::ALL.iter().map(serde_name).collect();

@@ -1,11 +1,14 @@
 //! The command line of the ledger commands: ingest, the queries and export.
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use attest_doc::SourceKind;
+use attest_doc::{SourceKind, serde_name};
 use attest_ledger::Location;
-use clap::{Args, ValueEnum};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::error::ErrorKind;
+use clap::{Arg, Args, Command, ValueEnum};
 
 use crate::flags::{IdArgs, InputFormatArgs, LimitArgs};
 
@@ -121,26 +124,43 @@ pub(crate) struct OutputArgs {
     pub(crate) format: QueryFormat,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum SourceType {
-    Person,
-    Organization,
-    Unnamed,
-    Document,
-    MediaOutlet,
-    SocialMedia,
+/// `--type`'s parser: the source kinds' JSON names, kebab-cased as clap writes
+/// values ("media-outlet"), so that the list is `SourceKind`'s own.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SourceKindParser;
+
+impl SourceKindParser {
+    fn value_name(kind: SourceKind) -> String {
+        serde_name(&kind).replace('_', "-")
+    }
 }
 
-impl SourceType {
-    pub(crate) fn kind(self) -> SourceKind {
-        match self {
-            SourceType::Person => SourceKind::Person,
-            SourceType::Organization => SourceKind::Organization,
-            SourceType::Unnamed => SourceKind::Unnamed,
-            SourceType::Document => SourceKind::Document,
-            SourceType::MediaOutlet => SourceKind::MediaOutlet,
-            SourceType::SocialMedia => SourceKind::SocialMedia,
-        }
+impl TypedValueParser for SourceKindParser {
+    type Value = SourceKind;
+
+    fn parse_ref(
+        &self,
+        command: &Command,
+        arg: Option<&Arg>,
+        value: &OsStr,
+    ) -> Result<SourceKind, clap::Error> {
+        let names = PossibleValuesParser::new(
+            SourceKind::ALL
+                .iter()
+                .map(|kind| PossibleValue::new(SourceKindParser::value_name(*kind))),
+        );
+        let name = names.parse_ref(command, arg, value)?;
+        SourceKind::ALL
+            .iter()
+            .copied()
+            .find(|kind| SourceKindParser::value_name(*kind) == name)
+            .ok_or_else(|| clap::Error::new(ErrorKind::InvalidValue).with_cmd(command))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(SourceKind::ALL.iter().map(|kind| {
+            PossibleValue::new(SourceKindParser::value_name(*kind))
+        })))
     }
 }
 
@@ -153,8 +173,8 @@ pub(crate) struct SourcesArgs {
     pub(crate) filter: FilterArgs,
 
     /// Only sources of this kind.
-    #[arg(long = "type", value_enum, value_name = "TYPE")]
-    pub(crate) source_type: Option<SourceType>,
+    #[arg(long = "type", value_parser = SourceKindParser, value_name = "TYPE")]
+    pub(crate) source_type: Option<SourceKind>,
 
     /// How many sources to list.
     #[arg(long, default_value_t = 20, value_name = "N")]

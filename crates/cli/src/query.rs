@@ -18,7 +18,7 @@ fn open(db: &DbArgs) -> anyhow::Result<Ledger> {
 pub(crate) fn sources(args: &SourcesArgs) -> anyhow::Result<()> {
     let ledger = open(&args.db)?;
     let mut filter = args.filter.filter();
-    filter.kind = args.source_type.map(|t| t.kind());
+    filter.kind = args.source_type;
     let rows = ledger.top_sources(&filter, args.limit)?;
     table::print(&rows, args.output.format)
 }

@@ -75,14 +75,7 @@ fn array<'a>(value: &'a Value, key: &str) -> &'a [Value] {
 }
 
 fn source_kind(name: &str) -> SourceKind {
-    match name {
-        "person" => SourceKind::Person,
-        "organization" => SourceKind::Organization,
-        "media_outlet" => SourceKind::MediaOutlet,
-        "document" => SourceKind::Document,
-        "social_media" => SourceKind::SocialMedia,
-        _ => SourceKind::Unnamed,
-    }
+    attest_doc::from_serde_name(name).unwrap_or(SourceKind::Unnamed)
 }
 
 /// The texts of a role's fragments joined as the ledger joins them.
@@ -174,6 +167,26 @@ fn ingest_then_queries_and_exports_agree_with_the_analysis() {
     ]);
     let person = &people[0];
     assert_eq!(person["kind"], "person");
+    // Every source type is a `--type` value, kebab-cased as clap writes
+    // values; an unknown one is refused with the list.
+    for kind in SourceKind::ALL {
+        let value = attest_doc::serde_name(kind).replace('_', "-");
+        let listed = json(&[
+            "sources", "--type", &value, "--limit", "1000", "--db", db, "--format", "json",
+        ]);
+        for source in listed.as_array().map(Vec::as_slice).unwrap_or_default() {
+            assert_eq!(
+                source["kind"],
+                attest_doc::serde_name(kind),
+                "--type {value}"
+            );
+        }
+    }
+    expect(
+        &["sources", "--type", "robot", "--db", db],
+        2,
+        "person, organization, unnamed, document, media-outlet, social-media",
+    );
     let name = person["name"].as_str().unwrap_or_default();
     let key = attest_ledger::identity::identity_key(name, SourceKind::Person);
     let mut said_expected = Vec::new();

@@ -9,7 +9,8 @@ use crate::{
 };
 
 /// A layer of annotation a stage can assign.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, strum::VariantArray, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 #[non_exhaustive]
 pub enum Layer {
     /// [`Doc::tokens`].
@@ -40,38 +41,13 @@ pub enum Layer {
 }
 
 impl Layer {
-    /// Every layer, in the order the JSON schema lists them.
-    pub const ALL: [Layer; 12] = [
-        Layer::Tokens,
-        Layer::Sentences,
-        Layer::Paragraphs,
-        Layer::Pos,
-        Layer::Attributions,
-        Layer::Stances,
-        Layer::Sources,
-        Layer::Hedges,
-        Layer::Entities,
-        Layer::Quantities,
-        Layer::Times,
-        Layer::Quotations,
-    ];
+    /// Every layer, in the order the JSON schema lists them (the order of
+    /// the enum).
+    pub const ALL: &'static [Layer] = <Layer as strum::VariantArray>::VARIANTS;
 
     /// The layer's name in JSON and in messages.
     pub fn name(self) -> &'static str {
-        match self {
-            Layer::Tokens => "tokens",
-            Layer::Sentences => "sentences",
-            Layer::Paragraphs => "paragraphs",
-            Layer::Pos => "pos",
-            Layer::Attributions => "attributions",
-            Layer::Stances => "stances",
-            Layer::Sources => "sources",
-            Layer::Hedges => "hedges",
-            Layer::Entities => "entities",
-            Layer::Quantities => "quantities",
-            Layer::Times => "times",
-            Layer::Quotations => "quotations",
-        }
+        self.into()
     }
 
     fn bit(self) -> u32 {
@@ -106,7 +82,8 @@ impl LayerSet {
     /// The layers in the set, in [`Layer::ALL`] order.
     pub fn iter(self) -> impl Iterator<Item = Layer> {
         Layer::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(move |layer| self.contains(*layer))
     }
 }

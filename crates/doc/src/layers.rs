@@ -168,7 +168,7 @@ pub struct FoundAttribution {
 }
 
 /// How firmly an attribution puts its content.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, strum::VariantArray)]
 #[serde(rename_all = "snake_case")]
 pub enum StanceLabel {
     /// Said, told, wrote, according to.
@@ -190,17 +190,8 @@ pub enum StanceLabel {
 }
 
 impl StanceLabel {
-    /// Every stance, in the order summaries list them.
-    pub const ALL: [StanceLabel; 8] = [
-        StanceLabel::Asserts,
-        StanceLabel::Confirms,
-        StanceLabel::Denies,
-        StanceLabel::Declines,
-        StanceLabel::Claims,
-        StanceLabel::Reports,
-        StanceLabel::Believes,
-        StanceLabel::Intends,
-    ];
+    /// Every stance, in the order summaries list them (the order of the enum).
+    pub const ALL: &'static [StanceLabel] = <StanceLabel as strum::VariantArray>::VARIANTS;
 }
 
 /// The stance of one attribution and the words that decided it.
@@ -215,7 +206,7 @@ pub struct Stance {
 }
 
 /// What kind of source speaks.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, strum::VariantArray)]
 #[serde(rename_all = "snake_case")]
 pub enum SourceKind {
     /// A named person.
@@ -233,15 +224,8 @@ pub enum SourceKind {
 }
 
 impl SourceKind {
-    /// Every source type, in the order summaries list them.
-    pub const ALL: [SourceKind; 6] = [
-        SourceKind::Person,
-        SourceKind::Organization,
-        SourceKind::Unnamed,
-        SourceKind::Document,
-        SourceKind::MediaOutlet,
-        SourceKind::SocialMedia,
-    ];
+    /// Every source type, in the order summaries list them (the order of the enum).
+    pub const ALL: &'static [SourceKind] = <SourceKind as strum::VariantArray>::VARIANTS;
 }
 
 /// Grammatical gender as the article states it, by pronoun or honorific.
@@ -324,7 +308,7 @@ pub struct Quotation {
 }
 
 /// Whose words a quotation is, or why it has no speaker.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, strum::VariantArray)]
 #[serde(rename_all = "snake_case")]
 pub enum QuoteStatus {
     /// The content of an attribution.
@@ -343,15 +327,8 @@ pub enum QuoteStatus {
 }
 
 impl QuoteStatus {
-    /// Every status, in the order summaries list them.
-    pub const ALL: [QuoteStatus; 6] = [
-        QuoteStatus::Attributed,
-        QuoteStatus::Floating,
-        QuoteStatus::Title,
-        QuoteStatus::Scare,
-        QuoteStatus::Slogan,
-        QuoteStatus::Unattributed,
-    ];
+    /// Every status, in the order summaries list them (the order of the enum).
+    pub const ALL: &'static [QuoteStatus] = <QuoteStatus as strum::VariantArray>::VARIANTS;
 }
 
 /// A statement the article makes only on hearsay ("reportedly", "allegedly").

@@ -34,7 +34,7 @@ mod tests {
 
     #[test]
     fn reads_back_every_name_it_spells() {
-        for kind in SourceKind::ALL {
+        for &kind in SourceKind::ALL {
             assert_eq!(from_serde_name(&serde_name(&kind)), Some(kind));
         }
         assert_eq!(

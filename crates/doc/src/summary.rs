@@ -92,8 +92,8 @@ impl SourcingSummary {
         }
         let attributions = doc.attributions().len();
         let mut sourced = vec![false; attributions];
-        let mut sources_by_kind = Counts::zero(&SourceKind::ALL);
-        let mut attributions_by_source_kind = Counts::zero(&SourceKind::ALL);
+        let mut sources_by_kind = Counts::zero(SourceKind::ALL);
+        let mut attributions_by_source_kind = Counts::zero(SourceKind::ALL);
         for source in doc.sources() {
             sources_by_kind.add(source.kind);
             for attribution in &source.attributions {
@@ -105,7 +105,7 @@ impl SourcingSummary {
                 }
             }
         }
-        let mut stances = Counts::zero(&StanceLabel::ALL);
+        let mut stances = Counts::zero(StanceLabel::ALL);
         for stance in doc.stances() {
             stances.add(stance.label);
         }
@@ -133,7 +133,7 @@ impl SourcingSummary {
             stances,
             hedges: doc.hedges().len(),
             quotations: doc.has(Layer::Quotations).then(|| {
-                let mut counts = Counts::zero(&QuoteStatus::ALL);
+                let mut counts = Counts::zero(QuoteStatus::ALL);
                 for quotation in doc.quotations() {
                     counts.add(quotation.status);
                 }
@@ -231,7 +231,7 @@ mod tests {
 
     #[test]
     fn counts_serialize_as_a_map_listing_every_value() {
-        let mut counts = Counts::zero(&StanceLabel::ALL);
+        let mut counts = Counts::zero(StanceLabel::ALL);
         counts.add(StanceLabel::Denies);
         let written = serde_json::to_string(&counts).expect("a map of strings to numbers");
         assert!(

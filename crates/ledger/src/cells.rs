@@ -160,3 +160,25 @@ pub(crate) fn mismatches(conn: &Conn<'_>) -> DbResult<i64> {
         values![],
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use attest_doc::{StanceLabel, serde_name};
+
+    use super::COLUMNS;
+    use crate::store::stance_column;
+
+    /// Statistics read a stance's cell column by the stance's name, and the
+    /// cell sums the article column the writer fills for it.
+    #[test]
+    fn every_stance_has_its_cell_column() {
+        for label in StanceLabel::ALL {
+            let column = serde_name(label);
+            let expression = format!("coalesce({}, 0)", stance_column(*label));
+            assert!(
+                COLUMNS.contains(&(column.as_str(), expression.as_str())),
+                "no cell column {column} = {expression}"
+            );
+        }
+    }
+}

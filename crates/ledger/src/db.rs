@@ -244,10 +244,7 @@ impl Conn<'_> {
         match self {
             Conn::Sqlite(conn) => {
                 let mut statement = conn.prepare_cached(sql)?;
-                let columns: Rc<[String]> = statement
-                    .column_names()
-                    .map(str::to_owned)
-                    .collect();
+                let columns: Rc<[String]> = statement.column_names().map(str::to_owned).collect();
                 let mut rows = statement.query(rusqlite::params_from_iter(params))?;
                 let mut out = Vec::new();
                 while let Some(row) = rows.next()? {

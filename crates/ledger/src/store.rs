@@ -357,45 +357,70 @@ fn insert(tx: &Conn<'_>, entry: &Entry<'_>, pending: &mut Pending) -> DbResult<(
         .map(Layer::name)
         .collect::<Vec<_>>()
         .join(" ");
+    let mut columns: Vec<String> = [
+        "key",
+        "article_id",
+        "content_hash",
+        "title",
+        "outlet",
+        "url",
+        "published",
+        "published_date",
+        "language",
+        "layers",
+        "bytes",
+        "words",
+        "n_sources",
+        "n_unnamed",
+        "n_attributions",
+        "n_direct",
+        "n_mixed",
+        "n_stanced",
+    ]
+    .map(str::to_owned)
+    .into();
+    let mut params = values![
+        entry.key.as_str(),
+        article.id,
+        content_hash(article),
+        article.title,
+        article.outlet,
+        article.url,
+        published,
+        published_date,
+        article.language,
+        layers,
+        text.len() as i64,
+        counts.words,
+        counts.sources,
+        counts.unnamed,
+        counts.attributions,
+        counts.direct,
+        counts.mixed,
+        counts.stanced,
+    ]
+    .to_vec();
+    for (label, count) in StanceLabel::ALL.iter().zip(&counts.stances) {
+        columns.push(stance_column(*label));
+        params.push(crate::db::Param::value(count));
+    }
+    for (column, count) in [
+        ("n_hedges", counts.hedges),
+        ("n_entities", counts.entities),
+        ("n_quantities", counts.quantities),
+        ("n_times", counts.times),
+    ] {
+        columns.push(column.to_owned());
+        params.push(crate::db::Param::value(&count));
+    }
+    let placeholders: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
     let article_row = tx.insert(
-        "INSERT INTO articles (key, article_id, content_hash, title, outlet, url, published, \
-         published_date, language, layers, bytes, words, n_sources, n_unnamed, n_attributions, \
-         n_direct, n_mixed, n_stanced, n_asserts, n_confirms, n_denies, n_declines, n_claims, \
-         n_reports, n_believes, n_intends, n_hedges, n_entities, n_quantities, n_times) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
-         ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)",
-        values![
-            entry.key.as_str(),
-            article.id,
-            content_hash(article),
-            article.title,
-            article.outlet,
-            article.url,
-            published,
-            published_date,
-            article.language,
-            layers,
-            text.len() as i64,
-            counts.words,
-            counts.sources,
-            counts.unnamed,
-            counts.attributions,
-            counts.direct,
-            counts.mixed,
-            counts.stanced,
-            counts.stances[0],
-            counts.stances[1],
-            counts.stances[2],
-            counts.stances[3],
-            counts.stances[4],
-            counts.stances[5],
-            counts.stances[6],
-            counts.stances[7],
-            counts.hedges,
-            counts.entities,
-            counts.quantities,
-            counts.times,
-        ],
+        &format!(
+            "INSERT INTO articles ({}) VALUES ({})",
+            columns.join(", "),
+            placeholders.join(", ")
+        ),
+        &params,
     )?;
     cells::count(tx, article_row, 1)?;
     tx.execute(
@@ -670,7 +695,8 @@ struct ArticleCounts {
     direct: Option<i64>,
     mixed: Option<i64>,
     stanced: Option<i64>,
-    stances: [Option<i64>; 8],
+    /// In [`StanceLabel::ALL`] order.
+    stances: Vec<Option<i64>>,
     hedges: Option<i64>,
     entities: Option<i64>,
     quantities: Option<i64>,
@@ -685,12 +711,14 @@ impl ArticleCounts {
         let from_summary = |layer, n: fn(&SourcingSummary) -> usize| {
             summary.as_ref().and_then(|s| count(layer, n(s)))
         };
-        // The `n_asserts` ... `n_intends` columns follow `StanceLabel::ALL`.
-        let stances = StanceLabel::ALL.map(|label| {
-            summary
-                .as_ref()
-                .and_then(|s| count(Layer::Stances, s.stances.get(label)))
-        });
+        let stances = StanceLabel::ALL
+            .iter()
+            .map(|label| {
+                summary
+                    .as_ref()
+                    .and_then(|s| count(Layer::Stances, s.stances.get(*label)))
+            })
+            .collect();
         let mixed = doc
             .attributions()
             .iter()
@@ -713,6 +741,11 @@ impl ArticleCounts {
             times: count(Layer::Times, doc.times().len()),
         }
     }
+}
+
+/// The `articles` column that counts a stance's attributions.
+pub(crate) fn stance_column(label: StanceLabel) -> String {
+    format!("n_{}", serde_name(&label))
 }
 
 /// Spans as a JSON array of `[byte_start, byte_end]` pairs.

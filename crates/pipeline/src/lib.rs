@@ -498,7 +498,7 @@ mod tests {
         let text = "“We will appeal,” the union said on Monday. Talks end in May.";
         let doc = accurate.analyze(Article::new("a", text));
         let expected = standard.analyze(Article::new("a", text));
-        for layer in Layer::ALL {
+        for &layer in Layer::ALL {
             assert_eq!(doc.has(layer), expected.has(layer), "{layer}");
         }
         assert!(doc.diagnostics().is_empty(), "{:?}", doc.diagnostics());

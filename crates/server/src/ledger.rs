@@ -59,7 +59,8 @@ impl Params {
             .as_deref()
             .map(|name| {
                 SourceKind::ALL
-                    .into_iter()
+                    .iter()
+                    .copied()
                     .find(|kind| serde_name(kind) == name)
                     .ok_or_else(|| {
                         let names: Vec<String> = SourceKind::ALL.iter().map(serde_name).collect();

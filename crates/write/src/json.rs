@@ -296,7 +296,8 @@ impl<'a> DocumentView<'a> {
             language: article.language.as_deref(),
             text: geometry.text(),
             layers: Layer::ALL
-                .into_iter()
+                .iter()
+                .copied()
                 .filter(|l| written(*l))
                 .map(Layer::name)
                 .collect(),
