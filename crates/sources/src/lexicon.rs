@@ -317,46 +317,22 @@ pub(crate) fn is_org_word(raw: &str) -> bool {
     )
 }
 
-/// Honorifics, and the gender they state (`None`: a title that states none).
+/// Honorifics and titles written before a name (`attest_lang`'s title list),
+/// and the gender they state (`None`: a title that states none). Only a
+/// capitalized word is one: "the judge said" names no one.
 pub(crate) fn honorific(raw: &str) -> Option<Option<attest_doc::Gender>> {
-    use attest_doc::Gender::*;
-    Some(match raw {
-        "Mr." | "Mr" => Some(Masculine),
-        "Mrs." | "Mrs" | "Ms." | "Ms" | "Miss" => Some(Feminine),
-        "Dr." | "Dr" | "Sen." | "Sen" | "Rep." | "Rep" | "Gov." | "Gov" | "Gen." | "Lt."
-        | "Col." | "Sgt." | "Capt." | "Det." | "Prof." | "Rev." | "Judge" | "Justice"
-        | "President" | "Senator" | "Governor" | "Mayor" | "Chief" | "Officer" | "Minister"
-        | "Secretary" | "Commissioner" | "Councilwoman" | "Councilman" | "Sheriff"
-        | "Superintendent" | "Director" | "General" => None,
-        _ => return None,
-    })
+    if !raw.starts_with(|c: char| c.is_uppercase()) {
+        return None;
+    }
+    attest_lang::title(raw)
+        .filter(|title| title.used_as == attest_lang::TitleUse::Title)
+        .map(|title| title.gender)
 }
 
-/// The common noun a title abbreviation stands for, so "the senator" can find
-/// "Sen. Warren".
+/// The common noun a title stands for, so "the senator" can find "Sen. Warren".
 pub(crate) fn title_noun(raw: &str) -> Option<&'static str> {
-    Some(match raw {
-        "Sen." | "Sen" | "Senator" => "senator",
-        "Rep." | "Rep" => "representative",
-        "Gov." | "Gov" | "Governor" => "governor",
-        "Dr." | "Dr" => "doctor",
-        "Gen." => "general",
-        "Judge" => "judge",
-        "Justice" => "justice",
-        "President" => "president",
-        "Mayor" => "mayor",
-        "Chief" => "chief",
-        "Officer" => "officer",
-        "Minister" => "minister",
-        "Secretary" => "secretary",
-        "Commissioner" => "commissioner",
-        "Sheriff" => "sheriff",
-        "Det." => "detective",
-        "Prof." => "professor",
-        "Superintendent" => "superintendent",
-        "Director" => "director",
-        _ => return None,
-    })
+    honorific(raw)?;
+    attest_lang::title(raw)?.noun
 }
 
 /// Capitalized words that start sentences or names without naming anyone.

@@ -2022,6 +2022,30 @@ mod tests {
         assert_eq!(got, vec![named("Ada Byrne", SourceKind::Person); 3]);
     }
 
+    /// Every title of the shared list is split off a name: "Adm." and
+    /// "Maj." were missing from the resolver's own list, so a name kept them.
+    #[test]
+    fn military_and_legal_titles_are_split_off_the_name() {
+        let text = "Adm. Lena Voss said the fleet would sail. Maj. Omar Dell said the base \
+                    would stay open. Atty. Ruth Kane said the case was closed.";
+        let got = sources_of(
+            text,
+            &[
+                ("Adm. Lena Voss", "said", "the fleet would sail"),
+                ("Maj. Omar Dell", "said", "the base would stay open"),
+                ("Atty. Ruth Kane", "said", "the case was closed"),
+            ],
+        );
+        assert_eq!(
+            got,
+            vec![
+                named("Lena Voss", SourceKind::Person),
+                named("Omar Dell", SourceKind::Person),
+                named("Ruth Kane", SourceKind::Person),
+            ]
+        );
+    }
+
     #[test]
     fn pronouns_follow_stated_gender() {
         let text = "Mr. Tom Vale met Ms. Ida Roe. She said the deal was off. He said it was not.";
