@@ -13,15 +13,15 @@
 use attest_doc::{Attribution, Budget, Doc, Exhausted, Layer, LayerError, Stage, StageError};
 
 use crate::assemble::{Plan, Rules, TokenRange};
-use crate::error::ModelError;
 use crate::features::{Lexicon, Prefix, RoleContext, View};
-use crate::hash::KeyMap;
 use crate::perceptron::{Constraints, Perceptron};
 use crate::tagging::{
     self, CON_B, CON_I, CUE_B, CUE_I, CUE_LABELS, CUE_O, ROLE_LABELS, SRC_B, SRC_I,
     cue_constraints, role_constraints, role_masks, runs, window,
 };
-use crate::wire::{Reader, Writer};
+use attest_learn::KeyMap;
+use attest_learn::ModelError;
+use attest_learn::{Reader, Writer};
 
 const MAGIC: &[u8; 8] = b"ATTRIBM1";
 const VERSION: u32 = 2;
@@ -60,7 +60,9 @@ impl Attributor {
     /// The model bundled into this build (models/attrib.model).
     pub fn bundled() -> Result<Attributor, ModelError> {
         if BUNDLED.is_empty() {
-            return Err(ModelError::NotBundled);
+            return Err(ModelError::NotBundled {
+                stage: "attributions".to_owned(),
+            });
         }
         Attributor::from_bytes(BUNDLED)
     }
@@ -68,21 +70,19 @@ impl Attributor {
     /// Reads a model from the bytes [`crate::train`] wrote.
     pub fn from_bytes(bytes: &[u8]) -> Result<Attributor, ModelError> {
         let mut input = Reader::new(bytes);
-        if input.take(MAGIC.len()).map_err(|_| ModelError::BadMagic)? != MAGIC {
+        if input.take(MAGIC.len()).ok() != Some(MAGIC.as_slice()) {
             return Err(ModelError::BadMagic);
         }
         let version = input.u32()?;
         if version != VERSION {
-            return Err(ModelError::Version {
+            return Err(ModelError::UnsupportedVersion {
                 found: version,
                 expected: VERSION,
             });
         }
         let count = input.u32()? as usize;
         if count.saturating_mul(9) > input.remaining() {
-            return Err(ModelError::Malformed(format!(
-                "{count} lexicon entries do not fit the file"
-            )));
+            return Err(input.corrupt(&format!("{count} lexicon entries do not fit the file")));
         }
         let mut entries = KeyMap::default();
         entries.reserve(count);
@@ -93,18 +93,13 @@ impl Attributor {
         let cue = Perceptron::read(&mut input)?;
         let role = Perceptron::read(&mut input)?;
         if cue.labels() != CUE_LABELS || role.labels() != ROLE_LABELS {
-            return Err(ModelError::Malformed(format!(
+            return Err(input.corrupt(&format!(
                 "taggers have {} and {} labels, expected {CUE_LABELS} and {ROLE_LABELS}",
                 cue.labels(),
                 role.labels()
             )));
         }
-        if input.remaining() != 0 {
-            return Err(ModelError::Malformed(format!(
-                "{} bytes after the end",
-                input.remaining()
-            )));
-        }
+        input.finish()?;
         Ok(Attributor {
             lexicon: Lexicon { entries },
             cue,
@@ -354,13 +349,13 @@ mod tests {
         newer[8] = 99;
         assert!(matches!(
             Attributor::from_bytes(&newer),
-            Err(ModelError::Version { found: 99, .. })
+            Err(ModelError::UnsupportedVersion { found: 99, .. })
         ));
         let mut longer = bytes;
         longer.push(0);
         assert!(matches!(
             Attributor::from_bytes(&longer),
-            Err(ModelError::Malformed(_))
+            Err(ModelError::Corrupt { .. })
         ));
     }
 

@@ -7,9 +7,9 @@
 //! role) and a per-position mask of allowed labels (cue tokens are never source
 //! or content of their own attribution).
 
-use crate::error::ModelError;
-use crate::hash::KeyMap;
-use crate::wire::{Reader, Writer};
+use attest_learn::KeyMap;
+use attest_learn::ModelError;
+use attest_learn::{Reader, Writer};
 
 /// The most labels a model scores.
 pub(crate) const MAX_LABELS: usize = 5;
@@ -394,7 +394,7 @@ impl Perceptron {
     pub(crate) fn read(input: &mut Reader<'_>) -> Result<Perceptron, ModelError> {
         let labels = input.u32()? as usize;
         if labels == 0 || labels > MAX_LABELS {
-            return Err(ModelError::Malformed(format!("{labels} labels")));
+            return Err(input.corrupt(&format!("{labels} labels")));
         }
         let mut transitions = Vec::with_capacity((labels + 1) * labels);
         for _ in 0..(labels + 1) * labels {
@@ -403,9 +403,7 @@ impl Perceptron {
         let rows = input.u32()? as usize;
         // Each row takes 8 + 4 × labels bytes: refuse counts the input cannot hold.
         if rows.saturating_mul(8 + 4 * labels) > input.remaining() {
-            return Err(ModelError::Malformed(format!(
-                "{rows} rows do not fit the file"
-            )));
+            return Err(input.corrupt(&format!("{rows} rows do not fit the file")));
         }
         let mut kept = Vec::with_capacity(rows);
         for _ in 0..rows {

@@ -10,8 +10,8 @@
 use attest_doc::{Attribution, AttributionKind, Doc, Span, TokenKind};
 
 use crate::features::{RoleContext, View};
-use crate::hash::fnv;
 use crate::perceptron::{Constraints, Perceptron};
+use attest_learn::fnv1a64;
 
 /// Cue labels.
 pub(crate) const CUE_O: usize = 0;
@@ -282,10 +282,10 @@ pub(crate) fn breaks_after(doc: &Doc, index: usize) -> bool {
 /// The lemma key of a cue: its tokens' lowercase hashes folded, so that
 /// "according to" and "said" are distinct values.
 pub(crate) fn cue_key(view: &View, cue: (usize, usize)) -> u64 {
-    let mut key = fnv(b"cue");
+    let mut key = fnv1a64(b"cue");
     for index in cue.0..cue.1.min(cue.0 + 4) {
         if let Some(t) = view.tokens.get(index) {
-            key = crate::hash::mix(key, t.lower);
+            key = attest_learn::mix(key, t.lower);
         }
     }
     key
@@ -371,7 +371,7 @@ pub(crate) fn kind(
     cue: (usize, usize),
     content: &[(usize, usize)],
 ) -> AttributionKind {
-    let according = fnv(b"according");
+    let according = fnv1a64(b"according");
     if view.tokens.get(cue.0).is_some_and(|t| t.lower == according) {
         return AttributionKind::AccordingTo;
     }

@@ -9,13 +9,13 @@
 use attest_doc::{Attribution, Doc, Span};
 
 use crate::features::{Lexicon, Prefix, RoleContext, View};
-use crate::hash::{KeyMap, fnv};
 use crate::model::Attributor;
 use crate::perceptron::{Sequence, Trainer};
 use crate::tagging::{
     CON_B, CON_I, CUE_B, CUE_I, CUE_LABELS, CUE_O, ROLE_LABELS, ROLE_O, SRC_B, SRC_I,
     cue_constraints, never_cue, role_constraints, role_masks, role_sequence_keys, window,
 };
+use attest_learn::{KeyMap, fnv1a64};
 
 /// How to train. There is no default: the CLI and tests say what they want.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -166,7 +166,7 @@ fn fold_counts(examples: &[TrainingExample]) -> Vec<KeyMap<(u32, u32)>> {
         let (labels, _) = cue_labels(doc, &example.gold);
         for (token, label) in doc.tokens().iter().zip(&labels) {
             let word = token.span.get(doc.text()).unwrap_or("").to_lowercase();
-            let entry = counts.entry(fnv(word.as_bytes())).or_default();
+            let entry = counts.entry(fnv1a64(word.as_bytes())).or_default();
             entry.1 += 1;
             if *label != CUE_O {
                 entry.0 += 1;

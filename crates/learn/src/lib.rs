@@ -48,18 +48,22 @@
 #![deny(missing_docs)]
 
 mod features;
+mod keys;
 mod model;
 mod perceptron;
 mod rng;
 mod scorer;
 mod sequence;
+mod wire;
 
 pub use features::{
     FeatureTable, FeatureWriter, Frozen, IdentityHasher, Lookup, Prehashed, first_chars, fnv1a64,
     fnv1a64_extend, fnv1a64_parts, last_chars,
 };
+pub use keys::{KeyMap, key1, key2, key3, mix};
 pub use model::{FORMAT_VERSION, Model, ModelError};
 pub use perceptron::{Trainer, Weights};
 pub use rng::SplitMix64;
 pub use scorer::Scorer;
 pub use sequence::{SequenceModel, SequenceTrainer, TransitionMask};
+pub use wire::{Reader, Writer};
