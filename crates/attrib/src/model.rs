@@ -14,7 +14,9 @@ use attest_doc::{Attribution, Budget, Doc, Exhausted, Layer, LayerError, Stage, 
 
 use crate::assemble::{Plan, Rules, TokenRange};
 use crate::features::{Lexicon, Prefix, RoleContext, View};
-use crate::perceptron::{Constraints, Perceptron};
+use attest_learn::TransitionMask;
+
+use crate::perceptron::Perceptron;
 use crate::tagging::{
     self, CON_B, CON_I, CUE_B, CUE_I, CUE_LABELS, CUE_O, ROLE_LABELS, SRC_B, SRC_I,
     cue_constraints, role_constraints, role_masks, runs, window,
@@ -168,7 +170,7 @@ impl Attributor {
         cue: (usize, usize),
         flags: &[bool],
         prefix: &Prefix,
-        constraints: &Constraints,
+        constraints: &TransitionMask,
         keys: &mut Vec<u64>,
     ) -> (Vec<TokenRange>, Vec<TokenRange>) {
         let span = window(view, cue);
@@ -205,7 +207,7 @@ impl Attributor {
                     masks.push(1 << CUE_O);
                     continue;
                 }
-                masks.push(u16::MAX);
+                masks.push(u64::MAX);
                 view.cue_keys(index, sentence, &mut keys);
                 self.cue.score(&keys, &mut emissions);
                 if let Some(begin) = emissions.len().checked_sub(CUE_LABELS - CUE_B)
@@ -218,7 +220,7 @@ impl Attributor {
             let best = self.cue.path_score(&emissions, &labels);
             for (start, end) in runs(&labels, CUE_B, CUE_I) {
                 // How much the best labelling beats the best one without this cue.
-                let masks: Vec<u16> = masks
+                let masks: Vec<u64> = masks
                     .iter()
                     .enumerate()
                     .map(|(p, mask)| {

@@ -2,14 +2,13 @@
 //! constrained Viterbi decoding.
 //!
 //! Both taggers of the stage (cues, then source and content per cue) are
-//! instances of it with their own label sets. Constraints come in two forms: a
-//! table of allowed label bigrams (an `I-` only after a `B-` or `I-` of its
-//! role) and a per-position mask of allowed labels (cue tokens are never source
-//! or content of their own attribution).
+//! instances of it with their own label sets. Decoding is attest-learn's
+//! Viterbi under two constraints: a [`TransitionMask`] of allowed label bigrams
+//! (an `I-` only after a `B-` or `I-` of its role) and a per-position mask of
+//! allowed labels (cue tokens are never source or content of their own
+//! attribution).
 
-use attest_learn::KeyMap;
-use attest_learn::ModelError;
-use attest_learn::{Reader, Writer};
+use attest_learn::{KeyMap, ModelError, Reader, TransitionMask, Writer, decode_scores};
 
 /// The most labels a model scores.
 pub(crate) const MAX_LABELS: usize = 5;
@@ -156,40 +155,6 @@ pub(crate) struct Perceptron {
     transitions: Vec<f32>,
 }
 
-/// Which label sequences are legal.
-#[derive(Clone, Debug)]
-pub(crate) struct Constraints {
-    labels: usize,
-    /// `(labels + 1) × labels`, row `labels` for the start.
-    allowed: Vec<bool>,
-}
-
-impl Constraints {
-    /// BIO constraints over `labels` labels where `inside_of(l)` names the `B-`
-    /// label an `I-` label `l` continues, or `None` for labels that may start anywhere.
-    pub(crate) fn bio(labels: usize, inside_of: impl Fn(usize) -> Option<usize>) -> Constraints {
-        let mut allowed = vec![true; (labels + 1) * labels];
-        for current in 0..labels {
-            if let Some(begin) = inside_of(current) {
-                for previous in 0..=labels {
-                    let ok = previous == begin || previous == current;
-                    if let Some(slot) = allowed.get_mut(previous * labels + current) {
-                        *slot = ok;
-                    }
-                }
-            }
-        }
-        Constraints { labels, allowed }
-    }
-
-    fn ok(&self, previous: usize, current: usize) -> bool {
-        self.allowed
-            .get(previous * self.labels + current)
-            .copied()
-            .unwrap_or(false)
-    }
-}
-
 /// Feature ids of a sequence, flat, with `ends[i]` closing position `i`.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Sequence {
@@ -212,89 +177,18 @@ impl Sequence {
     }
 }
 
-/// Runs constrained Viterbi over emission scores (`n × labels`), a transition
-/// table and per-position label masks (bit `l` set: label `l` allowed; empty
-/// slice: all allowed). Returns the best labels; when the constraints leave no
-/// path, every position gets label 0 (which callers make the "outside" label).
+/// The best labels under the constraints and per-position masks, as indices.
 fn viterbi(
     labels: usize,
     emissions: &[f32],
     transitions: &[f32],
-    constraints: &Constraints,
-    masks: &[u16],
+    constraints: &TransitionMask,
+    masks: &[u64],
 ) -> Vec<usize> {
-    let n = emissions.len() / labels.max(1);
-    if n == 0 || labels == 0 {
-        return Vec::new();
-    }
-    let allowed_at = |position: usize, label: usize| {
-        masks
-            .get(position)
-            .is_none_or(|mask| mask & (1 << label) != 0)
-    };
-    let transition = |previous: usize, current: usize| {
-        transitions
-            .get(previous * labels + current)
-            .copied()
-            .unwrap_or(0.0)
-    };
-    let emission = |position: usize, label: usize| {
-        emissions
-            .get(position * labels + label)
-            .copied()
-            .unwrap_or(0.0)
-    };
-    let mut score = vec![f32::NEG_INFINITY; n * labels];
-    let mut back = vec![0u8; n * labels];
-    for (label, slot) in score.iter_mut().enumerate().take(labels) {
-        if allowed_at(0, label) && constraints.ok(labels, label) {
-            *slot = transition(labels, label) + emission(0, label);
-        }
-    }
-    for position in 1..n {
-        for label in 0..labels {
-            if !allowed_at(position, label) {
-                continue;
-            }
-            let mut best = f32::NEG_INFINITY;
-            let mut best_previous = 0;
-            for previous in 0..labels {
-                let before = score[(position - 1) * labels + previous];
-                if before == f32::NEG_INFINITY || !constraints.ok(previous, label) {
-                    continue;
-                }
-                let candidate = before + transition(previous, label);
-                if candidate > best {
-                    best = candidate;
-                    best_previous = previous;
-                }
-            }
-            if best > f32::NEG_INFINITY {
-                score[position * labels + label] = best + emission(position, label);
-                back[position * labels + label] = best_previous as u8;
-            }
-        }
-    }
-    let last = (n - 1) * labels;
-    let mut best_label = None;
-    let mut best = f32::NEG_INFINITY;
-    for label in 0..labels {
-        if score[last + label] > best {
-            best = score[last + label];
-            best_label = Some(label);
-        }
-    }
-    let Some(mut label) = best_label else {
-        return vec![0; n];
-    };
-    let mut path = vec![0; n];
-    for position in (0..n).rev() {
-        path[position] = label;
-        if position > 0 {
-            label = back[position * labels + label] as usize;
-        }
-    }
-    path
+    decode_scores(labels, emissions, transitions, Some(constraints), masks)
+        .into_iter()
+        .map(usize::from)
+        .collect()
 }
 
 impl Perceptron {
@@ -334,8 +228,8 @@ impl Perceptron {
     pub(crate) fn decode(
         &self,
         emissions: &[f32],
-        constraints: &Constraints,
-        masks: &[u16],
+        constraints: &TransitionMask,
+        masks: &[u64],
     ) -> Vec<usize> {
         viterbi(
             self.labels,
@@ -533,10 +427,10 @@ impl Trainer {
     pub(crate) fn predict_masked(
         &self,
         sequence: &Sequence,
-        constraints: &Constraints,
+        constraints: &TransitionMask,
         biased: usize,
         bias: f32,
-        masks: &[u16],
+        masks: &[u64],
     ) -> Vec<usize> {
         let average = |w: f32, s: f64| (f64::from(w) - s / self.step) as f32;
         let mut emissions = vec![0.0; sequence.len() * self.labels];
@@ -569,8 +463,8 @@ impl Trainer {
         &mut self,
         sequence: &Sequence,
         gold: &[usize],
-        constraints: &Constraints,
-        masks: &[u16],
+        constraints: &TransitionMask,
+        masks: &[u64],
     ) -> bool {
         let emissions = self.emissions(sequence);
         let predicted = viterbi(
@@ -666,32 +560,10 @@ mod tests {
     }
 
     #[test]
-    fn bio_constraints_forbid_inside_without_begin() {
-        // Labels: 0 = O, 1 = B, 2 = I.
-        let constraints = Constraints::bio(3, |l| (l == 2).then_some(1));
-        assert!(!constraints.ok(3, 2), "no I at the start");
-        assert!(!constraints.ok(0, 2));
-        assert!(constraints.ok(1, 2) && constraints.ok(2, 2) && constraints.ok(0, 1));
-        // Emissions that favour I everywhere still decode to a legal B I I.
-        let emissions = [0.0, 0.5, 1.0, 0.0, 0.0, 1.0, 0.0, 0.5, 1.0];
-        let path = viterbi(3, &emissions, &[0.0; 12], &constraints, &[]);
-        assert_eq!(path, [1, 2, 2]);
-        // A mask forcing O in the middle splits the run.
-        let path = viterbi(
-            3,
-            &emissions,
-            &[0.0; 12],
-            &constraints,
-            &[0b111, 0b001, 0b111],
-        );
-        assert_eq!(path, [1, 0, 1]);
-    }
-
-    #[test]
     fn learns_a_toy_task_and_round_trips() {
         // Label 1 for positions whose feature is 7, else 0.
         let mut trainer = Trainer::new(2);
-        let constraints = Constraints::bio(2, |_| None);
+        let constraints = TransitionMask::allow_all(2);
         let data: Vec<(Vec<Vec<u64>>, Vec<usize>)> = vec![
             (vec![vec![1, 7], vec![1, 3], vec![1, 7]], vec![1, 0, 1]),
             (vec![vec![1, 3], vec![1, 3]], vec![0, 0]),

@@ -10,7 +10,9 @@
 use attest_doc::{Attribution, AttributionKind, Doc, Span, TokenKind};
 
 use crate::features::{RoleContext, View};
-use crate::perceptron::{Constraints, Perceptron};
+use attest_learn::TransitionMask;
+
+use crate::perceptron::Perceptron;
 use attest_learn::fnv1a64;
 
 /// Cue labels.
@@ -37,14 +39,16 @@ const SENTENCES_AROUND: usize = 1;
 /// Paragraphs a running quote may carry a window into, past the cue's own.
 const QUOTE_PARAGRAPHS: usize = 3;
 
-pub(crate) fn cue_constraints() -> Constraints {
-    Constraints::bio(CUE_LABELS, |l| (l == CUE_I).then_some(CUE_B))
+pub(crate) fn cue_constraints() -> TransitionMask {
+    TransitionMask::bio(CUE_LABELS as u16, |l| {
+        (usize::from(l) == CUE_I).then_some(CUE_B as u16)
+    })
 }
 
-pub(crate) fn role_constraints() -> Constraints {
-    Constraints::bio(ROLE_LABELS, |l| match l {
-        SRC_I => Some(SRC_B),
-        CON_I => Some(CON_B),
+pub(crate) fn role_constraints() -> TransitionMask {
+    TransitionMask::bio(ROLE_LABELS as u16, |l| match usize::from(l) {
+        SRC_I => Some(SRC_B as u16),
+        CON_I => Some(CON_B as u16),
         _ => None,
     })
 }
@@ -292,13 +296,13 @@ pub(crate) fn cue_key(view: &View, cue: (usize, usize)) -> u64 {
 }
 
 /// Per-position masks for a role window: cue tokens may only be O.
-pub(crate) fn role_masks(window: (usize, usize), cue: (usize, usize)) -> Vec<u16> {
+pub(crate) fn role_masks(window: (usize, usize), cue: (usize, usize)) -> Vec<u64> {
     (window.0..window.1)
         .map(|index| {
             if index >= cue.0 && index < cue.1 {
                 1 << ROLE_O
             } else {
-                u16::MAX
+                u64::MAX
             }
         })
         .collect()

@@ -118,9 +118,9 @@ struct CueSentence {
     sequence: Sequence,
     gold: Vec<usize>,
     /// What training allows each token.
-    masks: Vec<u16>,
+    masks: Vec<u64>,
     /// What the run-time stage allows each token.
-    run_masks: Vec<u16>,
+    run_masks: Vec<u64>,
 }
 
 /// Trains `trainer` for `epochs` on the sentences `include` accepts.
@@ -242,7 +242,7 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
                 run_masks.push(if never_cue(view, token) {
                     1 << CUE_O
                 } else {
-                    u16::MAX
+                    u64::MAX
                 });
                 let mut position = Vec::with_capacity(40);
                 // As at run time, except where the gold says otherwise (a word
@@ -250,7 +250,7 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
                 if never_cue(view, token) && *label == CUE_O {
                     masks.push(1 << CUE_O);
                 } else {
-                    masks.push(u16::MAX);
+                    masks.push(u64::MAX);
                     view.cue_keys(token, sentence, &mut position);
                 }
                 keys.push(position);

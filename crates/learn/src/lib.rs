@@ -65,5 +65,5 @@ pub use model::{FORMAT_VERSION, Model, ModelError};
 pub use perceptron::{Trainer, Weights};
 pub use rng::SplitMix64;
 pub use scorer::Scorer;
-pub use sequence::{SequenceModel, SequenceTrainer, TransitionMask};
+pub use sequence::{SequenceModel, SequenceTrainer, TransitionMask, decode_scores};
 pub use wire::{Reader, Writer};

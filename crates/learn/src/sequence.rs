@@ -28,6 +28,22 @@ impl TransitionMask {
         }
     }
 
+    /// The BIO mask over `n_labels` labels: an inside label `l` for which
+    /// `inside_of(l)` names its begin label may only follow that begin label or
+    /// itself, and never starts a sequence; other labels may go anywhere.
+    pub fn bio(n_labels: u16, inside_of: impl Fn(u16) -> Option<u16>) -> TransitionMask {
+        let mut mask = TransitionMask::allow_all(n_labels);
+        for to in 0..n_labels {
+            if let Some(begin) = inside_of(to) {
+                mask.forbid(None, to);
+                for from in (0..n_labels).filter(|f| *f != begin && *f != to) {
+                    mask.forbid(Some(from), to);
+                }
+            }
+        }
+        mask
+    }
+
     fn index(&self, from: Option<u16>, to: u16) -> Option<usize> {
         let from = from.map_or(self.n_labels, |f| f as usize);
         let to = to as usize;
@@ -137,6 +153,7 @@ impl SequenceTrainer {
             },
             &self.transitions.weight,
             mask,
+            &[],
         );
         self.clock += 1;
         let usable = gold.len() == features.len() && gold.iter().all(|g| (*g as usize) < n);
@@ -208,6 +225,7 @@ impl SequenceModel {
             },
             &self.transitions,
             mask,
+            &[],
         )
     }
 }
@@ -217,31 +235,59 @@ impl SequenceModel {
     /// [`crate::Scorer`]): `emissions` holds `n_labels` scores per position, and a
     /// trailing partial position is ignored.
     pub fn decode_emissions(&self, emissions: &[f32], mask: Option<&TransitionMask>) -> Vec<u16> {
-        let n = self.n_labels() as usize;
-        let len = emissions.len().checked_div(n).unwrap_or(0);
-        viterbi(
-            n,
-            len,
-            |t, scores| {
-                let row = emissions.get(t * n..(t + 1) * n).unwrap_or_default();
-                for (score, emission) in scores.iter_mut().zip(row) {
-                    *score += emission;
-                }
-            },
+        decode_scores(
+            self.n_labels() as usize,
+            emissions,
             &self.transitions,
             mask,
+            &[],
         )
     }
 }
 
+/// The best label sequence for emission scores (`n_labels` per position, a
+/// trailing partial position ignored) and transition weights
+/// (`(n_labels + 1) * n_labels`, row `n_labels` the start), among those the
+/// transition mask allows and, position by position, `allowed` allows: bit `l`
+/// of `allowed[t]` set lets position `t` take label `l` (labels from 64 on, and
+/// positions past the slice, are always allowed). When nothing is allowed,
+/// decoding drops the transition mask, then the positions' masks, and last
+/// gives every position label 0.
+pub fn decode_scores(
+    n_labels: usize,
+    emissions: &[f32],
+    transitions: &[f32],
+    mask: Option<&TransitionMask>,
+    allowed: &[u64],
+) -> Vec<u16> {
+    let len = emissions.len().checked_div(n_labels).unwrap_or(0);
+    viterbi(
+        n_labels,
+        len,
+        |t, scores| {
+            let row = emissions
+                .get(t * n_labels..(t + 1) * n_labels)
+                .unwrap_or_default();
+            for (score, emission) in scores.iter_mut().zip(row) {
+                *score += emission;
+            }
+        },
+        transitions,
+        mask,
+        allowed,
+    )
+}
+
 /// Viterbi over `len` positions of `n` labels; `emit(t, scores)` adds position
-/// `t`'s emission scores into `scores`. Ties go to the lowest label.
+/// `t`'s emission scores into `scores`. Ties go to the lowest label. See
+/// [`decode_scores`] for `mask` and `allowed`.
 fn viterbi(
     n: usize,
     len: usize,
     mut emit: impl FnMut(usize, &mut [f32]),
     transitions: &[f32],
     mask: Option<&TransitionMask>,
+    allowed: &[u64],
 ) -> Vec<u16> {
     if n == 0 || len == 0 {
         return Vec::new();
@@ -256,6 +302,16 @@ fn viterbi(
             *weight = transitions.get(index).copied().unwrap_or(0.0);
         }
     }
+    // A label a position may not take scores minus infinity there.
+    let forbid = |t: usize, scores: &mut [f32]| {
+        if let Some(bits) = allowed.get(t) {
+            for (label, score) in scores.iter_mut().enumerate().take(64) {
+                if bits & (1 << label) == 0 {
+                    *score = f32::NEG_INFINITY;
+                }
+            }
+        }
+    };
     let start = step.get(n * n..).unwrap_or_default();
     let mut emission = vec![0.0f32; n];
     let mut score = vec![f32::NEG_INFINITY; n];
@@ -265,6 +321,7 @@ fn viterbi(
     for ((score, emission), start) in score.iter_mut().zip(&emission).zip(start) {
         *score = emission + start;
     }
+    forbid(0, &mut score);
     for t in 1..len {
         emission.iter_mut().for_each(|e| *e = 0.0);
         emit(t, &mut emission);
@@ -281,6 +338,7 @@ fn viterbi(
             next[to] = best + emission[to];
             back[t * n + to] = best_from as u16;
         }
+        forbid(t, &mut next);
         std::mem::swap(&mut score, &mut next);
     }
     let mut last = 0;
@@ -292,9 +350,10 @@ fn viterbi(
         }
     }
     if best == f32::NEG_INFINITY {
-        // The mask allows no sequence: decode without it rather than return nothing.
         return if mask.is_some() {
-            viterbi(n, len, emit, transitions, None)
+            viterbi(n, len, emit, transitions, None, allowed)
+        } else if !allowed.is_empty() {
+            viterbi(n, len, emit, transitions, None, &[])
         } else {
             vec![0; len]
         };
@@ -372,6 +431,38 @@ mod tests {
         let emissions = [0.0, 0.0, 5.0, 0.0, 0.0, 5.0, 1.0];
         assert_eq!(model.decode_emissions(&emissions, Some(&mask)), [1, 2]);
         assert_eq!(model.decode_emissions(&emissions, None), [2, 2]);
+    }
+
+    #[test]
+    fn bio_masks_and_position_masks_constrain_decoding() {
+        // Labels: 0 = O, 1 = B, 2 = I.
+        let mask = TransitionMask::bio(3, |l| (l == 2).then_some(1));
+        assert!(!mask.allows(None, 2), "no I at the start");
+        assert!(!mask.allows(Some(0), 2));
+        assert!(mask.allows(Some(1), 2) && mask.allows(Some(2), 2) && mask.allows(Some(0), 1));
+        // Emissions that favour I everywhere still decode to a legal B I I.
+        let emissions = [0.0, 0.5, 1.0, 0.0, 0.0, 1.0, 0.0, 0.5, 1.0];
+        let transitions = [0.0; 12];
+        assert_eq!(
+            decode_scores(3, &emissions, &transitions, Some(&mask), &[]),
+            [1, 2, 2]
+        );
+        // A position mask forcing O in the middle splits the run.
+        assert_eq!(
+            decode_scores(
+                3,
+                &emissions,
+                &transitions,
+                Some(&mask),
+                &[0b111, 0b001, 0b111]
+            ),
+            [1, 0, 1]
+        );
+        // Positions that allow nothing fall back to unconstrained decoding.
+        assert_eq!(
+            decode_scores(3, &emissions, &transitions, Some(&mask), &[0, 0, 0]),
+            [2, 2, 2]
+        );
     }
 
     #[test]
