@@ -44,7 +44,6 @@ mod assemble;
 mod conventions;
 mod features;
 mod model;
-mod perceptron;
 mod tagging;
 mod train;
 mod verbs;

@@ -1,32 +1,38 @@
 //! The attribution model: lexicon and both taggers, its file format, and the
 //! stage that runs it.
 //!
-//! File format (little-endian): the magic `ATTRIBM1`, a format version (u32),
-//! the lexicon (count, then `(word hash u64, byte)` sorted by hash; the byte is
-//! a word's cue share and count, or `0xF0` for a word never seen in a cue, see
-//! `features::Lexicon`), then the cue
-//! tagger and the role tagger, each as label count, transition weights and
-//! `(feature key u64, one f32 per label)` rows sorted by key. Sorting makes the
-//! bytes a function of the weights alone, so the same data and seed give the
-//! same file.
+//! File format: attest-learn's model envelope (magic, format version,
+//! checksum) of kind `ATTR`, whose body (little-endian) is the lexicon (count,
+//! then `(word hash u64, byte)` sorted by hash; the byte is a word's cue share
+//! and count, or `0xF0` for a word never seen in a cue, see
+//! `features::Lexicon`), then the cue tagger and the role tagger as
+//! [`QuantisedModel::write`] writes them. Sorting makes the bytes a function of
+//! the weights alone, so the same data and seed give the same file. Files of
+//! the format before it (magic `ATTRIBM1`) are refused with a word to retrain.
 
 use attest_doc::{Attribution, Budget, Doc, Exhausted, Layer, LayerError, Stage, StageError};
 
 use crate::assemble::{Plan, Rules, TokenRange};
 use crate::features::{Lexicon, Prefix, RoleContext, View};
-use attest_learn::TransitionMask;
+use attest_learn::{QuantisedModel, TransitionMask};
 
-use crate::perceptron::Perceptron;
 use crate::tagging::{
     self, CON_B, CON_I, CUE_B, CUE_I, CUE_LABELS, CUE_O, ROLE_LABELS, SRC_B, SRC_I,
     cue_constraints, role_constraints, role_masks, runs, window,
 };
 use attest_learn::KeyMap;
 use attest_learn::ModelError;
-use attest_learn::{Reader, Writer};
+use attest_learn::Writer;
 
-const MAGIC: &[u8; 8] = b"ATTRIBM1";
-const VERSION: u32 = 2;
+/// The kind of attest-learn model file an attribution model is.
+const KIND: [u8; 4] = *b"ATTR";
+
+/// The magic bytes of the attribution stage's own format before it moved into
+/// attest-learn's envelope.
+const RETIRED_MAGIC: &[u8; 8] = b"ATTRIBM1";
+
+/// Where the bundled model comes from, for errors.
+const BUNDLED_FILE: &str = "models/attrib.model";
 
 /// The model bundled into this build, if one was trained before it was built.
 const BUNDLED: &[u8] = include_bytes!(concat!(
@@ -48,8 +54,8 @@ const CONFIDENCE_SCALE: f32 = 40.0;
 #[derive(Clone, Debug)]
 pub struct Attributor {
     pub(crate) lexicon: Lexicon,
-    pub(crate) cue: Perceptron,
-    pub(crate) role: Perceptron,
+    pub(crate) cue: QuantisedModel,
+    pub(crate) role: QuantisedModel,
     pub(crate) cue_bias: f32,
 }
 
@@ -61,27 +67,18 @@ pub const DEFAULT_CUE_BIAS: f32 = 8.0;
 impl Attributor {
     /// The model bundled into this build (models/attrib.model).
     pub fn bundled() -> Result<Attributor, ModelError> {
-        if BUNDLED.is_empty() {
-            return Err(ModelError::NotBundled {
-                stage: "attributions".to_owned(),
-            });
-        }
-        Attributor::from_bytes(BUNDLED)
+        load(BUNDLED, BUNDLED_FILE)
     }
 
     /// Reads a model from the bytes [`crate::train`] wrote.
     pub fn from_bytes(bytes: &[u8]) -> Result<Attributor, ModelError> {
-        let mut input = Reader::new(bytes);
-        if input.take(MAGIC.len()).ok() != Some(MAGIC.as_slice()) {
-            return Err(ModelError::BadMagic);
-        }
-        let version = input.u32()?;
-        if version != VERSION {
-            return Err(ModelError::UnsupportedVersion {
-                found: version,
-                expected: VERSION,
+        if bytes.starts_with(RETIRED_MAGIC) {
+            return Err(ModelError::Retired {
+                format: "ATTRIBM1 attribution model".to_owned(),
             });
         }
+        let (kind, mut input) = attest_learn::open_model(bytes)?;
+        attest_learn::expect_kind(kind, KIND)?;
         let count = input.u32()? as usize;
         if count.saturating_mul(9) > input.remaining() {
             return Err(input.corrupt(&format!("{count} lexicon entries do not fit the file")));
@@ -92,8 +89,8 @@ impl Attributor {
             let key = input.u64()?;
             entries.insert(key, input.u8()?);
         }
-        let cue = Perceptron::read(&mut input)?;
-        let role = Perceptron::read(&mut input)?;
+        let cue = QuantisedModel::read(&mut input)?;
+        let role = QuantisedModel::read(&mut input)?;
         if cue.labels() != CUE_LABELS || role.labels() != ROLE_LABELS {
             return Err(input.corrupt(&format!(
                 "taggers have {} and {} labels, expected {CUE_LABELS} and {ROLE_LABELS}",
@@ -121,9 +118,10 @@ impl Attributor {
 
     /// The model as bytes, in the format [`Attributor::from_bytes`] reads.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Writer::default();
-        out.raw(MAGIC);
-        out.u32(VERSION);
+        attest_learn::seal_model(KIND, |out| self.write_body(out))
+    }
+
+    fn write_body(&self, out: &mut Writer) {
         let mut entries: Vec<(u64, u8)> =
             self.lexicon.entries.iter().map(|(k, v)| (*k, *v)).collect();
         entries.sort_unstable();
@@ -132,9 +130,8 @@ impl Attributor {
             out.u64(key);
             out.u8(value);
         }
-        self.cue.write(&mut out);
-        self.role.write(&mut out);
-        out.into_bytes()
+        self.cue.write(out);
+        self.role.write(out);
     }
 
     /// Finds the attributions of a segmented (and, for best results, POS-tagged)
@@ -243,6 +240,16 @@ impl Attributor {
     }
 }
 
+/// The model in `bytes`, read from `file`; errors name the file.
+fn load(bytes: &[u8], file: &str) -> Result<Attributor, ModelError> {
+    if bytes.is_empty() {
+        return Err(ModelError::NotBundled {
+            stage: "attributions".to_owned(),
+        });
+    }
+    Attributor::from_bytes(bytes).map_err(|error| error.in_file(file))
+}
+
 /// A cue's token range and its confidence.
 type ScoredCue = ((usize, usize), f32);
 
@@ -347,14 +354,17 @@ mod tests {
                 "prefix {end}"
             );
         }
-        let mut newer = bytes.clone();
-        newer[8] = 99;
+        // The envelope's version and checksum are attest-learn's to check;
+        // what is the stage's own is the kind and the body.
+        let other = attest_learn::seal_model(*b"POS1", |_| {});
         assert!(matches!(
-            Attributor::from_bytes(&newer),
-            Err(ModelError::UnsupportedVersion { found: 99, .. })
+            Attributor::from_bytes(&other),
+            Err(ModelError::WrongKind { .. })
         ));
-        let mut longer = bytes;
-        longer.push(0);
+        let longer = attest_learn::seal_model(KIND, |out| {
+            Attributor::from_bytes(&bytes).unwrap().write_body(out);
+            out.u8(0);
+        });
         assert!(matches!(
             Attributor::from_bytes(&longer),
             Err(ModelError::Corrupt { .. })
@@ -362,8 +372,29 @@ mod tests {
     }
 
     #[test]
+    fn a_model_of_the_retired_format_says_to_retrain() {
+        // The head of an ATTRIBM1 file: magic, version 2, an empty lexicon.
+        let mut old = b"ATTRIBM1".to_vec();
+        old.extend_from_slice(&2u32.to_le_bytes());
+        old.extend_from_slice(&0u32.to_le_bytes());
+        let error = load(&old, "models/attrib.model").unwrap_err();
+        let message = error.to_string();
+        assert!(message.contains("models/attrib.model"), "{message}");
+        assert!(message.contains("ATTRIBM1"), "{message}");
+        assert!(message.contains("attest train"), "{message}");
+        assert!(matches!(
+            load(&[], "models/attrib.model"),
+            Err(ModelError::NotBundled { .. })
+        ));
+    }
+
+    #[test]
     fn the_bundled_model_loads() {
         let model = Attributor::bundled().unwrap();
         assert!(model.cue.labels() == CUE_LABELS && model.role.labels() == ROLE_LABELS);
+        assert!(
+            model.to_bytes() == BUNDLED,
+            "the file is as this build writes it"
+        );
     }
 }

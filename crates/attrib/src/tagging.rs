@@ -10,9 +10,8 @@
 use attest_doc::{Attribution, AttributionKind, Doc, Span, TokenKind};
 
 use crate::features::{RoleContext, View};
-use attest_learn::TransitionMask;
+use attest_learn::{QuantisedModel, TransitionMask};
 
-use crate::perceptron::Perceptron;
 use attest_learn::fnv1a64;
 
 /// Cue labels.
@@ -60,17 +59,18 @@ pub(crate) fn never_cue(view: &View, index: usize) -> bool {
 
 /// Maximal runs of a BIO labelling: (first, end) position pairs of runs that
 /// start with `begin` and continue with `inside`.
-pub(crate) fn runs(labels: &[usize], begin: usize, inside: usize) -> Vec<(usize, usize)> {
+pub(crate) fn runs(labels: &[u16], begin: usize, inside: usize) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut open: Option<usize> = None;
     for (position, label) in labels.iter().enumerate() {
-        if *label == inside && open.is_some() {
+        let label = usize::from(*label);
+        if label == inside && open.is_some() {
             continue;
         }
         if let Some(start) = open.take() {
             out.push((start, position));
         }
-        if *label == begin {
+        if label == begin {
             open = Some(position);
         }
     }
@@ -327,7 +327,7 @@ pub(crate) fn role_sequence_keys(
 
 /// The role tagger's emission scores over a window, reusing `keys` as scratch.
 pub(crate) fn role_emissions(
-    model: &Perceptron,
+    model: &QuantisedModel,
     view: &View,
     window: (usize, usize),
     cue: (usize, usize),

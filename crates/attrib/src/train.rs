@@ -10,12 +10,13 @@ use attest_doc::{Attribution, Doc, Span};
 
 use crate::features::{Lexicon, Prefix, RoleContext, View};
 use crate::model::Attributor;
-use crate::perceptron::{Sequence, Trainer};
 use crate::tagging::{
     CON_B, CON_I, CUE_B, CUE_I, CUE_LABELS, CUE_O, ROLE_LABELS, ROLE_O, SRC_B, SRC_I,
     cue_constraints, never_cue, role_constraints, role_masks, role_sequence_keys, window,
 };
-use attest_learn::{KeyMap, fnv1a64};
+use attest_learn::{
+    KeyMap, KeyTable, QuantisedModel, SequenceTrainer, TransitionMask, decode_scores, fnv1a64,
+};
 
 /// How to train. There is no default: the CLI and tests say what they want.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -115,8 +116,8 @@ fn role_labels(
 struct CueSentence {
     example: usize,
     first_token: usize,
-    sequence: Sequence,
-    gold: Vec<usize>,
+    sequence: Vec<Vec<u32>>,
+    gold: Vec<u16>,
     /// What training allows each token.
     masks: Vec<u64>,
     /// What the run-time stage allows each token.
@@ -125,7 +126,7 @@ struct CueSentence {
 
 /// Trains `trainer` for `epochs` on the sentences `include` accepts.
 fn train_cues(
-    trainer: &mut Trainer,
+    trainer: &mut SequenceTrainer,
     sentences: &[CueSentence],
     include: impl Fn(&CueSentence) -> bool,
     epochs: usize,
@@ -139,10 +140,10 @@ fn train_cues(
         shuffle(&mut order, state);
         for index in &order {
             if let Some(sentence) = sentences.get(*index) {
-                trainer.learn(
+                trainer.train_sequence_within(
                     &sentence.sequence,
                     &sentence.gold,
-                    &constraints,
+                    Some(&constraints),
                     &sentence.masks,
                 );
             }
@@ -192,6 +193,43 @@ fn lexicon(folds: &[KeyMap<(u32, u32)>], skip: Option<usize>) -> Lexicon {
     Lexicon::from_counts(&counts)
 }
 
+/// Gives each position's keys their ids in `table`, adding new keys.
+fn intern(table: &mut KeyTable, keys: &[Vec<u64>]) -> Vec<Vec<u32>> {
+    keys.iter()
+        .map(|position| {
+            position
+                .iter()
+                .filter_map(|key| table.intern(*key))
+                .collect()
+        })
+        .collect()
+}
+
+/// The labels an averaged cue model gives a sentence under the run-time
+/// masks, with the run-time bias on "a cue begins here".
+fn predict_cues(
+    model: &attest_learn::SequenceModel,
+    sentence: &CueSentence,
+    constraints: &TransitionMask,
+) -> Vec<u16> {
+    let mut emissions = Vec::with_capacity(sentence.sequence.len() * CUE_LABELS);
+    for ids in &sentence.sequence {
+        let mut scores = [0.0; CUE_LABELS];
+        model.emissions.add_scores(ids, &mut scores);
+        if let Some(score) = scores.get_mut(CUE_B) {
+            *score += crate::model::DEFAULT_CUE_BIAS;
+        }
+        emissions.extend(scores);
+    }
+    decode_scores(
+        CUE_LABELS,
+        &emissions,
+        &model.transitions,
+        Some(constraints),
+        &sentence.run_masks,
+    )
+}
+
 /// A deterministic shuffle (SplitMix64 driving Fisher–Yates).
 fn shuffle<T>(items: &mut [T], state: &mut u64) {
     for last in (1..items.len()).rev() {
@@ -227,7 +265,8 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
             View::new(&example.doc, lexicon)
         })
         .collect();
-    let mut cue_trainer = Trainer::new(CUE_LABELS);
+    let mut cue_keys = KeyTable::new();
+    let mut cue_trainer = SequenceTrainer::new(CUE_LABELS as u16);
     let mut sentences = Vec::new();
     let mut keys: Vec<Vec<u64>> = Vec::new();
     let mut gold_cues = Vec::with_capacity(examples.len());
@@ -258,8 +297,8 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
             sentences.push(CueSentence {
                 example: index,
                 first_token: sentence.0,
-                sequence: cue_trainer.intern(&keys),
-                gold,
+                sequence: intern(&mut cue_keys, &keys),
+                gold: gold.iter().map(|label| *label as u16).collect(),
                 masks,
                 run_masks,
             });
@@ -273,7 +312,7 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
     let mut state = config.seed;
     let constraints = cue_constraints();
     for fold in 0..LEXICON_FOLDS {
-        let mut part = cue_trainer.clone_empty();
+        let mut part = SequenceTrainer::new(CUE_LABELS as u16);
         train_cues(
             &mut part,
             &sentences,
@@ -281,21 +320,16 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
             config.epochs,
             &mut state,
         );
+        let averaged = part.average();
         for sentence in sentences
             .iter()
             .filter(|s| s.example % LEXICON_FOLDS == fold)
         {
-            let labels = part.predict_masked(
-                &sentence.sequence,
-                &constraints,
-                CUE_B,
-                crate::model::DEFAULT_CUE_BIAS,
-                &sentence.run_masks,
-            );
+            let labels = predict_cues(&averaged, sentence, &constraints);
             if let Some(flags) = predicted.get_mut(sentence.example) {
                 for (offset, label) in labels.iter().enumerate() {
                     if let Some(flag) = flags.get_mut(sentence.first_token + offset) {
-                        *flag = *label != CUE_O;
+                        *flag = usize::from(*label) != CUE_O;
                     }
                 }
             }
@@ -310,7 +344,8 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
     );
     drop(sentences);
 
-    let mut role_trainer = Trainer::new(ROLE_LABELS);
+    let mut role_keys = KeyTable::new();
+    let mut role_trainer = SequenceTrainer::new(ROLE_LABELS as u16);
     let mut role_sequences = Vec::new();
     for (((example, view), cues), flags) in
         examples.iter().zip(&views).zip(&gold_cues).zip(&predicted)
@@ -324,7 +359,8 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
             let context = RoleContext::new(view, cue, flags, &prefix);
             let keys = role_sequence_keys(view, span, cue, &context);
             let gold = role_labels(&example.doc, attribution, span, cue);
-            role_sequences.push((role_trainer.intern(&keys), gold, role_masks(span, cue)));
+            let gold: Vec<u16> = gold.iter().map(|label| *label as u16).collect();
+            role_sequences.push((intern(&mut role_keys, &keys), gold, role_masks(span, cue)));
         }
     }
     let role_constraints = role_constraints();
@@ -333,14 +369,14 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
         shuffle(&mut role_order, &mut state);
         for index in &role_order {
             if let Some((sequence, gold, masks)) = role_sequences.get(*index) {
-                role_trainer.learn(sequence, gold, &role_constraints, masks);
+                role_trainer.train_sequence_within(sequence, gold, Some(&role_constraints), masks);
             }
         }
     }
     Attributor {
         lexicon: lexicon(&folds, None),
-        cue: cue_trainer.finish(config.cue_prune),
-        role: role_trainer.finish(config.role_prune),
+        cue: QuantisedModel::freeze(&cue_trainer.average(), &cue_keys, config.cue_prune),
+        role: QuantisedModel::freeze(&role_trainer.average(), &role_keys, config.role_prune),
         cue_bias: crate::model::DEFAULT_CUE_BIAS,
     }
 }

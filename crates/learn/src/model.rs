@@ -1,5 +1,10 @@
 //! The model file: a compact, versioned, deterministic binary format.
 //!
+//! Every model attest ships is one envelope ([`seal_model`], [`open_model`]): the magic
+//! bytes, the format version, a kind saying what the model is for, the body,
+//! and a checksum. A [`Model`] (string features, for the tagger and the entity
+//! tagger) writes this body:
+//!
 //! ```text
 //! magic    8 bytes  "ATSTMODL"
 //! version  u32 LE   1
@@ -125,22 +130,15 @@ pub struct Model {
 impl Model {
     /// Fails unless the model is of `kind`.
     pub fn expect_kind(&self, kind: [u8; 4]) -> Result<(), ModelError> {
-        if self.kind == kind {
-            Ok(())
-        } else {
-            Err(ModelError::WrongKind {
-                expected: String::from_utf8_lossy(&kind).into_owned(),
-                found: String::from_utf8_lossy(&self.kind).into_owned(),
-            })
-        }
+        expect_kind(self.kind, kind)
     }
 
     /// The model as file bytes. Features without weights are left out.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Writer::default();
-        out.raw(MAGIC);
-        out.u32(FORMAT_VERSION);
-        out.raw(&self.kind);
+        seal_model(self.kind, |out| self.write_body(out))
+    }
+
+    fn write_body(&self, out: &mut Writer) {
         out.varint(self.meta.len() as u64);
         for (key, value) in &self.meta {
             out.str(key);
@@ -183,39 +181,11 @@ impl Model {
             out.str(item);
             out.varint(u64::from(*class));
         }
-        let checksum = fnv1a64(out.as_bytes());
-        out.u64(checksum);
-        out.into_bytes()
     }
 
     /// Reads a model from file bytes, checking everything.
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
-        if bytes.len() < MAGIC.len() || !bytes.starts_with(MAGIC) {
-            return Err(ModelError::BadMagic);
-        }
-        let Some(body_len) = bytes.len().checked_sub(8) else {
-            return Err(ModelError::Truncated { at: bytes.len() });
-        };
-        if body_len < MAGIC.len() + 8 {
-            return Err(ModelError::Truncated { at: bytes.len() });
-        }
-        let (body, stored) = bytes.split_at(body_len);
-        let mut reader = Reader::at(body, MAGIC.len());
-        let version = u32::from_le_bytes(reader.array()?);
-        if version != FORMAT_VERSION {
-            return Err(ModelError::UnsupportedVersion {
-                found: version,
-                expected: FORMAT_VERSION,
-            });
-        }
-        let stored: [u8; 8] = stored
-            .try_into()
-            .map_err(|_| ModelError::Truncated { at: body_len })?;
-        if u64::from_le_bytes(stored) != fnv1a64(body) {
-            return Err(ModelError::Checksum);
-        }
-        let kind: [u8; 4] = reader.array()?;
-
+        let (kind, mut reader) = open_model(bytes)?;
         let mut meta = BTreeMap::new();
         for _ in 0..reader.count(2)? {
             let key = reader.string()?.to_owned();
@@ -300,6 +270,61 @@ impl Model {
             weights,
             transitions,
             lexicon,
+        })
+    }
+}
+
+/// A model file of `kind` whose body `body` writes.
+pub fn seal_model(kind: [u8; 4], body: impl FnOnce(&mut Writer)) -> Vec<u8> {
+    let mut out = Writer::default();
+    out.raw(MAGIC);
+    out.u32(FORMAT_VERSION);
+    out.raw(&kind);
+    body(&mut out);
+    let checksum = fnv1a64(out.as_bytes());
+    out.u64(checksum);
+    out.into_bytes()
+}
+
+/// Checks a model file's magic bytes, version and checksum, and returns its
+/// kind and a reader of its body.
+pub fn open_model(bytes: &[u8]) -> Result<([u8; 4], Reader<'_>), ModelError> {
+    if bytes.len() < MAGIC.len() || !bytes.starts_with(MAGIC) {
+        return Err(ModelError::BadMagic);
+    }
+    let Some(body_len) = bytes.len().checked_sub(8) else {
+        return Err(ModelError::Truncated { at: bytes.len() });
+    };
+    if body_len < MAGIC.len() + 8 {
+        return Err(ModelError::Truncated { at: bytes.len() });
+    }
+    let (body, stored) = bytes.split_at(body_len);
+    let mut reader = Reader::at(body, MAGIC.len());
+    let version = reader.u32()?;
+    if version != FORMAT_VERSION {
+        return Err(ModelError::UnsupportedVersion {
+            found: version,
+            expected: FORMAT_VERSION,
+        });
+    }
+    let stored: [u8; 8] = stored
+        .try_into()
+        .map_err(|_| ModelError::Truncated { at: body_len })?;
+    if u64::from_le_bytes(stored) != fnv1a64(body) {
+        return Err(ModelError::Checksum);
+    }
+    let kind: [u8; 4] = reader.array()?;
+    Ok((kind, reader))
+}
+
+/// Fails unless a model's kind `found` is `expected`.
+pub fn expect_kind(found: [u8; 4], expected: [u8; 4]) -> Result<(), ModelError> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(ModelError::WrongKind {
+            expected: String::from_utf8_lossy(&expected).into_owned(),
+            found: String::from_utf8_lossy(&found).into_owned(),
         })
     }
 }

@@ -142,6 +142,18 @@ impl SequenceTrainer {
         gold: &[u16],
         mask: Option<&TransitionMask>,
     ) -> Vec<u16> {
+        self.train_sequence_within(features, gold, mask, &[])
+    }
+
+    /// [`SequenceTrainer::train_sequence`] with the labels each position may
+    /// take (see [`decode_scores`]).
+    pub fn train_sequence_within<F: AsRef<[u32]>>(
+        &mut self,
+        features: &[F],
+        gold: &[u16],
+        mask: Option<&TransitionMask>,
+        allowed: &[u64],
+    ) -> Vec<u16> {
         let n = self.n_labels as usize;
         let predicted = viterbi(
             n,
@@ -153,7 +165,7 @@ impl SequenceTrainer {
             },
             &self.transitions.weight,
             mask,
-            &[],
+            allowed,
         );
         self.clock += 1;
         let usable = gold.len() == features.len() && gold.iter().all(|g| (*g as usize) < n);
