@@ -15,7 +15,8 @@ use crate::tagging::{
     cue_constraints, never_cue, role_constraints, role_masks, role_sequence_keys, window,
 };
 use attest_learn::{
-    KeyMap, KeyTable, QuantisedModel, SequenceTrainer, TransitionMask, decode_scores, fnv1a64,
+    KeyMap, KeyTable, QuantisedModel, SequenceTrainer, SplitMix64, TransitionMask, decode_scores,
+    fnv1a64,
 };
 
 /// How to train. There is no default: the CLI and tests say what they want.
@@ -130,14 +131,14 @@ fn train_cues(
     sentences: &[CueSentence],
     include: impl Fn(&CueSentence) -> bool,
     epochs: usize,
-    state: &mut u64,
+    rng: &mut SplitMix64,
 ) {
     let constraints = cue_constraints();
     let mut order: Vec<usize> = (0..sentences.len())
         .filter(|i| sentences.get(*i).is_some_and(&include))
         .collect();
     for _ in 0..epochs {
-        shuffle(&mut order, state);
+        rng.shuffle(&mut order);
         for index in &order {
             if let Some(sentence) = sentences.get(*index) {
                 trainer.train_sequence_within(
@@ -230,19 +231,6 @@ fn predict_cues(
     )
 }
 
-/// A deterministic shuffle (SplitMix64 driving Fisher–Yates).
-fn shuffle<T>(items: &mut [T], state: &mut u64) {
-    for last in (1..items.len()).rev() {
-        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        let other = ((u128::from(z) * (last as u128 + 1)) >> 64) as usize;
-        items.swap(last, other);
-    }
-}
-
 /// Trains a model and returns its bytes (see [`Attributor::from_bytes`]).
 ///
 /// Deterministic: the same examples and config give the same bytes.
@@ -309,7 +297,7 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
     // The role tagger learns with the cues a tagger that never saw the article
     // finds, as at run time, not with the gold ones (jackknifed by fold).
     let mut predicted: Vec<Vec<bool>> = views.iter().map(|v| vec![false; v.tokens.len()]).collect();
-    let mut state = config.seed;
+    let mut rng = SplitMix64::new(config.seed);
     let constraints = cue_constraints();
     for fold in 0..LEXICON_FOLDS {
         let mut part = SequenceTrainer::new(CUE_LABELS as u16);
@@ -318,7 +306,7 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
             &sentences,
             |s| s.example % LEXICON_FOLDS != fold,
             config.epochs,
-            &mut state,
+            &mut rng,
         );
         let averaged = part.average();
         for sentence in sentences
@@ -340,7 +328,7 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
         &sentences,
         |_| true,
         config.epochs,
-        &mut state,
+        &mut rng,
     );
     drop(sentences);
 
@@ -366,7 +354,7 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
     let role_constraints = role_constraints();
     let mut role_order: Vec<usize> = (0..role_sequences.len()).collect();
     for _ in 0..config.epochs {
-        shuffle(&mut role_order, &mut state);
+        rng.shuffle(&mut role_order);
         for index in &role_order {
             if let Some((sequence, gold, masks)) = role_sequences.get(*index) {
                 role_trainer.train_sequence_within(sequence, gold, Some(&role_constraints), masks);
