@@ -4,6 +4,9 @@
 //! the values it looks at, which keeps extraction free of allocation and the
 //! model file free of feature names. Two features sharing a 64-bit key would
 //! share weights; with a few million keys that is below one chance in a million.
+//!
+//! A stage makes tens of keys per token, so these small functions are marked
+//! `#[inline]`: without it they would be calls across the crate boundary.
 
 use std::collections::HashMap;
 
@@ -11,6 +14,7 @@ use crate::features::Prehashed;
 
 /// Mixes a value into a running key (the SplitMix64 finalizer over a rotate-xor),
 /// so that `mix(mix(t, a), b)` differs from `mix(mix(t, b), a)`.
+#[inline]
 pub fn mix(key: u64, value: u64) -> u64 {
     let mut z = key.rotate_left(23) ^ value.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -19,16 +23,19 @@ pub fn mix(key: u64, value: u64) -> u64 {
 }
 
 /// A feature of template `template` over one value.
+#[inline]
 pub fn key1(template: u64, a: u64) -> u64 {
     mix(mix(0x5157_4A01, template), a)
 }
 
 /// A feature of template `template` over two values.
+#[inline]
 pub fn key2(template: u64, a: u64, b: u64) -> u64 {
     mix(key1(template, a), b)
 }
 
 /// A feature of template `template` over three values.
+#[inline]
 pub fn key3(template: u64, a: u64, b: u64, c: u64) -> u64 {
     mix(key2(template, a, b), c)
 }

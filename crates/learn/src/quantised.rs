@@ -151,12 +151,14 @@ impl Table {
     }
 
     /// The tag in the slot where a key's probe starts.
+    #[inline]
     fn home_tag(&self, key: u64) -> u32 {
         self.slots
             .get(key as usize & self.mask())
             .map_or(0, |s| s.tag)
     }
 
+    #[inline]
     fn get(&self, key: u64) -> Option<&[i16; MAX_LABELS]> {
         let wanted = tag(key);
         let mask = self.mask();
@@ -239,6 +241,7 @@ impl QuantisedModel {
     }
 
     /// Appends the emission scores (one per label) of a position with these keys.
+    #[inline]
     pub fn score(&self, keys: &[u64], out: &mut Vec<f32>) {
         let mut sum = [0i32; MAX_LABELS];
         // Lookups are bound by cache misses: touching every key's home slot
