@@ -388,6 +388,34 @@ mod tests {
         ));
     }
 
+    proptest::proptest! {
+        /// The checksum stops most damage; these bodies are sealed anew, so
+        /// that the stage's own parser meets them.
+        #[test]
+        fn damaged_bodies_are_errors_not_panics(
+            garbage in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200),
+            at in proptest::prelude::any::<proptest::sample::Index>(),
+            byte in proptest::prelude::any::<u8>(),
+            cut in proptest::prelude::any::<proptest::sample::Index>(),
+        ) {
+            let _ = Attributor::from_bytes(&attest_learn::seal_model(KIND, |out| out.raw(&garbage)));
+            let bytes = tiny_model();
+            // The body lies between the 16-byte head and the 8-byte checksum.
+            let mut body = bytes[16..bytes.len() - 8].to_vec();
+            let at = at.index(body.len());
+            body[at] = byte;
+            let cut = cut.index(body.len());
+            let _ = Attributor::from_bytes(&attest_learn::seal_model(KIND, |out| out.raw(&body)));
+            let _ = Attributor::from_bytes(&attest_learn::seal_model(KIND, |out| out.raw(&body[..cut])));
+        }
+    }
+
+    /// The bytes of [`tiny`], trained once for all the cases of a property.
+    fn tiny_model() -> &'static [u8] {
+        static BYTES: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        BYTES.get_or_init(tiny)
+    }
+
     #[test]
     fn the_bundled_model_loads() {
         let model = Attributor::bundled().unwrap();
