@@ -3,7 +3,7 @@
 
 use attest_doc::{Doc, Layer, TokenKind};
 
-use crate::hash::{KeyMap, fnv, key1, key2, key3};
+use attest_learn::{KeyMap, fnv1a64, key1, key2, key3};
 
 /// How often a lowercased word is part of a cue in the training data, as one
 /// byte: the share of its occurrences inside cues in tenths (high nibble, 0–10)
@@ -163,7 +163,7 @@ fn shape(word: &str) -> u64 {
         out[len] = class;
         len += 1;
     }
-    fnv(out.get(..len).unwrap_or(&[]))
+    fnv1a64(out.get(..len).unwrap_or(&[]))
 }
 
 fn suffix3(lower: &str) -> u64 {
@@ -173,7 +173,7 @@ fn suffix3(lower: &str) -> u64 {
         .nth(2)
         .map(|(at, _)| at)
         .unwrap_or(0);
-    fnv(lower.get(start..).unwrap_or("").as_bytes())
+    fnv1a64(lower.get(start..).unwrap_or("").as_bytes())
 }
 
 impl View {
@@ -216,12 +216,12 @@ impl View {
             let word = token.span.get(text).unwrap_or("");
             let lower = word.to_lowercase();
             let lemma_text = lemma(&lower);
-            let lower_hash = fnv(lower.as_bytes());
-            let lemma_hash = fnv(lemma_text.as_bytes());
+            let lower_hash = fnv1a64(lower.as_bytes());
+            let lemma_hash = fnv1a64(lemma_text.as_bytes());
             let pos = if tagged {
                 doc.pos()
                     .get(index)
-                    .map(|tag| fnv(tag.name().as_bytes()))
+                    .map(|tag| fnv1a64(tag.name().as_bytes()))
                     .unwrap_or(NONE)
             } else {
                 NONE
@@ -229,7 +229,7 @@ impl View {
             let sentence = sentence_of.get(index).copied().unwrap_or(0);
             tokens.push(TokenFacts {
                 lower: lower_hash,
-                word: fnv(word.as_bytes()),
+                word: fnv1a64(word.as_bytes()),
                 lemma: lemma_hash,
                 suffix: suffix3(&lower),
                 shape: shape(word),
@@ -716,9 +716,9 @@ mod tests {
         assert_eq!(lemma("claimed"), "claim");
         assert_eq!(lemma("says"), "say");
         assert_eq!(lemma("is"), "is");
-        assert_eq!(shape("McCain"), fnv(b"XxXx"));
-        assert_eq!(shape("U.S."), fnv(b"X-X-"));
-        assert_eq!(shape("1,200"), fnv(b"d-d"));
+        assert_eq!(shape("McCain"), fnv1a64(b"XxXx"));
+        assert_eq!(shape("U.S."), fnv1a64(b"X-X-"));
+        assert_eq!(shape("1,200"), fnv1a64(b"d-d"));
     }
 
     #[test]

@@ -42,17 +42,13 @@
 
 mod assemble;
 mod conventions;
-mod error;
 mod features;
-mod hash;
 mod model;
-mod perceptron;
 mod tagging;
 mod train;
 mod verbs;
-mod wire;
 
 pub use assemble::{Rules, attributions_from};
-pub use error::ModelError;
+pub use attest_learn::ModelError;
 pub use model::{Attributor, DEFAULT_CUE_BIAS};
 pub use train::{TrainConfig, TrainingExample, train, train_model};

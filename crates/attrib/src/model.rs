@@ -1,30 +1,38 @@
 //! The attribution model: lexicon and both taggers, its file format, and the
 //! stage that runs it.
 //!
-//! File format (little-endian): the magic `ATTRIBM1`, a format version (u32),
-//! the lexicon (count, then `(word hash u64, byte)` sorted by hash; the byte is
-//! a word's cue share and count, or `0xF0` for a word never seen in a cue, see
-//! `features::Lexicon`), then the cue
-//! tagger and the role tagger, each as label count, transition weights and
-//! `(feature key u64, one f32 per label)` rows sorted by key. Sorting makes the
-//! bytes a function of the weights alone, so the same data and seed give the
-//! same file.
+//! File format: attest-learn's model envelope (magic, format version,
+//! checksum) of kind `ATTR`, whose body (little-endian) is the lexicon (count,
+//! then `(word hash u64, byte)` sorted by hash; the byte is a word's cue share
+//! and count, or `0xF0` for a word never seen in a cue, see
+//! `features::Lexicon`), then the cue tagger and the role tagger as
+//! [`QuantisedModel::write`] writes them. Sorting makes the bytes a function of
+//! the weights alone, so the same data and seed give the same file. Files of
+//! the format before it (magic `ATTRIBM1`) are refused with a word to retrain.
 
 use attest_doc::{Attribution, Budget, Doc, Exhausted, Layer, LayerError, Stage, StageError};
 
 use crate::assemble::{Plan, Rules, TokenRange};
-use crate::error::ModelError;
 use crate::features::{Lexicon, Prefix, RoleContext, View};
-use crate::hash::KeyMap;
-use crate::perceptron::{Constraints, Perceptron};
+use attest_learn::{QuantisedModel, TransitionMask};
+
 use crate::tagging::{
     self, CON_B, CON_I, CUE_B, CUE_I, CUE_LABELS, CUE_O, ROLE_LABELS, SRC_B, SRC_I,
     cue_constraints, role_constraints, role_masks, runs, window,
 };
-use crate::wire::{Reader, Writer};
+use attest_learn::KeyMap;
+use attest_learn::ModelError;
+use attest_learn::Writer;
 
-const MAGIC: &[u8; 8] = b"ATTRIBM1";
-const VERSION: u32 = 2;
+/// The kind of attest-learn model file an attribution model is.
+const KIND: [u8; 4] = *b"ATTR";
+
+/// The magic bytes of the attribution stage's own format before it moved into
+/// attest-learn's envelope.
+const RETIRED_MAGIC: &[u8; 8] = b"ATTRIBM1";
+
+/// Where the bundled model comes from, for errors.
+const BUNDLED_FILE: &str = "models/attrib.model";
 
 /// The model bundled into this build, if one was trained before it was built.
 const BUNDLED: &[u8] = include_bytes!(concat!(
@@ -46,8 +54,8 @@ const CONFIDENCE_SCALE: f32 = 40.0;
 #[derive(Clone, Debug)]
 pub struct Attributor {
     pub(crate) lexicon: Lexicon,
-    pub(crate) cue: Perceptron,
-    pub(crate) role: Perceptron,
+    pub(crate) cue: QuantisedModel,
+    pub(crate) role: QuantisedModel,
     pub(crate) cue_bias: f32,
 }
 
@@ -59,30 +67,21 @@ pub const DEFAULT_CUE_BIAS: f32 = 8.0;
 impl Attributor {
     /// The model bundled into this build (models/attrib.model).
     pub fn bundled() -> Result<Attributor, ModelError> {
-        if BUNDLED.is_empty() {
-            return Err(ModelError::NotBundled);
-        }
-        Attributor::from_bytes(BUNDLED)
+        load(BUNDLED, BUNDLED_FILE)
     }
 
     /// Reads a model from the bytes [`crate::train`] wrote.
     pub fn from_bytes(bytes: &[u8]) -> Result<Attributor, ModelError> {
-        let mut input = Reader::new(bytes);
-        if input.take(MAGIC.len()).map_err(|_| ModelError::BadMagic)? != MAGIC {
-            return Err(ModelError::BadMagic);
-        }
-        let version = input.u32()?;
-        if version != VERSION {
-            return Err(ModelError::Version {
-                found: version,
-                expected: VERSION,
+        if bytes.starts_with(RETIRED_MAGIC) {
+            return Err(ModelError::Retired {
+                format: "ATTRIBM1 attribution model".to_owned(),
             });
         }
+        let (kind, mut input) = attest_learn::open_model(bytes)?;
+        attest_learn::expect_kind(kind, KIND)?;
         let count = input.u32()? as usize;
         if count.saturating_mul(9) > input.remaining() {
-            return Err(ModelError::Malformed(format!(
-                "{count} lexicon entries do not fit the file"
-            )));
+            return Err(input.corrupt(&format!("{count} lexicon entries do not fit the file")));
         }
         let mut entries = KeyMap::default();
         entries.reserve(count);
@@ -90,21 +89,16 @@ impl Attributor {
             let key = input.u64()?;
             entries.insert(key, input.u8()?);
         }
-        let cue = Perceptron::read(&mut input)?;
-        let role = Perceptron::read(&mut input)?;
+        let cue = QuantisedModel::read(&mut input)?;
+        let role = QuantisedModel::read(&mut input)?;
         if cue.labels() != CUE_LABELS || role.labels() != ROLE_LABELS {
-            return Err(ModelError::Malformed(format!(
+            return Err(input.corrupt(&format!(
                 "taggers have {} and {} labels, expected {CUE_LABELS} and {ROLE_LABELS}",
                 cue.labels(),
                 role.labels()
             )));
         }
-        if input.remaining() != 0 {
-            return Err(ModelError::Malformed(format!(
-                "{} bytes after the end",
-                input.remaining()
-            )));
-        }
+        input.finish()?;
         Ok(Attributor {
             lexicon: Lexicon { entries },
             cue,
@@ -124,9 +118,10 @@ impl Attributor {
 
     /// The model as bytes, in the format [`Attributor::from_bytes`] reads.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Writer::default();
-        out.raw(MAGIC);
-        out.u32(VERSION);
+        attest_learn::seal_model(KIND, |out| self.write_body(out))
+    }
+
+    fn write_body(&self, out: &mut Writer) {
         let mut entries: Vec<(u64, u8)> =
             self.lexicon.entries.iter().map(|(k, v)| (*k, *v)).collect();
         entries.sort_unstable();
@@ -135,9 +130,8 @@ impl Attributor {
             out.u64(key);
             out.u8(value);
         }
-        self.cue.write(&mut out);
-        self.role.write(&mut out);
-        out.into_bytes()
+        self.cue.write(out);
+        self.role.write(out);
     }
 
     /// Finds the attributions of a segmented (and, for best results, POS-tagged)
@@ -173,7 +167,7 @@ impl Attributor {
         cue: (usize, usize),
         flags: &[bool],
         prefix: &Prefix,
-        constraints: &Constraints,
+        constraints: &TransitionMask,
         keys: &mut Vec<u64>,
     ) -> (Vec<TokenRange>, Vec<TokenRange>) {
         let span = window(view, cue);
@@ -210,7 +204,7 @@ impl Attributor {
                     masks.push(1 << CUE_O);
                     continue;
                 }
-                masks.push(u16::MAX);
+                masks.push(u64::MAX);
                 view.cue_keys(index, sentence, &mut keys);
                 self.cue.score(&keys, &mut emissions);
                 if let Some(begin) = emissions.len().checked_sub(CUE_LABELS - CUE_B)
@@ -223,7 +217,7 @@ impl Attributor {
             let best = self.cue.path_score(&emissions, &labels);
             for (start, end) in runs(&labels, CUE_B, CUE_I) {
                 // How much the best labelling beats the best one without this cue.
-                let masks: Vec<u16> = masks
+                let masks: Vec<u64> = masks
                     .iter()
                     .enumerate()
                     .map(|(p, mask)| {
@@ -244,6 +238,16 @@ impl Attributor {
         }
         Ok(out)
     }
+}
+
+/// The model in `bytes`, read from `file`; errors name the file.
+fn load(bytes: &[u8], file: &str) -> Result<Attributor, ModelError> {
+    if bytes.is_empty() {
+        return Err(ModelError::NotBundled {
+            stage: "attributions".to_owned(),
+        });
+    }
+    Attributor::from_bytes(bytes).map_err(|error| error.in_file(file))
 }
 
 /// A cue's token range and its confidence.
@@ -350,23 +354,75 @@ mod tests {
                 "prefix {end}"
             );
         }
-        let mut newer = bytes.clone();
-        newer[8] = 99;
+        // The envelope's version and checksum are attest-learn's to check;
+        // what is the stage's own is the kind and the body.
+        let other = attest_learn::seal_model(*b"POS1", |_| {});
         assert!(matches!(
-            Attributor::from_bytes(&newer),
-            Err(ModelError::Version { found: 99, .. })
+            Attributor::from_bytes(&other),
+            Err(ModelError::WrongKind { .. })
         ));
-        let mut longer = bytes;
-        longer.push(0);
+        let longer = attest_learn::seal_model(KIND, |out| {
+            Attributor::from_bytes(&bytes).unwrap().write_body(out);
+            out.u8(0);
+        });
         assert!(matches!(
             Attributor::from_bytes(&longer),
-            Err(ModelError::Malformed(_))
+            Err(ModelError::Corrupt { .. })
         ));
+    }
+
+    #[test]
+    fn a_model_of_the_retired_format_says_to_retrain() {
+        // The head of an ATTRIBM1 file: magic, version 2, an empty lexicon.
+        let mut old = b"ATTRIBM1".to_vec();
+        old.extend_from_slice(&2u32.to_le_bytes());
+        old.extend_from_slice(&0u32.to_le_bytes());
+        let error = load(&old, "models/attrib.model").unwrap_err();
+        let message = error.to_string();
+        assert!(message.contains("models/attrib.model"), "{message}");
+        assert!(message.contains("ATTRIBM1"), "{message}");
+        assert!(message.contains("attest train"), "{message}");
+        assert!(matches!(
+            load(&[], "models/attrib.model"),
+            Err(ModelError::NotBundled { .. })
+        ));
+    }
+
+    proptest::proptest! {
+        /// The checksum stops most damage; these bodies are sealed anew, so
+        /// that the stage's own parser meets them.
+        #[test]
+        fn damaged_bodies_are_errors_not_panics(
+            garbage in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200),
+            at in proptest::prelude::any::<proptest::sample::Index>(),
+            byte in proptest::prelude::any::<u8>(),
+            cut in proptest::prelude::any::<proptest::sample::Index>(),
+        ) {
+            let _ = Attributor::from_bytes(&attest_learn::seal_model(KIND, |out| out.raw(&garbage)));
+            let bytes = tiny_model();
+            // The body lies between the 16-byte head and the 8-byte checksum.
+            let mut body = bytes[16..bytes.len() - 8].to_vec();
+            let at = at.index(body.len());
+            body[at] = byte;
+            let cut = cut.index(body.len());
+            let _ = Attributor::from_bytes(&attest_learn::seal_model(KIND, |out| out.raw(&body)));
+            let _ = Attributor::from_bytes(&attest_learn::seal_model(KIND, |out| out.raw(&body[..cut])));
+        }
+    }
+
+    /// The bytes of [`tiny`], trained once for all the cases of a property.
+    fn tiny_model() -> &'static [u8] {
+        static BYTES: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+        BYTES.get_or_init(tiny)
     }
 
     #[test]
     fn the_bundled_model_loads() {
         let model = Attributor::bundled().unwrap();
         assert!(model.cue.labels() == CUE_LABELS && model.role.labels() == ROLE_LABELS);
+        assert!(
+            model.to_bytes() == BUNDLED,
+            "the file is as this build writes it"
+        );
     }
 }

@@ -10,8 +10,9 @@
 use attest_doc::{Attribution, AttributionKind, Doc, Span, TokenKind};
 
 use crate::features::{RoleContext, View};
-use crate::hash::fnv;
-use crate::perceptron::{Constraints, Perceptron};
+use attest_learn::{QuantisedModel, TransitionMask};
+
+use attest_learn::fnv1a64;
 
 /// Cue labels.
 pub(crate) const CUE_O: usize = 0;
@@ -37,14 +38,16 @@ const SENTENCES_AROUND: usize = 1;
 /// Paragraphs a running quote may carry a window into, past the cue's own.
 const QUOTE_PARAGRAPHS: usize = 3;
 
-pub(crate) fn cue_constraints() -> Constraints {
-    Constraints::bio(CUE_LABELS, |l| (l == CUE_I).then_some(CUE_B))
+pub(crate) fn cue_constraints() -> TransitionMask {
+    TransitionMask::bio(CUE_LABELS as u16, |l| {
+        (usize::from(l) == CUE_I).then_some(CUE_B as u16)
+    })
 }
 
-pub(crate) fn role_constraints() -> Constraints {
-    Constraints::bio(ROLE_LABELS, |l| match l {
-        SRC_I => Some(SRC_B),
-        CON_I => Some(CON_B),
+pub(crate) fn role_constraints() -> TransitionMask {
+    TransitionMask::bio(ROLE_LABELS as u16, |l| match usize::from(l) {
+        SRC_I => Some(SRC_B as u16),
+        CON_I => Some(CON_B as u16),
         _ => None,
     })
 }
@@ -56,17 +59,18 @@ pub(crate) fn never_cue(view: &View, index: usize) -> bool {
 
 /// Maximal runs of a BIO labelling: (first, end) position pairs of runs that
 /// start with `begin` and continue with `inside`.
-pub(crate) fn runs(labels: &[usize], begin: usize, inside: usize) -> Vec<(usize, usize)> {
+pub(crate) fn runs(labels: &[u16], begin: usize, inside: usize) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut open: Option<usize> = None;
     for (position, label) in labels.iter().enumerate() {
-        if *label == inside && open.is_some() {
+        let label = usize::from(*label);
+        if label == inside && open.is_some() {
             continue;
         }
         if let Some(start) = open.take() {
             out.push((start, position));
         }
-        if *label == begin {
+        if label == begin {
             open = Some(position);
         }
     }
@@ -282,23 +286,23 @@ pub(crate) fn breaks_after(doc: &Doc, index: usize) -> bool {
 /// The lemma key of a cue: its tokens' lowercase hashes folded, so that
 /// "according to" and "said" are distinct values.
 pub(crate) fn cue_key(view: &View, cue: (usize, usize)) -> u64 {
-    let mut key = fnv(b"cue");
+    let mut key = fnv1a64(b"cue");
     for index in cue.0..cue.1.min(cue.0 + 4) {
         if let Some(t) = view.tokens.get(index) {
-            key = crate::hash::mix(key, t.lower);
+            key = attest_learn::mix(key, t.lower);
         }
     }
     key
 }
 
 /// Per-position masks for a role window: cue tokens may only be O.
-pub(crate) fn role_masks(window: (usize, usize), cue: (usize, usize)) -> Vec<u16> {
+pub(crate) fn role_masks(window: (usize, usize), cue: (usize, usize)) -> Vec<u64> {
     (window.0..window.1)
         .map(|index| {
             if index >= cue.0 && index < cue.1 {
                 1 << ROLE_O
             } else {
-                u16::MAX
+                u64::MAX
             }
         })
         .collect()
@@ -323,7 +327,7 @@ pub(crate) fn role_sequence_keys(
 
 /// The role tagger's emission scores over a window, reusing `keys` as scratch.
 pub(crate) fn role_emissions(
-    model: &Perceptron,
+    model: &QuantisedModel,
     view: &View,
     window: (usize, usize),
     cue: (usize, usize),
@@ -371,7 +375,7 @@ pub(crate) fn kind(
     cue: (usize, usize),
     content: &[(usize, usize)],
 ) -> AttributionKind {
-    let according = fnv(b"according");
+    let according = fnv1a64(b"according");
     if view.tokens.get(cue.0).is_some_and(|t| t.lower == according) {
         return AttributionKind::AccordingTo;
     }

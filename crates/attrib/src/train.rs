@@ -9,12 +9,14 @@
 use attest_doc::{Attribution, Doc, Span};
 
 use crate::features::{Lexicon, Prefix, RoleContext, View};
-use crate::hash::{KeyMap, fnv};
 use crate::model::Attributor;
-use crate::perceptron::{Sequence, Trainer};
 use crate::tagging::{
     CON_B, CON_I, CUE_B, CUE_I, CUE_LABELS, CUE_O, ROLE_LABELS, ROLE_O, SRC_B, SRC_I,
     cue_constraints, never_cue, role_constraints, role_masks, role_sequence_keys, window,
+};
+use attest_learn::{
+    KeyMap, KeyTable, QuantisedModel, SequenceTrainer, SplitMix64, TransitionMask, decode_scores,
+    fnv1a64,
 };
 
 /// How to train. There is no default: the CLI and tests say what they want.
@@ -115,34 +117,34 @@ fn role_labels(
 struct CueSentence {
     example: usize,
     first_token: usize,
-    sequence: Sequence,
-    gold: Vec<usize>,
+    sequence: Vec<Vec<u32>>,
+    gold: Vec<u16>,
     /// What training allows each token.
-    masks: Vec<u16>,
+    masks: Vec<u64>,
     /// What the run-time stage allows each token.
-    run_masks: Vec<u16>,
+    run_masks: Vec<u64>,
 }
 
 /// Trains `trainer` for `epochs` on the sentences `include` accepts.
 fn train_cues(
-    trainer: &mut Trainer,
+    trainer: &mut SequenceTrainer,
     sentences: &[CueSentence],
     include: impl Fn(&CueSentence) -> bool,
     epochs: usize,
-    state: &mut u64,
+    rng: &mut SplitMix64,
 ) {
     let constraints = cue_constraints();
     let mut order: Vec<usize> = (0..sentences.len())
         .filter(|i| sentences.get(*i).is_some_and(&include))
         .collect();
     for _ in 0..epochs {
-        shuffle(&mut order, state);
+        rng.shuffle(&mut order);
         for index in &order {
             if let Some(sentence) = sentences.get(*index) {
-                trainer.learn(
+                trainer.train_sequence_within(
                     &sentence.sequence,
                     &sentence.gold,
-                    &constraints,
+                    Some(&constraints),
                     &sentence.masks,
                 );
             }
@@ -166,7 +168,7 @@ fn fold_counts(examples: &[TrainingExample]) -> Vec<KeyMap<(u32, u32)>> {
         let (labels, _) = cue_labels(doc, &example.gold);
         for (token, label) in doc.tokens().iter().zip(&labels) {
             let word = token.span.get(doc.text()).unwrap_or("").to_lowercase();
-            let entry = counts.entry(fnv(word.as_bytes())).or_default();
+            let entry = counts.entry(fnv1a64(word.as_bytes())).or_default();
             entry.1 += 1;
             if *label != CUE_O {
                 entry.0 += 1;
@@ -192,17 +194,41 @@ fn lexicon(folds: &[KeyMap<(u32, u32)>], skip: Option<usize>) -> Lexicon {
     Lexicon::from_counts(&counts)
 }
 
-/// A deterministic shuffle (SplitMix64 driving Fisher–Yates).
-fn shuffle<T>(items: &mut [T], state: &mut u64) {
-    for last in (1..items.len()).rev() {
-        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        let other = ((u128::from(z) * (last as u128 + 1)) >> 64) as usize;
-        items.swap(last, other);
+/// Gives each position's keys their ids in `table`, adding new keys.
+fn intern(table: &mut KeyTable, keys: &[Vec<u64>]) -> Vec<Vec<u32>> {
+    keys.iter()
+        .map(|position| {
+            position
+                .iter()
+                .filter_map(|key| table.intern(*key))
+                .collect()
+        })
+        .collect()
+}
+
+/// The labels an averaged cue model gives a sentence under the run-time
+/// masks, with the run-time bias on "a cue begins here".
+fn predict_cues(
+    model: &attest_learn::SequenceModel,
+    sentence: &CueSentence,
+    constraints: &TransitionMask,
+) -> Vec<u16> {
+    let mut emissions = Vec::with_capacity(sentence.sequence.len() * CUE_LABELS);
+    for ids in &sentence.sequence {
+        let mut scores = [0.0; CUE_LABELS];
+        model.emissions.add_scores(ids, &mut scores);
+        if let Some(score) = scores.get_mut(CUE_B) {
+            *score += crate::model::DEFAULT_CUE_BIAS;
+        }
+        emissions.extend(scores);
     }
+    decode_scores(
+        CUE_LABELS,
+        &emissions,
+        &model.transitions,
+        Some(constraints),
+        &sentence.run_masks,
+    )
 }
 
 /// Trains a model and returns its bytes (see [`Attributor::from_bytes`]).
@@ -227,7 +253,8 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
             View::new(&example.doc, lexicon)
         })
         .collect();
-    let mut cue_trainer = Trainer::new(CUE_LABELS);
+    let mut cue_keys = KeyTable::new();
+    let mut cue_trainer = SequenceTrainer::new(CUE_LABELS as u16);
     let mut sentences = Vec::new();
     let mut keys: Vec<Vec<u64>> = Vec::new();
     let mut gold_cues = Vec::with_capacity(examples.len());
@@ -242,7 +269,7 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
                 run_masks.push(if never_cue(view, token) {
                     1 << CUE_O
                 } else {
-                    u16::MAX
+                    u64::MAX
                 });
                 let mut position = Vec::with_capacity(40);
                 // As at run time, except where the gold says otherwise (a word
@@ -250,7 +277,7 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
                 if never_cue(view, token) && *label == CUE_O {
                     masks.push(1 << CUE_O);
                 } else {
-                    masks.push(u16::MAX);
+                    masks.push(u64::MAX);
                     view.cue_keys(token, sentence, &mut position);
                 }
                 keys.push(position);
@@ -258,8 +285,8 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
             sentences.push(CueSentence {
                 example: index,
                 first_token: sentence.0,
-                sequence: cue_trainer.intern(&keys),
-                gold,
+                sequence: intern(&mut cue_keys, &keys),
+                gold: gold.iter().map(|label| *label as u16).collect(),
                 masks,
                 run_masks,
             });
@@ -270,32 +297,27 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
     // The role tagger learns with the cues a tagger that never saw the article
     // finds, as at run time, not with the gold ones (jackknifed by fold).
     let mut predicted: Vec<Vec<bool>> = views.iter().map(|v| vec![false; v.tokens.len()]).collect();
-    let mut state = config.seed;
+    let mut rng = SplitMix64::new(config.seed);
     let constraints = cue_constraints();
     for fold in 0..LEXICON_FOLDS {
-        let mut part = cue_trainer.clone_empty();
+        let mut part = SequenceTrainer::new(CUE_LABELS as u16);
         train_cues(
             &mut part,
             &sentences,
             |s| s.example % LEXICON_FOLDS != fold,
             config.epochs,
-            &mut state,
+            &mut rng,
         );
+        let averaged = part.average();
         for sentence in sentences
             .iter()
             .filter(|s| s.example % LEXICON_FOLDS == fold)
         {
-            let labels = part.predict_masked(
-                &sentence.sequence,
-                &constraints,
-                CUE_B,
-                crate::model::DEFAULT_CUE_BIAS,
-                &sentence.run_masks,
-            );
+            let labels = predict_cues(&averaged, sentence, &constraints);
             if let Some(flags) = predicted.get_mut(sentence.example) {
                 for (offset, label) in labels.iter().enumerate() {
                     if let Some(flag) = flags.get_mut(sentence.first_token + offset) {
-                        *flag = *label != CUE_O;
+                        *flag = usize::from(*label) != CUE_O;
                     }
                 }
             }
@@ -306,11 +328,12 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
         &sentences,
         |_| true,
         config.epochs,
-        &mut state,
+        &mut rng,
     );
     drop(sentences);
 
-    let mut role_trainer = Trainer::new(ROLE_LABELS);
+    let mut role_keys = KeyTable::new();
+    let mut role_trainer = SequenceTrainer::new(ROLE_LABELS as u16);
     let mut role_sequences = Vec::new();
     for (((example, view), cues), flags) in
         examples.iter().zip(&views).zip(&gold_cues).zip(&predicted)
@@ -324,23 +347,24 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
             let context = RoleContext::new(view, cue, flags, &prefix);
             let keys = role_sequence_keys(view, span, cue, &context);
             let gold = role_labels(&example.doc, attribution, span, cue);
-            role_sequences.push((role_trainer.intern(&keys), gold, role_masks(span, cue)));
+            let gold: Vec<u16> = gold.iter().map(|label| *label as u16).collect();
+            role_sequences.push((intern(&mut role_keys, &keys), gold, role_masks(span, cue)));
         }
     }
     let role_constraints = role_constraints();
     let mut role_order: Vec<usize> = (0..role_sequences.len()).collect();
     for _ in 0..config.epochs {
-        shuffle(&mut role_order, &mut state);
+        rng.shuffle(&mut role_order);
         for index in &role_order {
             if let Some((sequence, gold, masks)) = role_sequences.get(*index) {
-                role_trainer.learn(sequence, gold, &role_constraints, masks);
+                role_trainer.train_sequence_within(sequence, gold, Some(&role_constraints), masks);
             }
         }
     }
     Attributor {
         lexicon: lexicon(&folds, None),
-        cue: cue_trainer.finish(config.cue_prune),
-        role: role_trainer.finish(config.role_prune),
+        cue: QuantisedModel::freeze(&cue_trainer.average(), &cue_keys, config.cue_prune),
+        role: QuantisedModel::freeze(&role_trainer.average(), &role_keys, config.role_prune),
         cue_bias: crate::model::DEFAULT_CUE_BIAS,
     }
 }

@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-use crate::hash::fnv;
+use attest_learn::fnv1a64;
 
 /// Verbs, in their base form; inflections are derived.
 const VERBS: &[&str] = &[
@@ -331,7 +331,7 @@ fn lemmas() -> &'static HashSet<u64> {
     LEMMAS.get_or_init(|| {
         let mut set = HashSet::new();
         let mut add = |word: &str| {
-            set.insert(fnv(crate::features::lemma(word).as_bytes()));
+            set.insert(fnv1a64(crate::features::lemma(word).as_bytes()));
         };
         for verb in VERBS {
             add(verb);
@@ -368,7 +368,7 @@ mod tests {
     use crate::features::lemma;
 
     fn listed(word: &str) -> bool {
-        attributes(fnv(lemma(word).as_bytes()))
+        attributes(fnv1a64(lemma(word).as_bytes()))
     }
 
     #[test]

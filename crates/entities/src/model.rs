@@ -49,16 +49,10 @@ fn split_label(label: u16) -> Option<(EntityLabel, bool)> {
 }
 
 fn bio_mask() -> TransitionMask {
-    let n = LABELS.len() as u16;
-    let mut mask = TransitionMask::allow_all(n);
-    for to in (2..n).step_by(2) {
-        for from in (0..n).map(Some).chain([None]) {
-            if from != Some(to) && from != Some(to - 1) {
-                mask.forbid(from, to);
-            }
-        }
-    }
-    mask
+    // Labels 2, 4, 6 and 8 are the `I-` labels, each after its `B-`.
+    TransitionMask::bio(LABELS.len() as u16, |label| {
+        (label >= 2 && label % 2 == 0).then(|| label - 1)
+    })
 }
 
 /// A document with its tokens, sentences, paragraphs and part-of-speech tags,

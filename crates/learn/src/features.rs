@@ -15,6 +15,7 @@ const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// The FNV-1a hash of what `hash` hashed followed by `bytes`: a feature's
 /// hash can start from its prefix's, computed once (in a `const`).
+#[inline]
 pub const fn fnv1a64_extend(mut hash: u64, bytes: &[u8]) -> u64 {
     let mut at = 0;
     while at < bytes.len() {
@@ -26,6 +27,7 @@ pub const fn fnv1a64_extend(mut hash: u64, bytes: &[u8]) -> u64 {
 }
 
 /// The 64-bit FNV-1a hash of some bytes.
+#[inline]
 pub const fn fnv1a64(bytes: &[u8]) -> u64 {
     fnv1a64_extend(FNV_OFFSET, bytes)
 }
@@ -63,7 +65,9 @@ pub struct IdentityHasher(u64);
 /// The `BuildHasher` of [`IdentityHasher`], for `HashMap<u64, V, Prehashed>`.
 pub type Prehashed = BuildHasherDefault<IdentityHasher>;
 
+// Inline across crates: a map lookup is a handful of instructions around these.
 impl Hasher for IdentityHasher {
+    #[inline]
     fn finish(&self) -> u64 {
         self.0
     }
@@ -73,6 +77,7 @@ impl Hasher for IdentityHasher {
         self.0 = fnv1a64(bytes) ^ self.0.rotate_left(5);
     }
 
+    #[inline]
     fn write_u64(&mut self, value: u64) {
         self.0 = value;
     }

@@ -1,16 +1,24 @@
 //! Averaged perceptron models, features and model files for attest's learned stages.
 //!
-//! A learned stage describes each position (a token, a span) by feature strings,
-//! turns them into ids with a [`FeatureTable`] (formatting them into a reused
-//! buffer with a [`FeatureWriter`], so tagging does not allocate per feature),
-//! and scores classes with [`Weights`]:
+//! A learned stage describes each position (a token, a span) by features and
+//! turns them into dense ids: feature strings with a [`FeatureTable`]
+//! (formatting them into a reused buffer with a [`FeatureWriter`], so tagging
+//! does not allocate per feature), or 64-bit hashed keys ([`key1`], [`key2`],
+//! [`key3`] over [`fnv1a64`] hashes, never formatted) with a [`KeyTable`]. It
+//! then learns and scores classes with [`Weights`]:
 //!
 //! - [`Trainer`]: the multiclass averaged perceptron, for greedy taggers;
-//! - [`SequenceTrainer`] / [`SequenceModel`]: the structured perceptron with
-//!   first-order transitions and Viterbi decoding under an optional
-//!   [`TransitionMask`], for span labellers;
-//! - [`Scorer`]: a trained model's features and weights joined for fast scoring;
-//! - [`Model`]: the versioned binary model file, deterministic and validated;
+//! - [`SequenceTrainer`] / [`SequenceModel`]: the structured averaged
+//!   perceptron with first-order transitions, and the one Viterbi
+//!   ([`decode_scores`]) under an optional [`TransitionMask`] and labels
+//!   allowed per position, for span labellers;
+//! - [`Scorer`]: a trained model's string features and weights joined for fast scoring;
+//! - [`QuantisedModel`]: a sequence model over hashed keys frozen into one
+//!   table of 16-byte slots with 16-bit weights, for the attribution stage,
+//!   whose time goes to cache misses;
+//! - [`Model`], [`seal_model`], [`open_model`]: the versioned binary model
+//!   file (magic, version, kind, checksum), deterministic and validated, read
+//!   and written with [`Reader`] and [`Writer`], failing with [`ModelError`];
 //! - [`SplitMix64`]: a seeded generator, so training is reproducible.
 //!
 //! ```
@@ -48,18 +56,24 @@
 #![deny(missing_docs)]
 
 mod features;
+mod keys;
 mod model;
 mod perceptron;
+mod quantised;
 mod rng;
 mod scorer;
 mod sequence;
+mod wire;
 
 pub use features::{
     FeatureTable, FeatureWriter, Frozen, IdentityHasher, Lookup, Prehashed, first_chars, fnv1a64,
     fnv1a64_extend, fnv1a64_parts, last_chars,
 };
-pub use model::{FORMAT_VERSION, Model, ModelError};
+pub use keys::{KeyMap, key1, key2, key3, mix};
+pub use model::{FORMAT_VERSION, Model, ModelError, expect_kind, open_model, seal_model};
 pub use perceptron::{Trainer, Weights};
+pub use quantised::{KeyTable, MAX_LABELS, QuantisedModel};
 pub use rng::SplitMix64;
 pub use scorer::Scorer;
-pub use sequence::{SequenceModel, SequenceTrainer, TransitionMask};
+pub use sequence::{SequenceModel, SequenceTrainer, TransitionMask, decode_scores};
+pub use wire::{Reader, Writer};

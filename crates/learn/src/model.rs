@@ -1,5 +1,10 @@
 //! The model file: a compact, versioned, deterministic binary format.
 //!
+//! Every model attest ships is one envelope ([`seal_model`], [`open_model`]): the magic
+//! bytes, the format version, a kind saying what the model is for, the body,
+//! and a checksum. A [`Model`] (string features, for the tagger and the entity
+//! tagger) writes this body:
+//!
 //! ```text
 //! magic    8 bytes  "ATSTMODL"
 //! version  u32 LE   1
@@ -24,6 +29,7 @@ use std::collections::BTreeMap;
 
 use crate::features::{FeatureTable, fnv1a64};
 use crate::perceptron::Weights;
+use crate::wire::{Reader, Writer};
 
 const MAGIC: &[u8; 8] = b"ATSTMODL";
 /// The format version this crate writes and reads.
@@ -37,10 +43,32 @@ pub enum ModelError {
     #[error("not an attest model file (bad magic bytes)")]
     BadMagic,
     /// The file has a format version this build does not read.
-    #[error("model format version {found} is not supported (this build reads {FORMAT_VERSION})")]
+    #[error("model format version {found} is not supported (this build reads {expected})")]
     UnsupportedVersion {
         /// The version found.
         found: u32,
+        /// The version this build reads.
+        expected: u32,
+    },
+    /// The file is in a format attest wrote once and no longer reads.
+    #[error("model file in the retired {format} format: retrain it with `attest train`")]
+    Retired {
+        /// The retired format's name.
+        format: String,
+    },
+    /// No model was bundled into this build.
+    #[error("no {stage} model is bundled in this build: train one with `attest train`")]
+    NotBundled {
+        /// The stage whose model is missing.
+        stage: String,
+    },
+    /// A model file that cannot be used, by name.
+    #[error("{file}: {source}")]
+    InFile {
+        /// The file.
+        file: String,
+        /// Why it cannot be used.
+        source: Box<ModelError>,
     },
     /// The model is for something else.
     #[error("model kind {found:?} where {expected:?} was expected")]
@@ -69,6 +97,16 @@ pub enum ModelError {
     Checksum,
 }
 
+impl ModelError {
+    /// The error, naming the file it is about.
+    pub fn in_file(self, file: impl Into<String>) -> ModelError {
+        ModelError::InFile {
+            file: file.into(),
+            source: Box::new(self),
+        }
+    }
+}
+
 /// A trained model with everything needed to apply it.
 #[derive(Clone, Debug)]
 pub struct Model {
@@ -92,30 +130,23 @@ pub struct Model {
 impl Model {
     /// Fails unless the model is of `kind`.
     pub fn expect_kind(&self, kind: [u8; 4]) -> Result<(), ModelError> {
-        if self.kind == kind {
-            Ok(())
-        } else {
-            Err(ModelError::WrongKind {
-                expected: String::from_utf8_lossy(&kind).into_owned(),
-                found: String::from_utf8_lossy(&self.kind).into_owned(),
-            })
-        }
+        expect_kind(self.kind, kind)
     }
 
     /// The model as file bytes. Features without weights are left out.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&self.kind);
-        write_varint(&mut out, self.meta.len() as u64);
+        seal_model(self.kind, |out| self.write_body(out))
+    }
+
+    fn write_body(&self, out: &mut Writer) {
+        out.varint(self.meta.len() as u64);
         for (key, value) in &self.meta {
-            write_str(&mut out, key);
-            write_str(&mut out, value);
+            out.str(key);
+            out.str(value);
         }
-        write_varint(&mut out, self.labels.len() as u64);
+        out.varint(self.labels.len() as u64);
         for label in &self.labels {
-            write_str(&mut out, label);
+            out.str(label);
         }
         let mut kept: Vec<(&str, u32)> = (0..self.features.len())
             .filter_map(|index| {
@@ -125,65 +156,36 @@ impl Model {
             })
             .collect();
         kept.sort();
-        write_varint(&mut out, kept.len() as u64);
+        out.varint(kept.len() as u64);
         let mut previous: &str = "";
         for (name, _) in &kept {
             let shared = common_prefix(previous, name);
-            write_varint(&mut out, shared as u64);
-            let suffix = name.get(shared..).unwrap_or_default();
-            write_str(&mut out, suffix);
+            out.varint(shared as u64);
+            out.str(name.get(shared..).unwrap_or_default());
             previous = name;
         }
         for (_, id) in &kept {
             let row: Vec<(u16, f32)> = self.weights.row(*id).collect();
-            write_varint(&mut out, row.len() as u64);
+            out.varint(row.len() as u64);
             for (class, value) in row {
-                write_varint(&mut out, u64::from(class));
-                out.extend_from_slice(&value.to_le_bytes());
+                out.varint(u64::from(class));
+                out.f32(value);
             }
         }
-        write_varint(&mut out, self.transitions.len() as u64);
+        out.varint(self.transitions.len() as u64);
         for value in &self.transitions {
-            out.extend_from_slice(&value.to_le_bytes());
+            out.f32(*value);
         }
-        write_varint(&mut out, self.lexicon.len() as u64);
+        out.varint(self.lexicon.len() as u64);
         for (item, class) in &self.lexicon {
-            write_str(&mut out, item);
-            write_varint(&mut out, u64::from(*class));
+            out.str(item);
+            out.varint(u64::from(*class));
         }
-        let checksum = fnv1a64(&out);
-        out.extend_from_slice(&checksum.to_le_bytes());
-        out
     }
 
     /// Reads a model from file bytes, checking everything.
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
-        if bytes.len() < MAGIC.len() || !bytes.starts_with(MAGIC) {
-            return Err(ModelError::BadMagic);
-        }
-        let Some(body_len) = bytes.len().checked_sub(8) else {
-            return Err(ModelError::Truncated { at: bytes.len() });
-        };
-        if body_len < MAGIC.len() + 8 {
-            return Err(ModelError::Truncated { at: bytes.len() });
-        }
-        let (body, stored) = bytes.split_at(body_len);
-        let mut reader = Reader {
-            bytes: body,
-            at: MAGIC.len(),
-        };
-        let version = u32::from_le_bytes(reader.array()?);
-        if version != FORMAT_VERSION {
-            return Err(ModelError::UnsupportedVersion { found: version });
-        }
-        let stored: [u8; 8] = stored
-            .try_into()
-            .map_err(|_| ModelError::Truncated { at: body_len })?;
-        if u64::from_le_bytes(stored) != fnv1a64(body) {
-            return Err(ModelError::Checksum);
-        }
-        let kind: [u8; 4] = reader.array()?;
-
+        let (kind, mut reader) = open_model(bytes)?;
         let mut meta = BTreeMap::new();
         for _ in 0..reader.count(2)? {
             let key = reader.string()?.to_owned();
@@ -232,7 +234,7 @@ impl Model {
                     return Err(reader.corrupt("classes of a row out of order"));
                 }
                 last = Some(class);
-                weights.push_entry(class, reader.float()?);
+                weights.push_entry(class, reader.f32()?);
             }
             weights.end_row();
         }
@@ -243,7 +245,7 @@ impl Model {
         }
         let mut transitions = Vec::with_capacity(n_transitions);
         for _ in 0..n_transitions {
-            transitions.push(reader.float()?);
+            transitions.push(reader.f32()?);
         }
         let mut lexicon = BTreeMap::new();
         let mut previous: Option<&str> = None;
@@ -259,9 +261,7 @@ impl Model {
             lexicon.insert(item.to_owned(), class);
             previous = Some(item);
         }
-        if reader.at != body.len() {
-            return Err(reader.corrupt("bytes left after the model"));
-        }
+        reader.finish()?;
         Ok(Model {
             kind,
             meta,
@@ -274,115 +274,67 @@ impl Model {
     }
 }
 
+/// A model file of `kind` whose body `body` writes.
+pub fn seal_model(kind: [u8; 4], body: impl FnOnce(&mut Writer)) -> Vec<u8> {
+    let mut out = Writer::default();
+    out.raw(MAGIC);
+    out.u32(FORMAT_VERSION);
+    out.raw(&kind);
+    body(&mut out);
+    let checksum = fnv1a64(out.as_bytes());
+    out.u64(checksum);
+    out.into_bytes()
+}
+
+/// Checks a model file's magic bytes, version and checksum, and returns its
+/// kind and a reader of its body.
+pub fn open_model(bytes: &[u8]) -> Result<([u8; 4], Reader<'_>), ModelError> {
+    if bytes.len() < MAGIC.len() || !bytes.starts_with(MAGIC) {
+        return Err(ModelError::BadMagic);
+    }
+    let Some(body_len) = bytes.len().checked_sub(8) else {
+        return Err(ModelError::Truncated { at: bytes.len() });
+    };
+    if body_len < MAGIC.len() + 8 {
+        return Err(ModelError::Truncated { at: bytes.len() });
+    }
+    let (body, stored) = bytes.split_at(body_len);
+    let mut reader = Reader::at(body, MAGIC.len());
+    let version = reader.u32()?;
+    if version != FORMAT_VERSION {
+        return Err(ModelError::UnsupportedVersion {
+            found: version,
+            expected: FORMAT_VERSION,
+        });
+    }
+    let stored: [u8; 8] = stored
+        .try_into()
+        .map_err(|_| ModelError::Truncated { at: body_len })?;
+    if u64::from_le_bytes(stored) != fnv1a64(body) {
+        return Err(ModelError::Checksum);
+    }
+    let kind: [u8; 4] = reader.array()?;
+    Ok((kind, reader))
+}
+
+/// Fails unless a model's kind `found` is `expected`.
+pub fn expect_kind(found: [u8; 4], expected: [u8; 4]) -> Result<(), ModelError> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(ModelError::WrongKind {
+            expected: String::from_utf8_lossy(&expected).into_owned(),
+            found: String::from_utf8_lossy(&found).into_owned(),
+        })
+    }
+}
+
 fn common_prefix(a: &str, b: &str) -> usize {
     let mut shared = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
     while !b.is_char_boundary(shared) {
         shared -= 1;
     }
     shared
-}
-
-fn write_varint(out: &mut Vec<u8>, mut value: u64) {
-    loop {
-        let byte = (value & 0x7f) as u8;
-        value >>= 7;
-        if value == 0 {
-            out.push(byte);
-            return;
-        }
-        out.push(byte | 0x80);
-    }
-}
-
-fn write_str(out: &mut Vec<u8>, text: &str) {
-    write_varint(out, text.len() as u64);
-    out.extend_from_slice(text.as_bytes());
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn corrupt(&self, what: &str) -> ModelError {
-        ModelError::Corrupt {
-            at: self.at,
-            what: what.to_owned(),
-        }
-    }
-
-    fn take(&mut self, len: usize) -> Result<&'a [u8], ModelError> {
-        let end = self
-            .at
-            .checked_add(len)
-            .filter(|end| *end <= self.bytes.len())
-            .ok_or(ModelError::Truncated { at: self.at })?;
-        let slice = self
-            .bytes
-            .get(self.at..end)
-            .ok_or(ModelError::Truncated { at: self.at })?;
-        self.at = end;
-        Ok(slice)
-    }
-
-    fn array<const N: usize>(&mut self) -> Result<[u8; N], ModelError> {
-        let at = self.at;
-        self.take(N)?
-            .try_into()
-            .map_err(|_| ModelError::Truncated { at })
-    }
-
-    fn varint(&mut self) -> Result<u64, ModelError> {
-        let mut value = 0u64;
-        for shift in (0..64).step_by(7) {
-            let [byte] = self.array::<1>()?;
-            let part = u64::from(byte & 0x7f);
-            if shift == 63 && part > 1 {
-                return Err(self.corrupt("varint overflows 64 bits"));
-            }
-            value |= part << shift;
-            if byte & 0x80 == 0 {
-                return Ok(value);
-            }
-        }
-        Err(self.corrupt("varint longer than 10 bytes"))
-    }
-
-    fn varint_usize(&mut self) -> Result<usize, ModelError> {
-        let value = self.varint()?;
-        usize::try_from(value).map_err(|_| self.corrupt("number too large"))
-    }
-
-    /// A count of items of at least `min_bytes` each, checked against what is left
-    /// so that a damaged count cannot ask for a huge allocation.
-    fn count(&mut self, min_bytes: usize) -> Result<usize, ModelError> {
-        let count = self.varint_usize()?;
-        let left = self.bytes.len().saturating_sub(self.at);
-        if count.saturating_mul(min_bytes) > left {
-            return Err(self.corrupt("count larger than the file"));
-        }
-        Ok(count)
-    }
-
-    fn string(&mut self) -> Result<&'a str, ModelError> {
-        let len = self.varint_usize()?;
-        let at = self.at;
-        let bytes = self.take(len)?;
-        std::str::from_utf8(bytes).map_err(|_| ModelError::Corrupt {
-            at,
-            what: "string is not UTF-8".to_owned(),
-        })
-    }
-
-    fn float(&mut self) -> Result<f32, ModelError> {
-        let value = f32::from_le_bytes(self.array()?);
-        if value.is_finite() {
-            Ok(value)
-        } else {
-            Err(self.corrupt("weight is not a finite number"))
-        }
-    }
 }
 
 #[cfg(test)]
@@ -463,7 +415,7 @@ mod tests {
         version[8] = 9;
         assert!(matches!(
             Model::from_bytes(&version),
-            Err(ModelError::UnsupportedVersion { found: 9 })
+            Err(ModelError::UnsupportedVersion { found: 9, .. })
         ));
         let mut flipped = bytes.clone();
         let middle = flipped.len() / 2;
@@ -473,17 +425,6 @@ mod tests {
             ModelError::Checksum
         );
         assert!(Model::from_bytes(&bytes[..bytes.len() - 3]).is_err());
-    }
-
-    #[test]
-    fn varints_round_trip() {
-        for value in [0, 1, 127, 128, 300, u64::from(u32::MAX), u64::MAX] {
-            let mut out = Vec::new();
-            write_varint(&mut out, value);
-            let mut reader = Reader { bytes: &out, at: 0 };
-            assert_eq!(reader.varint().unwrap(), value);
-            assert_eq!(reader.at, out.len());
-        }
     }
 
     /// A body with a valid checksum, so that the parser itself is exercised.

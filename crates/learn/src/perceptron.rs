@@ -57,8 +57,7 @@ impl Params {
                 &mut row[last]
             }
         };
-        param.total += f64::from(param.weight) * (now - param.stamp) as f64;
-        param.stamp = now;
+        hold(&mut param.total, &mut param.stamp, param.weight, now);
         param.weight += delta;
     }
 
@@ -69,12 +68,7 @@ impl Params {
             let mut entries: Vec<(u16, f32)> = row
                 .iter()
                 .filter_map(|param| {
-                    let total = param.total + f64::from(param.weight) * (now - param.stamp) as f64;
-                    let average = if now == 0 {
-                        0.0
-                    } else {
-                        (total / now as f64) as f32
-                    };
+                    let average = mean(param.total, param.stamp, param.weight, now);
                     (average != 0.0).then_some((param.class, average))
                 })
                 .collect();
@@ -83,6 +77,23 @@ impl Params {
         }
         weights
     }
+}
+
+/// Adds to `total` (a weight's sum over every step up to `stamp`) the steps
+/// since, at `weight`, and moves `stamp` to `now`: called before the weight
+/// changes.
+pub(crate) fn hold(total: &mut f64, stamp: &mut u64, weight: f32, now: u64) {
+    *total += f64::from(weight) * now.saturating_sub(*stamp) as f64;
+    *stamp = now;
+}
+
+/// A weight's average over `now` steps, given its sum up to `stamp`.
+pub(crate) fn mean(total: f64, stamp: u64, weight: f32, now: u64) -> f32 {
+    if now == 0 {
+        return 0.0;
+    }
+    let total = total + f64::from(weight) * now.saturating_sub(stamp) as f64;
+    (total / now as f64) as f32
 }
 
 /// Trains a multiclass averaged perceptron over features given as ids.
