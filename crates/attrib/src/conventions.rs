@@ -108,10 +108,9 @@ const NOT_SPEAKERS: &[&str] = &[
 /// The most tokens a speaker's name or a quotation's signature holds.
 const NAME_TOKENS: usize = 5;
 
-/// The lowercase text of every token, which the patterns read.
+/// The tokens the patterns read, as written and folded.
 struct Words<'a> {
     doc: &'a Doc,
-    lower: Vec<String>,
 }
 
 impl Words<'_> {
@@ -123,7 +122,7 @@ impl Words<'_> {
     }
 
     fn lower(&self, index: usize) -> &str {
-        self.lower.get(index).map_or("", String::as_str)
+        self.doc.folded().get(index)
     }
 
     fn is(&self, index: usize, words: &[&str]) -> bool {
@@ -146,14 +145,7 @@ impl Words<'_> {
 
 /// Finds the conventional attributions of a document, in text order.
 pub(crate) fn find(view: &View, doc: &Doc) -> Vec<Convention> {
-    let words = Words {
-        doc,
-        lower: doc
-            .tokens()
-            .iter()
-            .map(|t| doc.span_text(t.span).to_lowercase())
-            .collect(),
-    };
+    let words = Words { doc };
     let mut out = Vec::new();
     for &sentence in &view.sentences {
         for index in sentence.0..sentence.1 {

@@ -4,8 +4,9 @@ use std::collections::HashSet;
 use std::fmt;
 
 use crate::{
-    Article, Attribution, Diagnostic, Entity, Hedge, Paragraph, PosTag, Quantity, Quotation,
-    Sentence, SentenceId, Source, Span, SpanError, Stance, TimeExpr, Token, TokenId, TokenKind,
+    Article, Attribution, Diagnostic, Entity, FoldedWords, Hedge, Paragraph, PosTag, Quantity,
+    Quotation, Sentence, SentenceId, Source, Span, SpanError, Stance, TimeExpr, Token, TokenId,
+    TokenKind,
 };
 
 /// A layer of annotation a stage can assign.
@@ -140,6 +141,7 @@ pub struct Doc {
     article: Article,
     annotated: LayerSet,
     tokens: Vec<Token>,
+    folded: FoldedWords,
     sentences: Vec<Sentence>,
     paragraphs: Vec<crate::Paragraph>,
     pos: Vec<PosTag>,
@@ -173,6 +175,7 @@ impl Doc {
             article,
             annotated: LayerSet::EMPTY,
             tokens: Vec::new(),
+            folded: FoldedWords::default(),
             sentences: Vec::new(),
             paragraphs: Vec::new(),
             pos: Vec::new(),
@@ -211,6 +214,12 @@ impl Doc {
     /// The tokens, in text order.
     pub fn tokens(&self) -> &[Token] {
         &self.tokens
+    }
+
+    /// Every token's word in the one folded form the stages match lists in
+    /// (see [`FoldedWords`]), made when the tokens were set.
+    pub fn folded(&self) -> &FoldedWords {
+        &self.folded
     }
 
     /// The words of the text: tokens that are words or numbers, punctuation,
@@ -343,6 +352,7 @@ impl Doc {
                 .iter()
                 .map(|p| (p.sentences.start.index(), p.sentences.end.index())),
         )?;
+        self.folded = FoldedWords::of(self.text(), &segmentation.tokens);
         self.tokens = segmentation.tokens;
         self.sentences = segmentation.sentences;
         self.paragraphs = segmentation.paragraphs;

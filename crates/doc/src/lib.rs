@@ -28,6 +28,7 @@
 mod article;
 mod budget;
 mod doc;
+mod folded;
 mod ids;
 mod layers;
 mod limits;
@@ -40,6 +41,7 @@ mod summary;
 pub use article::{Article, Published, PublishedError};
 pub use budget::{Budget, Canceller, Exhausted};
 pub use doc::{Doc, Layer, LayerError, LayerSet, Segmentation};
+pub use folded::FoldedWords;
 pub use ids::{AttributionId, ClusterId, ParagraphId, SentenceId, SourceId, TokenId};
 pub use layers::{
     Attribution, AttributionKind, Diagnostic, Entity, EntityLabel, FoundAttribution, Gender,

@@ -1,14 +1,14 @@
 //! A read-only view of a document's tokens that both taggers match over.
 //!
-//! The whole text is lowercased once (ASCII only, so every byte offset stays the
-//! same) instead of lowercasing token by token: matching then compares slices and
-//! never allocates in the loop.
+//! Words are compared in the document's folded form ([`Doc::folded`]), made
+//! once when it was segmented: matching compares slices and never allocates
+//! in the loop.
 
-use attest_doc::{Doc, Token, TokenKind};
+use attest_doc::{Doc, FoldedWords, Token, TokenKind};
 
 pub(crate) struct View<'a> {
     text: &'a str,
-    lower: String,
+    folded: &'a FoldedWords,
     tokens: &'a [Token],
 }
 
@@ -16,7 +16,7 @@ impl<'a> View<'a> {
     pub(crate) fn new(doc: &'a Doc) -> View<'a> {
         View {
             text: doc.text(),
-            lower: doc.text().to_ascii_lowercase(),
+            folded: doc.folded(),
             tokens: doc.tokens(),
         }
     }
@@ -33,12 +33,9 @@ impl<'a> View<'a> {
             .unwrap_or("")
     }
 
-    /// The token lowercased; "" past the end.
+    /// The token folded (lowercase, straight apostrophes); "" past the end.
     pub(crate) fn l(&self, i: usize) -> &str {
-        self.tokens
-            .get(i)
-            .and_then(|t| t.span.get(&self.lower))
-            .unwrap_or("")
+        self.folded.get(i)
     }
 
     pub(crate) fn kind(&self, i: usize) -> Option<TokenKind> {

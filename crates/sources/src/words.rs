@@ -1,26 +1,12 @@
 //! Token helpers the three stages share: folded word forms and span lookups.
 //!
 //! Every lookup is a binary search over the token layer, and word forms are
-//! folded once per article, so no stage runs a regex or rescans text per token.
+//! the document's folded words ([`Doc::folded`]), so no stage runs a regex or
+//! rescans text per token.
 
 use std::ops::Range;
 
-use attest_doc::{Doc, Span, Token, TokenKind};
-
-/// Appends a word lowercased, with typographic apostrophes folded to `'`.
-fn push_folded(out: &mut String, word: &str) {
-    let start = out.len();
-    if word.is_ascii() {
-        out.push_str(word);
-        if let Some(pushed) = out.get_mut(start..) {
-            pushed.make_ascii_lowercase();
-        }
-        return;
-    }
-    for c in word.chars() {
-        out.extend(if matches!(c, '’' | '‘') { '\'' } else { c }.to_lowercase());
-    }
-}
+use attest_doc::{Doc, FoldedWords, Span, Token, TokenKind};
 
 /// The token indices whose spans lie wholly inside `span`.
 pub(crate) fn tokens_in(tokens: &[Token], span: Span) -> Range<usize> {
@@ -34,11 +20,8 @@ pub(crate) fn tokens_in(tokens: &[Token], span: Span) -> Range<usize> {
 pub(crate) struct View<'a> {
     pub(crate) text: &'a str,
     pub(crate) tokens: &'a [Token],
-    /// The folded form of every token, one after another (one allocation for
-    /// the article, where a string per capitalized word cost one each) ...
-    folded: String,
-    /// ... and where each ends.
-    folded_ends: Vec<usize>,
+    /// The folded form of every token, made once per document.
+    folded: &'a FoldedWords,
     /// For each sentence, its token range.
     sentences: Vec<Range<usize>>,
 }
@@ -47,12 +30,6 @@ impl<'a> View<'a> {
     pub(crate) fn new(doc: &'a Doc) -> View<'a> {
         let text = doc.text();
         let tokens = doc.tokens();
-        let mut folded = String::with_capacity(text.len());
-        let mut folded_ends = Vec::with_capacity(tokens.len());
-        for token in tokens {
-            push_folded(&mut folded, token.span.get(text).unwrap_or(""));
-            folded_ends.push(folded.len());
-        }
         let sentences = doc
             .sentences()
             .iter()
@@ -61,8 +38,7 @@ impl<'a> View<'a> {
         View {
             text,
             tokens,
-            folded,
-            folded_ends,
+            folded: doc.folded(),
             sentences,
         }
     }
@@ -72,13 +48,8 @@ impl<'a> View<'a> {
     }
 
     /// The folded form of token `i`, or `""` past the end.
-    pub(crate) fn word(&self, i: usize) -> &str {
-        let start = match i.checked_sub(1) {
-            Some(before) => self.folded_ends.get(before).copied().unwrap_or(0),
-            None => 0,
-        };
-        let end = self.folded_ends.get(i).copied().unwrap_or(start);
-        self.folded.get(start..end).unwrap_or("")
+    pub(crate) fn word(&self, i: usize) -> &'a str {
+        self.folded.get(i)
     }
 
     /// The original text of token `i`, or `""` past the end.
@@ -143,19 +114,6 @@ impl<'a> View<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn folds_case_and_curly_apostrophes() {
-        let fold = |word: &str| {
-            let mut out = String::from("x");
-            push_folded(&mut out, word);
-            out
-        };
-        assert_eq!(fold("said"), "xsaid");
-        assert_eq!(fold("N’T"), "xn't");
-        assert_eq!(fold("Reuters"), "xreuters");
-        assert_eq!(fold("ÉTÉ"), "xété");
-    }
 
     #[test]
     fn finds_tokens_inside_a_span() {
