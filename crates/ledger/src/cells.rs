@@ -7,6 +7,8 @@
 //! its cell and takes it out again when the article is replaced; the check
 //! compares the cells with the articles.
 
+use std::sync::LazyLock;
+
 use rusqlite::types::Value;
 
 use crate::db::{Conn, DbResult, values};
@@ -39,21 +41,25 @@ pub(crate) const COLUMNS: [(&str, &str); 18] = [
     ),
 ];
 
+/// The query of [`cell_values`], written once: it runs for every article stored.
+static CELL_VALUES_SQL: LazyLock<String> = LazyLock::new(|| {
+    let expressions: Vec<String> = COLUMNS
+        .iter()
+        .map(|(column, expression)| format!("{expression} AS {column}"))
+        .collect();
+    format!(
+        "SELECT outlet, published_date, {} FROM articles WHERE id = ?1",
+        expressions.join(", ")
+    )
+});
+
 /// The cell values of one stored article.
 fn cell_values(
     tx: &Conn<'_>,
     article: i64,
 ) -> DbResult<(Option<String>, Option<String>, Vec<i64>)> {
-    let expressions: Vec<String> = COLUMNS
-        .iter()
-        .map(|(column, expression)| format!("{expression} AS {column}"))
-        .collect();
-    let sql = format!(
-        "SELECT outlet, published_date, {} FROM articles WHERE id = ?1",
-        expressions.join(", ")
-    );
     let row = tx
-        .row(&sql, values![article])?
+        .row(&CELL_VALUES_SQL, values![article])?
         .ok_or(rusqlite::Error::QueryReturnedNoRows)?;
     let values = COLUMNS
         .iter()

@@ -7,6 +7,8 @@
 //! found; corrections are the editors' record, and gold for training
 //! ([`crate::Ledger::corrected_articles`]), not a second analysis.
 
+use std::collections::HashMap;
+
 use attest_doc::{AttributionKind, SourceKind, StanceLabel, from_serde_name, serde_name};
 use serde::{Deserialize, Serialize};
 
@@ -149,7 +151,10 @@ pub(crate) fn add(
         .note
         .as_deref()
         .map(str::trim)
-        .filter(|note| !note.is_empty());
+        .filter(|note| !note.is_empty())
+        .map(str::to_string);
+    let stance = input.stance.map(|s| serde_name(&s));
+    let kind = input.kind.map(|k| serde_name(&k));
     let id = conn.insert(
         "INSERT INTO corrections (article_key, article_id, attribution_idx, cue_spans, created, \
          wrong, source_pick, source_name, source_type, stance, kind, note) \
@@ -164,9 +169,9 @@ pub(crate) fn add(
             pick,
             name.clone(),
             source_type.clone(),
-            input.stance.map(|s| serde_name(&s)),
-            input.kind.map(|k| serde_name(&k)),
-            note.map(str::to_string)
+            stance.clone(),
+            kind.clone(),
+            note.clone()
         ],
     )?;
     Ok(Ok(Correction {
@@ -178,9 +183,9 @@ pub(crate) fn add(
         source: name,
         source_type,
         source_index: pick,
-        stance: input.stance.map(|s| serde_name(&s)),
-        kind: input.kind.map(|k| serde_name(&k)),
-        note: note.map(str::to_string),
+        stance,
+        kind,
+        note,
         applies: true,
     }))
 }
@@ -258,6 +263,16 @@ fn correction(row: &Row) -> DbResult<Correction> {
     })
 }
 
+/// The latest correction that applies to each attribution, by its index: a
+/// later correction of the same attribution replaces an earlier one whole.
+fn latest(corrections: &[Correction]) -> HashMap<i64, &Correction> {
+    corrections
+        .iter()
+        .filter(|c| c.applies)
+        .map(|c| (c.attribution, c))
+        .collect()
+}
+
 /// Shows each attribution as the latest correction that applies to it leaves
 /// it, keeping what attest found in `found`. `source_ids` gives the ledger
 /// id of each of the article's sources by index.
@@ -266,25 +281,18 @@ pub(crate) fn apply(
     corrections: &[Correction],
     source_ids: &dyn Fn(i64) -> Option<i64>,
 ) {
-    for correction in corrections.iter().filter(|c| c.applies) {
-        let Some(attribution) = attributions
-            .iter_mut()
-            .find(|a| a.index == correction.attribution)
-        else {
+    let latest = latest(corrections);
+    for attribution in attributions.iter_mut() {
+        let Some(correction) = latest.get(&attribution.index) else {
             continue;
         };
-        let found = attribution.found.take().unwrap_or_else(|| Found {
+        attribution.found = Some(Found {
             source_id: attribution.source_id,
             source: attribution.source.clone(),
             source_type: attribution.source_type.clone(),
             kind: attribution.kind.clone(),
             stance: attribution.stance.clone(),
         });
-        attribution.source_id = found.source_id;
-        attribution.source = found.source.clone();
-        attribution.source_type = found.source_type.clone();
-        attribution.kind = found.kind.clone();
-        attribution.stance = found.stance.clone();
         if let Some(name) = &correction.source {
             attribution.source_id = correction.source_index.and_then(source_ids);
             attribution.source = Some(name.clone());
@@ -296,8 +304,7 @@ pub(crate) fn apply(
         if let Some(stance) = &correction.stance {
             attribution.stance = Some(stance.clone());
         }
-        attribution.found = Some(found);
-        attribution.correction = Some(correction.clone());
+        attribution.correction = Some((*correction).clone());
     }
 }
 
@@ -361,11 +368,9 @@ fn gold_article(conn: &Conn<'_>, key: &str) -> DbResult<Option<GoldArticle>> {
         return Ok(None);
     };
     let rowid: i64 = found.get("id")?;
-    let corrections: Vec<Correction> = of_article(conn, rowid, key)?
-        .into_iter()
-        .filter(|c| c.applies)
-        .collect();
-    if corrections.is_empty() {
+    let corrections = of_article(conn, rowid, key)?;
+    let latest = latest(&corrections);
+    if latest.is_empty() {
         return Ok(None);
     }
     let text: String = found.get("text")?;
@@ -386,7 +391,7 @@ fn gold_article(conn: &Conn<'_>, key: &str) -> DbResult<Option<GoldArticle>> {
                 .and_then(|s| from_serde_name(&s)),
             cue,
         };
-        if let Some(correction) = corrections.iter().rev().find(|c| c.attribution == index) {
+        if let Some(correction) = latest.get(&index) {
             if correction.wrong {
                 continue;
             }

@@ -495,36 +495,23 @@ pub(crate) fn search(
                 )
             }
             Search::Tsquery(_) | Search::Websearch(_) => {
-                let parse = match query {
-                    Search::Websearch(_) => "websearch_to_tsquery",
-                    _ => "to_tsquery",
-                };
-                // The same expressions as the GIN indexes, so that they are used.
-                let vector = format!("to_tsvector('english', x.{content})");
-                let mut matching = vec![format!("{vector} @@ q.query")];
-                if table == "quotes" {
-                    matching.push("x.attribution IS NULL".to_string());
-                }
-                matching.extend(conditions.sql.iter().cloned());
+                let (parse, vector, matching) = pg_matching(query, table, content, &conditions);
                 // Ranked higher is better in PostgreSQL: negated, it sorts
                 // with SQLite's ranks, where lower is better.
                 format!(
                     "WITH q AS (SELECT {parse}('english', ?1) AS query), \
                      top AS (SELECT x.id, CAST(-ts_rank({vector}, q.query) AS DOUBLE PRECISION) \
                      AS rank FROM {table} x JOIN articles a ON a.id = x.article CROSS JOIN q \
-                     WHERE {} ORDER BY rank, x.id LIMIT {limit}) \
+                     WHERE {matching} ORDER BY rank, x.id LIMIT {limit}) \
                      SELECT {select}, ts_headline('english', x.{content}, q.query, \
                      'StartSel=' || chr(2) || ', StopSel=' || chr(3) || ', HighlightAll=true') \
                      AS marked, top.rank AS rank FROM top JOIN {table} x ON x.id = top.id \
                      JOIN articles a ON a.id = x.article {speaker_join} CROSS JOIN q \
-                     ORDER BY top.rank, x.id",
-                    matching.join(" AND ")
+                     ORDER BY top.rank, x.id"
                 )
             }
         };
-        let (Search::Fts5(text) | Search::Tsquery(text) | Search::Websearch(text)) = query;
-        let mut params = vec![Value::Text(text.clone())];
-        params.extend(conditions.params);
+        let params = search_params(query, conditions);
         for row in conn.rows(&sql, &params)? {
             let text: String = row.get("text")?;
             let marked: String = row.get("marked")?;
@@ -550,6 +537,36 @@ pub(crate) fn search(
     Ok(hits.into_iter().take(limit).map(|(_, hit)| hit).collect())
 }
 
+/// PostgreSQL's parser for `query`, the text vector of `table`'s searched
+/// column, and the condition under which a row `x` of it matches `q.query`:
+/// the same expressions as the GIN indexes, so that they are used.
+fn pg_matching(
+    query: &Search,
+    table: &str,
+    content: &str,
+    conditions: &Conditions,
+) -> (&'static str, String, String) {
+    let parse = match query {
+        Search::Websearch(_) => "websearch_to_tsquery",
+        _ => "to_tsquery",
+    };
+    let vector = format!("to_tsvector('english', x.{content})");
+    let mut matching = vec![format!("{vector} @@ q.query")];
+    if table == "quotes" {
+        matching.push("x.attribution IS NULL".to_string());
+    }
+    matching.extend(conditions.sql.iter().cloned());
+    (parse, vector, matching.join(" AND "))
+}
+
+/// A search's parameters: the query as `?1`, then the filter's.
+fn search_params(query: &Search, conditions: Conditions) -> Vec<Value> {
+    let (Search::Fts5(text) | Search::Tsquery(text) | Search::Websearch(text)) = query;
+    let mut params = vec![Value::Text(text.clone())];
+    params.extend(conditions.params);
+    params
+}
+
 /// How many rows [`search`] finds in all, past any limit: the page's "of N".
 pub(crate) fn search_total(conn: &Conn<'_>, query: &Search, filter: &Filter) -> DbResult<i64> {
     let mut total = 0;
@@ -569,25 +586,15 @@ pub(crate) fn search_total(conn: &Conn<'_>, query: &Search, filter: &Filter) -> 
                 }
             }
             Search::Tsquery(_) | Search::Websearch(_) => {
-                let parse = match query {
-                    Search::Websearch(_) => "websearch_to_tsquery",
-                    _ => "to_tsquery",
-                };
-                let mut matching = vec![format!("to_tsvector('english', x.{content}) @@ q.query")];
-                if table == "quotes" {
-                    matching.push("x.attribution IS NULL".to_string());
-                }
-                matching.extend(conditions.sql.iter().cloned());
+                let (parse, _, matching) = pg_matching(query, table, content, &conditions);
                 format!(
                     "WITH q AS (SELECT {parse}('english', ?1) AS query) SELECT count(*) \
-                     FROM {table} x JOIN articles a ON a.id = x.article CROSS JOIN q WHERE {}",
-                    matching.join(" AND ")
+                     FROM {table} x JOIN articles a ON a.id = x.article CROSS JOIN q \
+                     WHERE {matching}"
                 )
             }
         };
-        let (Search::Fts5(text) | Search::Tsquery(text) | Search::Websearch(text)) = query;
-        let mut params = vec![Value::Text(text.clone())];
-        params.extend(conditions.params);
+        let params = search_params(query, conditions);
         total += conn.value::<i64>(&sql, &params)?;
     }
     Ok(total)

@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
+use std::sync::LazyLock;
 
 use attest_doc::{
     Article, AttributionKind, Doc, Layer, SourceKind, SourcingSummary, Span, StanceLabel,
@@ -344,20 +345,11 @@ fn remove(tx: &Conn<'_>, article: i64) -> DbResult<()> {
     Ok(())
 }
 
-fn insert(tx: &Conn<'_>, entry: &Entry<'_>, pending: &mut Pending) -> DbResult<()> {
-    let doc = entry.doc;
-    let article = doc.article();
-    let text = doc.text();
-    let counts = ArticleCounts::of(doc);
-    let published = article.published.map(|p| p.to_string());
-    let published_date = article.published.map(|p| p.date().to_string());
-    let layers = doc
-        .layers()
-        .iter()
-        .map(Layer::name)
-        .collect::<Vec<_>>()
-        .join(" ");
-    let mut columns: Vec<String> = [
+/// The `INSERT` of an article row, written once: the stance columns follow
+/// [`StanceLabel::ALL`], as [`ArticleCounts::stances`] does, between the
+/// columns before them and those after.
+static INSERT_ARTICLE_SQL: LazyLock<String> = LazyLock::new(|| {
+    let before = [
         "key",
         "article_id",
         "content_hash",
@@ -376,9 +368,35 @@ fn insert(tx: &Conn<'_>, entry: &Entry<'_>, pending: &mut Pending) -> DbResult<(
         "n_direct",
         "n_mixed",
         "n_stanced",
-    ]
-    .map(str::to_owned)
-    .into();
+    ];
+    let after = ["n_hedges", "n_entities", "n_quantities", "n_times"];
+    let columns: Vec<String> = before
+        .into_iter()
+        .map(str::to_owned)
+        .chain(StanceLabel::ALL.iter().map(|label| stance_column(*label)))
+        .chain(after.into_iter().map(str::to_owned))
+        .collect();
+    let placeholders: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
+    format!(
+        "INSERT INTO articles ({}) VALUES ({})",
+        columns.join(", "),
+        placeholders.join(", ")
+    )
+});
+
+fn insert(tx: &Conn<'_>, entry: &Entry<'_>, pending: &mut Pending) -> DbResult<()> {
+    let doc = entry.doc;
+    let article = doc.article();
+    let text = doc.text();
+    let counts = ArticleCounts::of(doc);
+    let published = article.published.map(|p| p.to_string());
+    let published_date = article.published.map(|p| p.date().to_string());
+    let layers = doc
+        .layers()
+        .iter()
+        .map(Layer::name)
+        .collect::<Vec<_>>()
+        .join(" ");
     let mut params = values![
         entry.key.as_str(),
         article.id,
@@ -400,28 +418,18 @@ fn insert(tx: &Conn<'_>, entry: &Entry<'_>, pending: &mut Pending) -> DbResult<(
         counts.stanced,
     ]
     .to_vec();
-    for (label, count) in StanceLabel::ALL.iter().zip(&counts.stances) {
-        columns.push(stance_column(*label));
-        params.push(crate::db::Param::value(count));
-    }
-    for (column, count) in [
-        ("n_hedges", counts.hedges),
-        ("n_entities", counts.entities),
-        ("n_quantities", counts.quantities),
-        ("n_times", counts.times),
-    ] {
-        columns.push(column.to_owned());
-        params.push(crate::db::Param::value(&count));
-    }
-    let placeholders: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
-    let article_row = tx.insert(
-        &format!(
-            "INSERT INTO articles ({}) VALUES ({})",
-            columns.join(", "),
-            placeholders.join(", ")
-        ),
-        &params,
-    )?;
+    params.extend(counts.stances.iter().map(crate::db::Param::value));
+    params.extend(
+        [
+            counts.hedges,
+            counts.entities,
+            counts.quantities,
+            counts.times,
+        ]
+        .iter()
+        .map(crate::db::Param::value),
+    );
+    let article_row = tx.insert(&INSERT_ARTICLE_SQL, &params)?;
     cells::count(tx, article_row, 1)?;
     tx.execute(
         "INSERT INTO article_texts (article, text) VALUES (?1, ?2)",
