@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use attest_doc::{Article, Diagnostic, Doc, Limits, SourceKind, serde_name};
+use attest_doc::{Article, Diagnostic, Doc, Limits, SourceKind, from_serde_name, serde_name};
 use attest_ledger::{ArticleKey, Entry, Filter, GroupBy, OnConflict, Stored};
 use attest_pipeline::Pipeline;
 use attest_read::{ReadConfig, ReadError};
@@ -447,17 +447,13 @@ fn date(name: &str, text: &str) -> PyResult<jiff::civil::Date> {
 }
 
 fn source_kind(name: &str) -> PyResult<SourceKind> {
-    SourceKind::ALL
-        .iter()
-        .copied()
-        .find(|kind| serde_name(kind) == name)
-        .ok_or_else(|| {
-            let known: Vec<String> = SourceKind::ALL.iter().map(serde_name).collect();
-            InputError::new_err(format!(
-                "kind must be one of {}, not {name:?}",
-                known.join(", ")
-            ))
-        })
+    from_serde_name::<SourceKind>(name).ok_or_else(|| {
+        let known: Vec<String> = SourceKind::ALL.iter().map(serde_name).collect();
+        InputError::new_err(format!(
+            "kind must be one of {}, not {name:?}",
+            known.join(", ")
+        ))
+    })
 }
 
 /// The native module; `attest/__init__.py` re-exports what users see.

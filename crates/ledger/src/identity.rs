@@ -146,16 +146,14 @@ fn person_words(normalized: &str) -> Vec<&str> {
     let words: Vec<&str> = normalized.split(' ').filter(|w| !w.is_empty()).collect();
     // Titles and the words before them ("former", "acting") from the shared
     // list; a modifier counts only before a title, so "Vice" alone stays.
-    let titles = words
-        .iter()
-        .take_while(|word| attest_lang::title(word).is_some())
-        .count();
-    let titles = words[..titles]
-        .iter()
-        .rposition(|word| {
-            attest_lang::title(word).is_some_and(|t| t.used_as == attest_lang::TitleUse::Title)
-        })
-        .map_or(0, |last| last + 1);
+    let mut titles = 0;
+    for (i, word) in words.iter().enumerate() {
+        match attest_lang::title(word) {
+            None => break,
+            Some(title) if title.used_as == attest_lang::TitleUse::Title => titles = i + 1,
+            Some(_) => {}
+        }
+    }
     words[titles..].to_vec()
 }
 

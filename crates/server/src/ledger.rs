@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
 use attest_doc::Canceller;
-use attest_doc::{SourceKind, serde_name};
+use attest_doc::{SourceKind, from_serde_name, serde_name};
 use attest_ledger::{Budget, Filter, GroupBy, Ledger, LedgerError, OpenOptions};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, Request, State};
@@ -58,17 +58,13 @@ impl Params {
             .kind
             .as_deref()
             .map(|name| {
-                SourceKind::ALL
-                    .iter()
-                    .copied()
-                    .find(|kind| serde_name(kind) == name)
-                    .ok_or_else(|| {
-                        let names: Vec<String> = SourceKind::ALL.iter().map(serde_name).collect();
-                        ApiError::bad_request(format!(
-                            "type={name:?} is not one of {}",
-                            names.join(", ")
-                        ))
-                    })
+                from_serde_name::<SourceKind>(name).ok_or_else(|| {
+                    let names: Vec<String> = SourceKind::ALL.iter().map(serde_name).collect();
+                    ApiError::bad_request(format!(
+                        "type={name:?} is not one of {}",
+                        names.join(", ")
+                    ))
+                })
             })
             .transpose()?;
         Ok(Filter {

@@ -317,22 +317,24 @@ pub(crate) fn is_org_word(raw: &str) -> bool {
     )
 }
 
-/// Honorifics and titles written before a name (`attest_lang`'s title list),
-/// and the gender they state (`None`: a title that states none). Only a
-/// capitalized word is one: "the judge said" names no one.
-pub(crate) fn honorific(raw: &str) -> Option<Option<attest_doc::Gender>> {
+/// A title or honorific written before a name (`attest_lang`'s title list).
+/// Only a capitalized word is one: "the judge said" names no one.
+fn name_title(raw: &str) -> Option<&'static attest_lang::Title> {
     if !raw.starts_with(|c: char| c.is_uppercase()) {
         return None;
     }
-    attest_lang::title(raw)
-        .filter(|title| title.used_as == attest_lang::TitleUse::Title)
-        .map(|title| title.gender)
+    attest_lang::title(raw).filter(|title| title.used_as == attest_lang::TitleUse::Title)
+}
+
+/// Honorifics and titles, and the gender they state (`None`: a title that
+/// states none).
+pub(crate) fn honorific(raw: &str) -> Option<Option<attest_doc::Gender>> {
+    name_title(raw).map(|title| title.gender)
 }
 
 /// The common noun a title stands for, so "the senator" can find "Sen. Warren".
 pub(crate) fn title_noun(raw: &str) -> Option<&'static str> {
-    honorific(raw)?;
-    attest_lang::title(raw)?.noun
+    name_title(raw)?.noun
 }
 
 /// Capitalized words that start sentences or names without naming anyone.
