@@ -1,12 +1,13 @@
-//! `--model fast|accurate` and `--model-dir`: which pipeline analyses, and
-//! where accurate mode's encoder is read from.
+//! `--model fast|accurate`, `--model-dir` and `--models`: which pipeline
+//! analyses, where accurate mode's encoder is read from, and whether the
+//! linear models are the bundled ones or those `attest train` wrote.
 
 use std::path::PathBuf;
 
 use anyhow::Context;
 use attest_doc::Limits;
 use attest_encoder::DIR_VARIABLE;
-use attest_pipeline::{AnyStage, Pipeline};
+use attest_pipeline::{AnyStage, LinearModels, Pipeline};
 use attest_write::AnalysisModel;
 use clap::{Args, ValueEnum};
 
@@ -33,6 +34,12 @@ pub(crate) struct ModelArgs {
     /// the source tree attest was built from.
     #[arg(long, value_name = "DIR")]
     pub(crate) model_dir: Option<PathBuf>,
+
+    /// The linear models (pos.model, attrib.model, entities.model) from DIR,
+    /// as `attest train --out DIR` writes them, instead of the bundled ones.
+    /// Accurate mode runs their tagger and entity model.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) models: Option<PathBuf>,
 }
 
 impl ModelArgs {
@@ -62,27 +69,34 @@ impl ModelArgs {
         })
     }
 
+    /// The linear models: `--models DIR`, or the bundled ones.
+    pub(crate) fn linear(&self) -> anyhow::Result<LinearModels> {
+        match &self.models {
+            Some(dir) => LinearModels::read(dir)
+                .with_context(|| format!("loading the models of --models {}", dir.display())),
+            None => LinearModels::bundled().context("loading the bundled models"),
+        }
+    }
+
     /// The whole pipeline of the chosen model.
     pub(crate) fn pipeline(&self, limits: &Limits) -> anyhow::Result<Pipeline> {
+        let linear = self.linear()?;
         match self.model {
-            ModelChoice::Fast => Pipeline::standard(limits).context("building the pipeline"),
-            ModelChoice::Accurate => {
-                Pipeline::accurate(limits, self.encoder()?).context("building the pipeline")
-            }
+            ModelChoice::Fast => Pipeline::fast(limits, linear),
+            ModelChoice::Accurate => Pipeline::accurate(limits, self.encoder()?, linear),
         }
+        .context("building the pipeline")
     }
 
     /// Segmentation, tags and entities. Both modes tag entities with the
     /// fast model: the encoder's entity head scores under it on dev (see
     /// [`Pipeline::accurate`]).
     pub(crate) fn entity_pipeline(&self, limits: &Limits) -> anyhow::Result<Pipeline> {
-        let tagger = attest_tag::Tagger::bundled().context("loading the part-of-speech model")?;
-        let entities =
-            attest_entities::EntityTagger::bundled().context("loading the entity model")?;
+        let linear = self.linear()?;
         Pipeline::new(vec![
             AnyStage::Segment(attest_text::Segmenter::new(*limits)),
-            AnyStage::Pos(Box::new(tagger)),
-            AnyStage::Entities(Box::new(entities)),
+            AnyStage::Pos(Box::new(linear.tagger)),
+            AnyStage::Entities(Box::new(linear.entities)),
         ])
         .context("building the pipeline")
     }

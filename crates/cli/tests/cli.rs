@@ -657,3 +657,24 @@ fn standard_input_is_read_in_the_format_given() {
     };
     assert_eq!(urls(&json_lines(&output)), urls(&from_file));
 }
+
+#[test]
+fn models_from_a_directory_analyse_as_the_bundled_ones_and_a_missing_one_is_named() {
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+    let shipped = shipped.to_string_lossy();
+    let bundled = attest(&["analyze", "--format", "jsonl"]);
+    let read = attest(&["analyze", "--format", "jsonl", "--models", &shipped]);
+    assert!(read.status.success(), "{}", stderr(&read));
+    assert_eq!(stdout(&read), stdout(&bundled));
+
+    let empty = temp_dir("no-models");
+    std::fs::create_dir_all(&empty).unwrap();
+    let missing = attest(&["analyze", "--models", &empty.to_string_lossy()]);
+    assert!(!missing.status.success());
+    let message = stderr(&missing);
+    assert!(
+        message.contains("--models") && message.contains("pos.model"),
+        "{message}"
+    );
+    std::fs::remove_dir_all(&empty).unwrap();
+}

@@ -33,6 +33,7 @@
 #![deny(missing_docs)]
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
 
 use attest_doc::{
     Article, Budget, Diagnostic, Doc, Exhausted, Layer, LayerError, LayerSet, Limits, Stage,
@@ -159,7 +160,7 @@ pub enum PipelineError {
         /// The layer it needs.
         layer: Layer,
     },
-    /// A bundled model does not load: the build shipped a damaged model file.
+    /// A model does not load: a damaged model file, bundled or read.
     #[error("the {stage} model does not load: {source}")]
     Model {
         /// The stage whose model failed.
@@ -167,9 +168,14 @@ pub enum PipelineError {
         /// Why.
         source: attest_learn::ModelError,
     },
-    /// The bundled attribution model does not load.
-    #[error("the attributions model does not load: {0}")]
-    AttributionModel(#[source] attest_attrib::ModelError),
+    /// A model file cannot be read.
+    #[error("cannot read {}: {source}", path.display())]
+    ModelFile {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
 }
 
 /// The stages in order.
@@ -212,18 +218,20 @@ impl Pipeline {
 
     /// Every stage attest has, with its bundled models.
     pub fn standard(limits: &Limits) -> Result<Pipeline, PipelineError> {
-        let tagger = bundled_tagger()?;
-        let attributor =
-            attest_attrib::Attributor::bundled().map_err(PipelineError::AttributionModel)?;
+        Pipeline::fast(limits, LinearModels::bundled()?)
+    }
+
+    /// Every stage attest has, with these linear models: fast mode.
+    pub fn fast(limits: &Limits, models: LinearModels) -> Result<Pipeline, PipelineError> {
         Pipeline::new(vec![
             AnyStage::Segment(attest_text::Segmenter::new(*limits)),
-            AnyStage::Pos(Box::new(tagger)),
-            AnyStage::Attributions(Box::new(attributor)),
+            AnyStage::Pos(Box::new(models.tagger)),
+            AnyStage::Attributions(Box::new(models.attributor)),
             AnyStage::Stances(attest_sources::StanceClassifier),
             AnyStage::Sources(attest_sources::SourceResolver),
             AnyStage::Hedges(attest_sources::HedgeFinder),
             AnyStage::Quotations(attest_sources::QuotationFinder),
-            AnyStage::Entities(Box::new(bundled_entity_tagger()?)),
+            AnyStage::Entities(Box::new(models.entities)),
             AnyStage::Quantities(attest_numbers::QuantityTagger::new()),
             AnyStage::Times(attest_numbers::TimeTagger::new()),
         ])
@@ -231,23 +239,25 @@ impl Pipeline {
     }
 
     /// Accurate mode: the encoder assigns the attributions, and every other
-    /// stage runs as in [`Pipeline::standard`]. The encoder's entity head is
-    /// not used: on dev it scores under the fast tagger (overall F1 0.814
-    /// against 0.876, organizations 0.606 against 0.783; docs/attributions.md).
+    /// stage runs as in [`Pipeline::fast`], with the tagger and entity model of
+    /// `models` (their attribution model is not used). The encoder's entity
+    /// head is not used either: on dev it scores under the fast tagger
+    /// (overall F1 0.814 against 0.876, organizations 0.606 against 0.783;
+    /// docs/attributions.md).
     pub fn accurate(
         limits: &Limits,
         encoder: attest_encoder::Encoder,
+        models: LinearModels,
     ) -> Result<Pipeline, PipelineError> {
-        let tagger = bundled_tagger()?;
         Pipeline::new(vec![
             AnyStage::Segment(attest_text::Segmenter::new(*limits)),
-            AnyStage::Pos(Box::new(tagger)),
+            AnyStage::Pos(Box::new(models.tagger)),
             AnyStage::Accurate(Box::new(Accurate::new(encoder, attest_attrib::Rules::ALL))),
             AnyStage::Stances(attest_sources::StanceClassifier),
             AnyStage::Sources(attest_sources::SourceResolver),
             AnyStage::Hedges(attest_sources::HedgeFinder),
             AnyStage::Quotations(attest_sources::QuotationFinder),
-            AnyStage::Entities(Box::new(bundled_entity_tagger()?)),
+            AnyStage::Entities(Box::new(models.entities)),
             AnyStage::Quantities(attest_numbers::QuantityTagger::new()),
             AnyStage::Times(attest_numbers::TimeTagger::new()),
         ])
@@ -439,19 +449,64 @@ impl Stage for Accurate {
     }
 }
 
-/// The bundled part-of-speech tagger, which both pipelines run.
-fn bundled_tagger() -> Result<attest_tag::Tagger, PipelineError> {
-    attest_tag::Tagger::bundled().map_err(|source| PipelineError::Model {
-        stage: <attest_tag::Tagger as Stage>::NAME,
-        source,
-    })
+/// The linear models of fast mode: part-of-speech tags, attributions and
+/// entities. Accurate mode runs the tagger and the entity model.
+#[derive(Clone, Debug)]
+pub struct LinearModels {
+    /// The part-of-speech tagger (pos.model).
+    pub tagger: attest_tag::Tagger,
+    /// The attribution model (attrib.model).
+    pub attributor: attest_attrib::Attributor,
+    /// The entity model (entities.model).
+    pub entities: attest_entities::EntityTagger,
 }
 
-fn bundled_entity_tagger() -> Result<attest_entities::EntityTagger, PipelineError> {
-    attest_entities::EntityTagger::bundled().map_err(|source| PipelineError::Model {
-        stage: <attest_entities::EntityTagger as Stage>::NAME,
+impl LinearModels {
+    /// The models built into attest.
+    pub fn bundled() -> Result<LinearModels, PipelineError> {
+        Ok(LinearModels {
+            tagger: attest_tag::Tagger::bundled().map_err(model_error::<attest_tag::Tagger>)?,
+            attributor: attest_attrib::Attributor::bundled()
+                .map_err(model_error::<attest_attrib::Attributor>)?,
+            entities: attest_entities::EntityTagger::bundled()
+                .map_err(model_error::<attest_entities::EntityTagger>)?,
+        })
+    }
+
+    /// The models in `dir`, as `attest train --out DIR` writes them
+    /// (pos.model, attrib.model, entities.model); errors name the file.
+    pub fn read(dir: &Path) -> Result<LinearModels, PipelineError> {
+        let read = |name: &str| {
+            let path = dir.join(name);
+            std::fs::read(&path)
+                .map(|bytes| (bytes, path.display().to_string()))
+                .map_err(|source| PipelineError::ModelFile { path, source })
+        };
+        let (bytes, file) = read("pos.model")?;
+        let tagger = attest_tag::Model::from_bytes(&bytes)
+            .map(attest_tag::Tagger::new)
+            .map_err(|error| model_error::<attest_tag::Tagger>(error.in_file(file)))?;
+        let (bytes, file) = read("attrib.model")?;
+        let attributor = attest_attrib::Attributor::from_bytes(&bytes)
+            .map_err(|error| model_error::<attest_attrib::Attributor>(error.in_file(file)))?;
+        let (bytes, file) = read("entities.model")?;
+        let entities = attest_entities::Model::from_bytes(&bytes)
+            .map(attest_entities::EntityTagger::new)
+            .map_err(|error| model_error::<attest_entities::EntityTagger>(error.in_file(file)))?;
+        Ok(LinearModels {
+            tagger,
+            attributor,
+            entities,
+        })
+    }
+}
+
+/// A model of stage `S` that does not load.
+fn model_error<S: Stage>(source: attest_learn::ModelError) -> PipelineError {
+    PipelineError::Model {
+        stage: S::NAME,
         source,
-    })
+    }
 }
 
 /// A document for `article`, with its reader's diagnostics.
@@ -478,6 +533,38 @@ mod tests {
     use super::*;
 
     #[test]
+    fn linear_models_read_from_a_directory_analyse_as_the_bundled_ones() {
+        let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+        let read = Pipeline::fast(&Limits::DEFAULT, LinearModels::read(&shipped).unwrap()).unwrap();
+        let bundled = Pipeline::standard(&Limits::DEFAULT).unwrap();
+        let text = "“We will appeal,” the union said on Monday. Jane Doe of Acme Corp. agreed.";
+        let doc = read.analyze(Article::new("a", text));
+        let expected = bundled.analyze(Article::new("a", text));
+        assert!(!doc.attributions().is_empty() && !doc.entities().is_empty());
+        assert_eq!(doc.attributions(), expected.attributions());
+        assert_eq!(doc.entities(), expected.entities());
+        assert_eq!(doc.pos(), expected.pos());
+    }
+
+    #[test]
+    fn a_missing_or_damaged_model_file_is_named() {
+        let dir = std::env::temp_dir().join(format!("attest-linear-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let missing = LinearModels::read(&dir).unwrap_err().to_string();
+        assert!(missing.contains("pos.model"), "{missing}");
+        let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+        std::fs::copy(shipped.join("pos.model"), dir.join("pos.model")).unwrap();
+        std::fs::write(dir.join("attrib.model"), b"not a model").unwrap();
+        let damaged = LinearModels::read(&dir).unwrap_err().to_string();
+        assert!(
+            damaged.contains("attributions") && damaged.contains("attrib.model"),
+            "{damaged}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn the_standard_pipeline_assigns_segmentation() {
         let pipeline = Pipeline::standard(&Limits::DEFAULT).unwrap();
         let doc = pipeline.analyze(Article::new("t", "One. Two."));
@@ -493,7 +580,9 @@ mod tests {
         attest_encoder::testing::write_random_model(&dir, attest_encoder::testing::Size::TINY, 3)
             .unwrap();
         let encoder = attest_encoder::Encoder::load(&dir).unwrap();
-        let accurate = Pipeline::accurate(&Limits::DEFAULT, encoder).unwrap();
+        let accurate =
+            Pipeline::accurate(&Limits::DEFAULT, encoder, LinearModels::bundled().unwrap())
+                .unwrap();
         let standard = Pipeline::standard(&Limits::DEFAULT).unwrap();
         let text = "“We will appeal,” the union said on Monday. Talks end in May.";
         let doc = accurate.analyze(Article::new("a", text));
