@@ -8,7 +8,7 @@ use attest_corpus::{Corpus, CorpusArticle};
 use std::time::Instant;
 
 use attest_corpus::score::{evaluate_attributions, evaluate_segmentation};
-use attest_doc::{Doc, Limits};
+use attest_doc::{Doc, Limits, Stage};
 use attest_pipeline::Pipeline;
 use attest_write::AnalysisModel;
 
@@ -33,7 +33,14 @@ enum TestSet {
 }
 
 fn test_set(args: &TestSetArgs, set: TestSet) -> anyhow::Result<()> {
-    let segment = |text: &str| attest_text::segment(text, &Limits::DEFAULT);
+    let tagger = attest_tag::Tagger::bundled().context("loading the part-of-speech model")?;
+    // The stages the quantity and time taggers require; a failure leaves the
+    // case without its layer, and the case fails in the report.
+    let segment = |doc: &mut Doc| {
+        let text = doc.text().to_owned();
+        let _ = doc.set_segmentation(attest_text::segment(&text, &Limits::DEFAULT));
+        let _ = tagger.run(doc);
+    };
     let report = match (set, &args.file) {
         (TestSet::Quantities, Some(file)) => attest_numbers::eval_quantities(file, &segment),
         (TestSet::Quantities, None) => {

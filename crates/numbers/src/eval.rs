@@ -9,7 +9,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use attest_doc::{Article, Doc, Granularity, Published, Segmentation};
+use attest_doc::{Article, Doc, Granularity, Published};
 use serde::Serialize;
 
 use crate::{QuantityTagger, TimeTagger};
@@ -86,13 +86,13 @@ impl fmt::Display for EvalReport {
 }
 
 /// Evaluates the quantity tagger on a test set file.
-pub fn eval_quantities(path: &Path, segment: Segment<'_>) -> Result<EvalReport, EvalError> {
-    eval_quantities_str(&read(path)?, segment)
+pub fn eval_quantities(path: &Path, analyse: Analyse<'_>) -> Result<EvalReport, EvalError> {
+    eval_quantities_str(&read(path)?, analyse)
 }
 
 /// Evaluates the time tagger on a test set file.
-pub fn eval_times(path: &Path, segment: Segment<'_>) -> Result<EvalReport, EvalError> {
-    eval_times_str(&read(path)?, segment)
+pub fn eval_times(path: &Path, analyse: Analyse<'_>) -> Result<EvalReport, EvalError> {
+    eval_times_str(&read(path)?, analyse)
 }
 
 fn read(path: &Path) -> Result<String, EvalError> {
@@ -103,7 +103,7 @@ fn read(path: &Path) -> Result<String, EvalError> {
 }
 
 /// Evaluates the quantity tagger on the contents of a test set.
-pub fn eval_quantities_str(contents: &str, segment: Segment<'_>) -> Result<EvalReport, EvalError> {
+pub fn eval_quantities_str(contents: &str, analyse: Analyse<'_>) -> Result<EvalReport, EvalError> {
     let tagger = QuantityTagger::new();
     let mut report = Report::new("quantities");
     for (line, fields) in lines(contents) {
@@ -111,7 +111,7 @@ pub fn eval_quantities_str(contents: &str, segment: Segment<'_>) -> Result<EvalR
             continue;
         };
         let expected = expected_items(line, items, 4)?;
-        let doc = analysed(text, None, segment);
+        let doc = analysed(text, None, analyse);
         let got: Vec<Vec<String>> = tagger
             .tag(&doc)
             .iter()
@@ -137,7 +137,7 @@ pub fn eval_quantities_str(contents: &str, segment: Segment<'_>) -> Result<EvalR
 }
 
 /// Evaluates the time tagger on the contents of a test set.
-pub fn eval_times_str(contents: &str, segment: Segment<'_>) -> Result<EvalReport, EvalError> {
+pub fn eval_times_str(contents: &str, analyse: Analyse<'_>) -> Result<EvalReport, EvalError> {
     let tagger = TimeTagger::new();
     let mut report = Report::new("times");
     let mut default: Option<Published> = None;
@@ -160,7 +160,7 @@ pub fn eval_times_str(contents: &str, segment: Segment<'_>) -> Result<EvalReport
             ),
         };
         let expected = expected_items(line, items, 3)?;
-        let doc = analysed(text, published, segment);
+        let doc = analysed(text, published, analyse);
         let got: Vec<Vec<String>> = tagger
             .tag(&doc)
             .iter()
@@ -286,17 +286,18 @@ fn format_error(line: usize, message: &str) -> EvalError {
     }
 }
 
-/// The segmenter the evaluation runs before the taggers: the caller's, so that
-/// this stage crate does not depend on the segmentation stage.
-pub type Segment<'a> = &'a dyn Fn(&str) -> Segmentation;
+/// What the evaluation runs on each case's document before the taggers:
+/// segmentation and part-of-speech tags, by the caller's stages, so that this
+/// stage crate depends on neither.
+pub type Analyse<'a> = &'a dyn Fn(&mut Doc);
 
-fn analysed(text: &str, published: Option<Published>, segment: Segment<'_>) -> Doc {
+fn analysed(text: &str, published: Option<Published>, analyse: Analyse<'_>) -> Doc {
     let mut article = Article::new("case", text);
     article.published = published;
     let mut doc = Doc::new(article);
-    // Segmentation spans always fit their own text; a failure would leave the
-    // document without tokens, and the case would then fail visibly.
-    let _ = doc.set_segmentation(segment(text));
+    // A stage that fails leaves the document without its layer, and the case
+    // then fails visibly.
+    analyse(&mut doc);
     doc
 }
 
@@ -328,14 +329,10 @@ fn same_number(got: Option<&String>, expected: Option<&String>) -> bool {
 mod tests {
     use super::*;
 
-    fn segment(text: &str) -> Segmentation {
-        attest_text::segment(text, &attest_doc::Limits::DEFAULT)
-    }
-
     #[test]
     fn counts_exact_matches_only() {
         let set = "# a comment\nIt cost $5.\t$5\t5\t5\tUSD\nRoute 66 runs west.\t-\nHe bought 3 apples.\t3 apples\t4\t4\tapples\n";
-        let report = eval_quantities_str(set, &segment).unwrap();
+        let report = eval_quantities_str(set, &crate::testing::prepare).unwrap();
         assert_eq!((report.cases, report.correct), (3, 2));
         assert_eq!(report.failures[0].line, 4);
         assert!(report.to_string().contains("2/3"));
@@ -344,17 +341,19 @@ mod tests {
     #[test]
     fn reads_publication_times_per_line_and_by_default() {
         let set = "# published: 2026-03-04\n=\tIt rained yesterday.\tyesterday\t2026-03-03\tday\nnone\tIt rained yesterday.\tyesterday\t-\tday\n2026-01-01\tIt rained yesterday.\tyesterday\t2025-12-31\tday\n";
-        let report = eval_times_str(set, &segment).unwrap();
+        let report = eval_times_str(set, &crate::testing::prepare).unwrap();
         assert_eq!((report.cases, report.correct), (3, 3), "{report}");
     }
 
     #[test]
     fn rejects_malformed_lines() {
         assert!(matches!(
-            eval_quantities_str("It cost $5.\t$5\t5\n", &segment),
+            eval_quantities_str("It cost $5.\t$5\t5\n", &crate::testing::prepare),
             Err(EvalError::Format { line: 1, .. })
         ));
-        assert!(eval_times_str("bogus\tIt rained.\t-\n", &segment).is_err());
-        assert!(eval_quantities(Path::new("/nonexistent/set.tsv"), &segment).is_err());
+        assert!(eval_times_str("bogus\tIt rained.\t-\n", &crate::testing::prepare).is_err());
+        assert!(
+            eval_quantities(Path::new("/nonexistent/set.tsv"), &crate::testing::prepare).is_err()
+        );
     }
 }

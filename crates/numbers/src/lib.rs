@@ -12,12 +12,14 @@
 //!   article's publication time as ISO 8601 values with a granularity, or left
 //!   unresolved with the reason. The conventions are in the [`time`] module.
 //!
-//! Both work over the tokens and sentences of the document with small matchers,
-//! so they need a segmented document (`attest_text::Segmenter`). [`eval`] runs
-//! them over test sets.
+//! Both work over the tokens, sentences and part-of-speech tags of the
+//! document with small matchers, so they need a segmented and tagged document
+//! (`attest_text::Segmenter`, `attest_tag::Tagger`). [`eval`] runs them over
+//! test sets.
 //!
 //! ```
 //! use attest_doc::{Article, Doc, Granularity, Limits, Stage};
+//! use attest_tag::Tagger;
 //! use attest_numbers::{QuantityTagger, TimeTagger};
 //!
 //! let text = "The city spent $1.2 billion over four years. The mayor said on Monday night that 12% of it was wasted.";
@@ -25,6 +27,7 @@
 //! article.published = Some("2026-03-04T18:30:00-05:00".parse().unwrap());
 //! let mut doc = Doc::new(article);
 //! doc.set_segmentation(attest_text::segment(text, &Limits::DEFAULT)).unwrap();
+//! Tagger::shared().unwrap().run(&mut doc).unwrap();
 //! QuantityTagger::new().run(&mut doc).unwrap();
 //! TimeTagger::new().run(&mut doc).unwrap();
 //!
@@ -47,8 +50,11 @@ pub mod quantity;
 pub mod time;
 mod view;
 
+#[cfg(test)]
+mod testing;
+
 pub use eval::{
-    EvalError, EvalFailure, EvalReport, Segment, eval_quantities, eval_quantities_str, eval_times,
+    Analyse, EvalError, EvalFailure, EvalReport, eval_quantities, eval_quantities_str, eval_times,
     eval_times_str,
 };
 pub use quantity::QuantityTagger;

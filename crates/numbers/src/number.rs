@@ -320,12 +320,11 @@ fn words(view: &View<'_>, i: usize, end: usize) -> Option<Number> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use attest_doc::{Article, Doc, Limits};
+    use attest_doc::{Article, Doc};
 
     fn read(text: &str) -> Option<(f64, f64, usize)> {
         let mut doc = Doc::new(Article::new("t", text));
-        doc.set_segmentation(attest_text::segment(text, &Limits::DEFAULT))
-            .ok()?;
+        crate::testing::prepare(&mut doc);
         let view = View::new(&doc);
         parse(&view, 0, view.len(), false).map(|n| (n.low, n.high, n.end))
     }

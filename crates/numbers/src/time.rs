@@ -23,8 +23,10 @@
 //!   before the expression (or after it, when it opens the sentence) decide: a
 //!   future marker ("will", "'ll", "scheduled", "expected", "plans") picks the
 //!   first such day on or after the publication date, and so does a verb of
-//!   schedule in the present ("begins", "opens"); a past verb ("said", "was", a
-//!   word in "-ed") or "since" picks the last on or before it. With no marker a
+//!   schedule in the present ("begins", "opens"); a verb in the past tense, as
+//!   the part-of-speech layer tags it ("said", "was", "closed"), or "since",
+//!   "ago" or "last" picks the last on or before it (a participle alone says
+//!   no tense: "was set for May 5" is past, "is set for May 5" is not). With no marker a
 //!   weekday is the most recent on or before publication; a month-day is the
 //!   next one when it lies within 90 days, else the last one; a month is the
 //!   next one within three months, else the last one. "Last Monday" is the
@@ -121,7 +123,7 @@ impl TimeTagger {
 
 impl Stage for TimeTagger {
     const NAME: &'static str = "times";
-    const REQUIRES: &'static [Layer] = &[Layer::Tokens, Layer::Sentences];
+    const REQUIRES: &'static [Layer] = &[Layer::Tokens, Layer::Sentences, Layer::Pos];
     const ASSIGNS: &'static [Layer] = &[Layer::Times];
 
     fn run(&self, doc: &mut Doc) -> Result<(), LayerError> {
@@ -851,9 +853,7 @@ fn is_year(view: &View<'_>, i: usize, start: usize, end: usize) -> bool {
         {
             return false;
         }
-        if next.len() > 3
-            && next.ends_with('s')
-            && !next.ends_with("ss")
+        if view.is_plural(i + 1)
             && view.kind(i + 1) == Some(TokenKind::Word)
             && !view.is_capitalized(i + 1)
         {
@@ -938,22 +938,15 @@ const FUTURE: &[&str] = &[
     "resumes",
 ];
 
-const PAST: &[&str] = &[
-    "said", "told", "was", "were", "had", "did", "went", "came", "met", "took", "gave", "made",
-    "wrote", "spoke", "left", "began", "won", "lost", "held", "fell", "rose", "saw", "found",
-    "got", "sent", "ran", "became", "brought", "led", "paid", "sold", "spent", "stood", "struck",
-    "broke", "chose", "flew", "knew", "ago", "last", "since",
-];
+/// Markers of the past that are no verbs; verbs are read from their tags.
+const PAST: &[&str] = &["ago", "last", "since"];
 
-fn tense_of(lower: &str) -> Option<Tense> {
+fn tense_at(view: &View<'_>, k: usize) -> Option<Tense> {
+    let lower = view.l(k);
     if FUTURE.contains(&lower) {
         return Some(Tense::Future);
     }
-    if PAST.contains(&lower)
-        || (lower.len() > 4
-            && lower.ends_with("ed")
-            && lower.bytes().all(|b| b.is_ascii_alphabetic()))
-    {
+    if PAST.contains(&lower) || view.is_past_tense(k) {
         return Some(Tense::Past);
     }
     None
@@ -965,7 +958,7 @@ fn tense(view: &View<'_>, first: usize, last: usize, start: usize, end: usize) -
     let back = first.saturating_sub(6).max(start);
     // A future marker anywhere before wins: "will be held on May 5" has a past
     // participle nearer to the date than its "will".
-    let before: Vec<Tense> = (back..first).filter_map(|k| tense_of(view.l(k))).collect();
+    let before: Vec<Tense> = (back..first).filter_map(|k| tense_at(view, k)).collect();
     if before.contains(&Tense::Future) {
         return Tense::Future;
     }
@@ -974,7 +967,7 @@ fn tense(view: &View<'_>, first: usize, last: usize, start: usize, end: usize) -
     }
     if first.saturating_sub(start) <= 1 {
         for k in (last + 1)..(last + 8).min(end) {
-            if let Some(t) = tense_of(view.l(k)) {
+            if let Some(t) = tense_at(view, k) {
                 return t;
             }
         }
@@ -1288,14 +1281,13 @@ fn pick_weekday(pub_date: Date, day: Weekday, rel: Rel, tense: Tense) -> Option<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use attest_doc::{Article, Limits};
+    use attest_doc::Article;
 
     fn tag(text: &str, published: Option<&str>) -> Vec<(String, Option<String>, Option<String>)> {
         let mut article = Article::new("t", text);
         article.published = published.and_then(|p| p.parse().ok());
         let mut doc = Doc::new(article);
-        doc.set_segmentation(attest_text::segment(text, &Limits::DEFAULT))
-            .expect("segmentation fits");
+        crate::testing::prepare(&mut doc);
         TimeTagger::new()
             .tag(&doc)
             .into_iter()
@@ -1351,6 +1343,23 @@ mod tests {
         assert_eq!(
             tag("She will speak Monday.", WEDNESDAY)[0].1.as_deref(),
             Some("2026-03-09")
+        );
+    }
+
+    #[test]
+    fn a_participle_alone_says_no_tense() {
+        // Published 2026-03-04: "is set for May 5" lies ahead, "was set" behind.
+        assert_eq!(
+            tag("The launch is set for May 5.", WEDNESDAY)[0]
+                .1
+                .as_deref(),
+            Some("2026-05-05")
+        );
+        assert_eq!(
+            tag("The launch was set for May 5.", WEDNESDAY)[0]
+                .1
+                .as_deref(),
+            Some("2025-05-05")
         );
     }
 

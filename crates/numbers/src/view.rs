@@ -2,14 +2,16 @@
 //!
 //! Words are compared in the document's folded form ([`Doc::folded`]), made
 //! once when it was segmented: matching compares slices and never allocates
-//! in the loop.
+//! in the loop. What a word is (a plural noun, an adjective, a past verb) is
+//! read from the part-of-speech layer, which both taggers require.
 
-use attest_doc::{Doc, FoldedWords, Token, TokenKind};
+use attest_doc::{Doc, FoldedWords, PosTag, Token, TokenKind};
 
 pub(crate) struct View<'a> {
     text: &'a str,
     folded: &'a FoldedWords,
     tokens: &'a [Token],
+    pos: &'a [PosTag],
 }
 
 impl<'a> View<'a> {
@@ -18,7 +20,42 @@ impl<'a> View<'a> {
             text: doc.text(),
             folded: doc.folded(),
             tokens: doc.tokens(),
+            pos: doc.pos(),
         }
+    }
+
+    /// Whether token `i`'s tag is one of `tags`; false past the end.
+    fn tagged(&self, i: usize, tags: &[&str]) -> bool {
+        self.pos
+            .get(i)
+            .is_some_and(|tag| tags.contains(&tag.name()))
+    }
+
+    /// A plural noun: "workers", "people", "Democrats".
+    pub(crate) fn is_plural(&self, i: usize) -> bool {
+        self.tagged(i, &["NNS", "NNPS"])
+    }
+
+    /// An adjective: "new", "former", "undocumented".
+    pub(crate) fn is_adjective(&self, i: usize) -> bool {
+        self.tagged(i, &["JJ", "JJR", "JJS"])
+    }
+
+    /// A verb in the past tense or a past participle: "said", "killed".
+    pub(crate) fn is_past_form(&self, i: usize) -> bool {
+        self.tagged(i, &["VBD", "VBN"])
+    }
+
+    /// A verb in the past tense. A participle alone says no tense: its
+    /// auxiliary does ("was set" is past, "is set for May 5" is not).
+    pub(crate) fn is_past_tense(&self, i: usize) -> bool {
+        self.tagged(i, &["VBD"])
+    }
+
+    /// A verb form or an adverb, which no counted noun is: "injured",
+    /// "killing", "nearly".
+    pub(crate) fn is_verb_form_or_adverb(&self, i: usize) -> bool {
+        self.tagged(i, &["VBD", "VBN", "VBG", "RB"])
     }
 
     pub(crate) fn len(&self) -> usize {

@@ -5,13 +5,14 @@
 
 use std::time::Instant;
 
-use attest_doc::{Article, Doc, Limits, Published};
+use attest_doc::{Article, Doc, Limits, Published, Stage};
 use attest_numbers::{QuantityTagger, TimeTagger};
 
 #[test]
 #[ignore = "needs ../shared/data/polnear"]
 fn taggers_run_over_the_corpus() {
     let root = attest_corpus::testing::polnear();
+    let tagger = attest_tag::Tagger::bundled().expect("the bundled tagger loads");
     let mut docs = Vec::new();
     for split in ["train", "dev"] {
         let Ok(entries) = std::fs::read_dir(root.join(split).join("text")) else {
@@ -31,6 +32,7 @@ fn taggers_run_over_the_corpus() {
             let mut doc = Doc::new(article);
             doc.set_segmentation(attest_text::segment(&text, &Limits::DEFAULT))
                 .expect("segmentation fits");
+            tagger.run(&mut doc).expect("tags fit the tokens");
             docs.push(doc);
         }
     }

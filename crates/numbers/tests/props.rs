@@ -1,15 +1,18 @@
 //! Both taggers on arbitrary text: no panic, and every span fits the text.
 
-use attest_doc::{Article, Doc, Limits, Published, Stage};
+use attest_doc::{Article, Doc, Published, Stage};
 use attest_numbers::{QuantityTagger, TimeTagger};
 use proptest::prelude::*;
+
+/// Segmentation and tags, as the pipeline gives these stages: the unit tests' own.
+#[path = "../src/testing.rs"]
+mod testing;
 
 fn check(text: &str, published: Option<Published>) -> Result<(), TestCaseError> {
     let mut article = Article::new("p", text);
     article.published = published;
     let mut doc = Doc::new(article);
-    doc.set_segmentation(attest_text::segment(text, &Limits::DEFAULT))
-        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    testing::prepare(&mut doc);
     QuantityTagger::new()
         .run(&mut doc)
         .map_err(|e| TestCaseError::fail(e.to_string()))?;
