@@ -11,8 +11,6 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const STANCES = ['asserts', 'confirms', 'denies', 'declines', 'claims', 'reports', 'believes', 'intends'];
-
 // WCAG 2.x: 4.5:1 for text, 3:1 for marks that carry meaning (1.4.11).
 export const TEXT_CONTRAST = 4.5;
 export const MARK_CONTRAST = 3;
@@ -30,6 +28,10 @@ export function readPalette(css) {
   const tint = /--tint:\s*([\d.]+)%\s*;/.exec(root[1]);
   if (!tint) throw new Error('app.css defines no --tint percentage');
   palette.tint = Number(tint[1]) / 100;
+  // The stances are those app.css gives a colour (`.stance-asserts { --stance: … }`),
+  // as the page reads them, so a stance added there is checked here too.
+  palette.stances = [...css.matchAll(/^\.stance-([a-z_]+)\s*\{\s*--stance:/gm)].map((m) => m[1]).filter((s) => s !== 'none');
+  if (!palette.stances.length) throw new Error('app.css gives no stance a rule');
   return palette;
 }
 
@@ -123,7 +125,7 @@ export function checkPalette(palette) {
     if (ratio < MARK_CONTRAST) failures.push(`${what}: --${fg} ${palette[fg]} on ${bg} is ${ratio.toFixed(2)}:1, under ${MARK_CONTRAST}:1`);
   };
   const paper = need('paper'); const wash = need('wash'); const lit = need('lit');
-  const colours = [...STANCES, 'none'];
+  const colours = [...palette.stances, 'none'];
   const backgrounds = [['paper', paper], ['wash', wash], ['lit', lit]];
   for (const name of colours) {
     backgrounds.push([`${name} content tint`, mix(need(name), tint, paper)]);
@@ -154,7 +156,7 @@ export function checkPalette(palette) {
 
 // The smallest distance of each kind, for the report.
 export function summary(palette) {
-  const colours = [...STANCES, 'none'];
+  const colours = [...palette.stances, 'none'];
   const lines = [];
   lines.push(`lowest stance contrast on paper: ${Math.min(...colours.map((c) => contrast(palette[c], palette.paper))).toFixed(2)}:1`);
   for (const seen of Object.keys(MIN_DELTA_E)) {

@@ -25,7 +25,7 @@ pub(crate) fn print<T: Tabular + Serialize>(rows: &[T], format: QueryFormat) -> 
         QueryFormat::Csv => {
             write_csv_row(
                 &mut out,
-                T::COLUMNS.iter().map(|c| Cell::Text(c.to_string())),
+                T::columns().iter().map(|c| Cell::Text(c.to_string())),
             )?;
             for row in rows {
                 write_csv_row(&mut out, row.cells())?;
@@ -44,7 +44,7 @@ fn write_table<T: Tabular>(rows: &[T], out: &mut dyn Write) -> io::Result<()> {
         .iter()
         .map(|row| row.cells().iter().map(table_text).collect())
         .collect();
-    let numeric: Vec<bool> = (0..T::COLUMNS.len())
+    let numeric: Vec<bool> = (0..T::columns().len())
         .map(|i| {
             rows.iter().all(|row| {
                 matches!(
@@ -54,7 +54,7 @@ fn write_table<T: Tabular>(rows: &[T], out: &mut dyn Write) -> io::Result<()> {
             })
         })
         .collect();
-    let widths: Vec<usize> = T::COLUMNS
+    let widths: Vec<usize> = T::columns()
         .iter()
         .enumerate()
         .map(|(i, name)| {
@@ -81,7 +81,7 @@ fn write_table<T: Tabular>(rows: &[T], out: &mut dyn Write) -> io::Result<()> {
         }
         writeln!(out, "{}", parts.join("  ").trim_end())
     };
-    let header: Vec<String> = T::COLUMNS.iter().map(|c| c.to_string()).collect();
+    let header: Vec<String> = T::columns().iter().map(|c| c.to_string()).collect();
     line(&header, out)?;
     let rule: Vec<String> = widths.iter().map(|w| "─".repeat(*w)).collect();
     line(&rule, out)?;
@@ -196,7 +196,9 @@ mod tests {
     }
 
     impl Tabular for Said {
-        const COLUMNS: &'static [&'static str] = &["who", "count", "note"];
+        fn columns() -> &'static [&'static str] {
+            &["who", "count", "note"]
+        }
 
         fn cells(&self) -> Vec<Cell> {
             vec![

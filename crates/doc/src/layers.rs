@@ -168,8 +168,25 @@ pub struct FoundAttribution {
 }
 
 /// How firmly an attribution puts its content.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, strum::VariantArray)]
+///
+/// Its order is the order of the enum, the order every list of stances
+/// follows (summaries, the ledger's statistics, their columns).
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Debug,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum StanceLabel {
     /// Said, told, wrote, according to.
     Asserts,
@@ -192,6 +209,11 @@ pub enum StanceLabel {
 impl StanceLabel {
     /// Every stance, in the order summaries list them (the order of the enum).
     pub const ALL: &'static [StanceLabel] = <StanceLabel as strum::VariantArray>::VARIANTS;
+
+    /// Its name, as JSON, the ledger and table columns spell it.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
 }
 
 /// The stance of one attribution and the words that decided it.

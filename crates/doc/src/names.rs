@@ -44,4 +44,13 @@ mod tests {
         assert_eq!(from_serde_name::<SourceKind>("Person"), None);
         assert_eq!(from_serde_name::<SourceKind>(""), None);
     }
+
+    /// Table columns spell stances by `StanceLabel::name`, JSON by serde: one
+    /// spelling either way.
+    #[test]
+    fn stance_names_are_their_serde_names() {
+        for &label in crate::StanceLabel::ALL {
+            assert_eq!(label.name(), serde_name(&label));
+        }
+    }
 }

@@ -16,8 +16,9 @@ use crate::db::{Conn, DbResult, values};
 /// Each cell column and the expression over an `articles` row that it sums.
 /// Counts of layers that were not looked for are NULL and add nothing;
 /// `hedge_words` counts words only of articles whose hedges were looked for,
-/// so that hedges per 1,000 words divide like by like.
-pub(crate) const COLUMNS: [(&str, &str); 18] = [
+/// so that hedges per 1,000 words divide like by like. Counts per stance are
+/// rows of `stats_stances` beside the cell, summing `article_stances`.
+pub(crate) const COLUMNS: [(&str, &str); 10] = [
     ("articles", "1"),
     ("words", "coalesce(words, 0)"),
     ("sources", "coalesce(n_sources, 0)"),
@@ -26,14 +27,6 @@ pub(crate) const COLUMNS: [(&str, &str); 18] = [
     ("direct", "coalesce(n_direct, 0)"),
     ("mixed", "coalesce(n_mixed, 0)"),
     ("stanced", "coalesce(n_stanced, 0)"),
-    ("asserts", "coalesce(n_asserts, 0)"),
-    ("confirms", "coalesce(n_confirms, 0)"),
-    ("denies", "coalesce(n_denies, 0)"),
-    ("declines", "coalesce(n_declines, 0)"),
-    ("claims", "coalesce(n_claims, 0)"),
-    ("reports", "coalesce(n_reports, 0)"),
-    ("believes", "coalesce(n_believes, 0)"),
-    ("intends", "coalesce(n_intends, 0)"),
     ("hedges", "coalesce(n_hedges, 0)"),
     (
         "hedge_words",
@@ -87,9 +80,27 @@ pub(crate) fn count(tx: &Conn<'_>, article: i64, sign: i64) -> DbResult<()> {
             &params,
         )?;
     }
+    let stances = tx.rows(
+        "SELECT stance, attributions FROM article_stances WHERE article = ?1",
+        values![article],
+    )?;
+    for row in stances {
+        let stance: String = row.get("stance")?;
+        let n: i64 = row.get("attributions")?;
+        let (sql, params) =
+            add_to_stance_cell(outlet.as_deref(), date.as_deref(), &stance, n * sign);
+        if tx.execute(&sql, &params)? == 0 {
+            tx.execute(
+                "INSERT INTO stats_stances (outlet, published_date, stance, attributions) \
+                 VALUES (?1, ?2, ?3, ?4)",
+                values![outlet.clone(), date.clone(), stance, n * sign],
+            )?;
+        }
+    }
     if sign < 0 {
-        let (sql, params) = remove_empty_cell(outlet.as_deref(), date.as_deref());
-        tx.execute(&sql, &params)?;
+        for (sql, params) in remove_empty_cell(outlet.as_deref(), date.as_deref()) {
+            tx.execute(&sql, &params)?;
+        }
     }
     Ok(())
 }
@@ -115,12 +126,42 @@ pub(crate) fn add_to_cell(
     (sql, params)
 }
 
-/// The statement that removes the cell of `outlet` and `date` once it counts
-/// no article, and its parameters.
-pub(crate) fn remove_empty_cell(outlet: Option<&str>, date: Option<&str>) -> (String, Vec<Value>) {
-    let (condition, params) = cell_of(outlet, date);
-    let sql = format!("DELETE FROM stats_cells WHERE {condition} AND articles = 0");
+/// The statement that adds `n` attributions of `stance` to the cell of
+/// `outlet` and `date`, and its parameters.
+pub(crate) fn add_to_stance_cell(
+    outlet: Option<&str>,
+    date: Option<&str>,
+    stance: &str,
+    n: i64,
+) -> (String, Vec<Value>) {
+    let (condition, keys) = cell_of(outlet, date);
+    let mut params = vec![Value::Integer(n)];
+    params.extend(keys);
+    params.push(Value::Text(stance.to_string()));
+    let sql = format!(
+        "UPDATE stats_stances SET attributions = attributions + ? WHERE {condition} AND stance = ?"
+    );
     (sql, params)
+}
+
+/// The statements that remove the cell of `outlet` and `date` once it
+/// counts no article, and its stances once they count no attribution, with
+/// their parameters.
+pub(crate) fn remove_empty_cell(
+    outlet: Option<&str>,
+    date: Option<&str>,
+) -> [(String, Vec<Value>); 2] {
+    let (condition, params) = cell_of(outlet, date);
+    [
+        (
+            format!("DELETE FROM stats_cells WHERE {condition} AND articles = 0"),
+            params.clone(),
+        ),
+        (
+            format!("DELETE FROM stats_stances WHERE {condition} AND attributions = 0"),
+            params,
+        ),
+    ]
 }
 
 /// The condition that picks the cell of `outlet` and `date` (either may be
@@ -158,33 +199,23 @@ pub(crate) fn mismatches(conn: &Conn<'_>) -> DbResult<i64> {
         "SELECT outlet, published_date, {} FROM stats_cells",
         columns.join(", ")
     );
-    conn.value(
-        &format!(
-            "SELECT (SELECT count(*) FROM ({from_articles} EXCEPT {from_cells}) AS missing) + \
-             (SELECT count(*) FROM ({from_cells} EXCEPT {from_articles}) AS extra)"
-        ),
-        values![],
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use attest_doc::{StanceLabel, serde_name};
-
-    use super::COLUMNS;
-    use crate::store::stance_column;
-
-    /// Statistics read a stance's cell column by the stance's name, and the
-    /// cell sums the article column the writer fills for it.
-    #[test]
-    fn every_stance_has_its_cell_column() {
-        for label in StanceLabel::ALL {
-            let column = serde_name(label);
-            let expression = format!("coalesce({}, 0)", stance_column(*label));
-            assert!(
-                COLUMNS.contains(&(column.as_str(), expression.as_str())),
-                "no cell column {column} = {expression}"
-            );
-        }
+    let stances_from_articles = "SELECT a.outlet, a.published_date, s.stance, \
+         CAST(SUM(s.attributions) AS BIGINT) FROM article_stances s \
+         JOIN articles a ON a.id = s.article GROUP BY 1, 2, 3";
+    let stances_from_cells =
+        "SELECT outlet, published_date, stance, attributions FROM stats_stances";
+    let mut wrong = 0;
+    for (articles, cells) in [
+        (from_articles.as_str(), from_cells.as_str()),
+        (stances_from_articles, stances_from_cells),
+    ] {
+        wrong += conn.value::<i64>(
+            &format!(
+                "SELECT (SELECT count(*) FROM ({articles} EXCEPT {cells}) AS missing) + \
+                 (SELECT count(*) FROM ({cells} EXCEPT {articles}) AS extra)"
+            ),
+            values![],
+        )?;
     }
+    Ok(wrong)
 }

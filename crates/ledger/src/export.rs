@@ -17,8 +17,9 @@ use crate::{Budget, LedgerError};
 const PG_FETCH: i32 = 1_000;
 
 /// The tables [`crate::Ledger::export`] knows by name.
-pub const TABLES: [&str; 10] = [
+pub const TABLES: [&str; 11] = [
     "articles",
+    "article_stances",
     "sources",
     "appearances",
     "attributions",
@@ -70,6 +71,9 @@ fn table_query(name: &str) -> Option<String> {
              ORDER BY a.id"
                 .to_string(),
         );
+    }
+    if name == "article_stances" {
+        return Some("SELECT * FROM article_stances ORDER BY article, stance".to_string());
     }
     TABLES
         .contains(&name)

@@ -4,6 +4,10 @@
 //! implements [`Tabular`] (for terminal tables, CSV and Parquet), with the same
 //! field names in the same order either way.
 
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use attest_doc::StanceLabel;
 use serde::Serialize;
 
 use crate::corrections::Correction;
@@ -49,7 +53,7 @@ impl From<Option<f64>> for Cell {
 /// A row that can be shown as a table or written as CSV.
 pub trait Tabular {
     /// The column names, which are also the serde field names, in order.
-    const COLUMNS: &'static [&'static str];
+    fn columns() -> &'static [&'static str];
 
     /// The cells, one per column.
     fn cells(&self) -> Vec<Cell>;
@@ -75,8 +79,9 @@ pub struct SourceRow {
 }
 
 impl Tabular for SourceRow {
-    const COLUMNS: &'static [&'static str] =
-        &["id", "name", "kind", "merged", "statements", "articles"];
+    fn columns() -> &'static [&'static str] {
+        &["id", "name", "kind", "merged", "statements", "articles"]
+    }
 
     fn cells(&self) -> Vec<Cell> {
         vec![
@@ -114,17 +119,19 @@ pub struct Statement {
 }
 
 impl Tabular for Statement {
-    const COLUMNS: &'static [&'static str] = &[
-        "source_id",
-        "source",
-        "article",
-        "outlet",
-        "date",
-        "kind",
-        "stance",
-        "cue",
-        "content",
-    ];
+    fn columns() -> &'static [&'static str] {
+        &[
+            "source_id",
+            "source",
+            "article",
+            "outlet",
+            "date",
+            "kind",
+            "stance",
+            "cue",
+            "content",
+        ]
+    }
 
     fn cells(&self) -> Vec<Cell> {
         vec![
@@ -261,9 +268,11 @@ pub struct SearchHit {
 }
 
 impl Tabular for SearchHit {
-    const COLUMNS: &'static [&'static str] = &[
-        "found_in", "article", "outlet", "date", "source", "stance", "text", "matches",
-    ];
+    fn columns() -> &'static [&'static str] {
+        &[
+            "found_in", "article", "outlet", "date", "source", "stance", "text", "matches",
+        ]
+    }
 
     fn cells(&self) -> Vec<Cell> {
         let matches = self
@@ -309,30 +318,21 @@ pub struct StatsRow {
     pub direct_share: Option<f64>,
     /// The share that are partly quoted.
     pub mixed_share: Option<f64>,
-    /// Stance mix: the share of attributions that assert.
-    pub asserts: Option<f64>,
-    /// ... that confirm.
-    pub confirms: Option<f64>,
-    /// ... that deny.
-    pub denies: Option<f64>,
-    /// ... that decline to comment or confirm.
-    pub declines: Option<f64>,
-    /// ... that claim.
-    pub claims: Option<f64>,
-    /// ... that report.
-    pub reports: Option<f64>,
-    /// ... that believe.
-    pub believes: Option<f64>,
-    /// ... that intend.
-    pub intends: Option<f64>,
+    /// Stance mix: for every stance, the share of the attributions whose
+    /// stance was looked for that take it; one field per stance, named as
+    /// the stance.
+    #[serde(flatten)]
+    pub stances: BTreeMap<StanceLabel, Option<f64>>,
     /// Unattributed hedges found.
     pub hedges: i64,
     /// Hedges per 1,000 words, rounded to 4 decimals.
     pub hedges_per_1000_words: Option<f64>,
 }
 
-impl Tabular for StatsRow {
-    const COLUMNS: &'static [&'static str] = &[
+/// The columns of [`StatsRow`]: a stance's between `mixed_share` and
+/// `hedges`, in [`StanceLabel::ALL`] order, as serde writes the map.
+static STATS_COLUMNS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let before = [
         "group",
         "articles",
         "words",
@@ -341,20 +341,22 @@ impl Tabular for StatsRow {
         "attributions",
         "direct_share",
         "mixed_share",
-        "asserts",
-        "confirms",
-        "denies",
-        "declines",
-        "claims",
-        "reports",
-        "believes",
-        "intends",
-        "hedges",
-        "hedges_per_1000_words",
     ];
+    let after = ["hedges", "hedges_per_1000_words"];
+    before
+        .into_iter()
+        .chain(StanceLabel::ALL.iter().map(|label| label.name()))
+        .chain(after)
+        .collect()
+});
+
+impl Tabular for StatsRow {
+    fn columns() -> &'static [&'static str] {
+        &STATS_COLUMNS
+    }
 
     fn cells(&self) -> Vec<Cell> {
-        vec![
+        let mut cells = vec![
             self.group.clone().into(),
             self.articles.into(),
             self.words.into(),
@@ -363,17 +365,14 @@ impl Tabular for StatsRow {
             self.attributions.into(),
             self.direct_share.into(),
             self.mixed_share.into(),
-            self.asserts.into(),
-            self.confirms.into(),
-            self.denies.into(),
-            self.declines.into(),
-            self.claims.into(),
-            self.reports.into(),
-            self.believes.into(),
-            self.intends.into(),
-            self.hedges.into(),
-            self.hedges_per_1000_words.into(),
-        ]
+        ];
+        cells.extend(
+            StanceLabel::ALL
+                .iter()
+                .map(|label| self.stances.get(label).copied().flatten().into()),
+        );
+        cells.extend([self.hedges.into(), self.hedges_per_1000_words.into()]);
+        cells
     }
 }
 
@@ -414,10 +413,10 @@ mod tests {
             .keys()
             .map(String::as_str)
             .collect();
-        let mut columns = T::COLUMNS.to_vec();
+        let mut columns = T::columns().to_vec();
         columns.sort_unstable();
         assert_eq!(keys, columns, "serde_json sorts keys, so compare sorted");
-        assert_eq!(row.cells().len(), T::COLUMNS.len());
+        assert_eq!(row.cells().len(), T::columns().len());
     }
 
     #[test]
@@ -460,14 +459,10 @@ mod tests {
             attributions: 0,
             direct_share: None,
             mixed_share: None,
-            asserts: None,
-            confirms: None,
-            denies: None,
-            declines: None,
-            claims: None,
-            reports: None,
-            believes: None,
-            intends: None,
+            stances: StanceLabel::ALL
+                .iter()
+                .map(|label| (*label, None))
+                .collect(),
             hedges: 0,
             hedges_per_1000_words: None,
         });

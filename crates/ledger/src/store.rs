@@ -345,11 +345,9 @@ fn remove(tx: &Conn<'_>, article: i64) -> DbResult<()> {
     Ok(())
 }
 
-/// The `INSERT` of an article row, written once: the stance columns follow
-/// [`StanceLabel::ALL`], as [`ArticleCounts::stances`] does, between the
-/// columns before them and those after.
+/// The `INSERT` of an article row, written once.
 static INSERT_ARTICLE_SQL: LazyLock<String> = LazyLock::new(|| {
-    let before = [
+    let columns = [
         "key",
         "article_id",
         "content_hash",
@@ -368,14 +366,11 @@ static INSERT_ARTICLE_SQL: LazyLock<String> = LazyLock::new(|| {
         "n_direct",
         "n_mixed",
         "n_stanced",
+        "n_hedges",
+        "n_entities",
+        "n_quantities",
+        "n_times",
     ];
-    let after = ["n_hedges", "n_entities", "n_quantities", "n_times"];
-    let columns: Vec<String> = before
-        .into_iter()
-        .map(str::to_owned)
-        .chain(StanceLabel::ALL.iter().map(|label| stance_column(*label)))
-        .chain(after.into_iter().map(str::to_owned))
-        .collect();
     let placeholders: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
     format!(
         "INSERT INTO articles ({}) VALUES ({})",
@@ -397,7 +392,7 @@ fn insert(tx: &Conn<'_>, entry: &Entry<'_>, pending: &mut Pending) -> DbResult<(
         .map(Layer::name)
         .collect::<Vec<_>>()
         .join(" ");
-    let mut params = values![
+    let params = values![
         entry.key.as_str(),
         article.id,
         content_hash(article),
@@ -416,20 +411,18 @@ fn insert(tx: &Conn<'_>, entry: &Entry<'_>, pending: &mut Pending) -> DbResult<(
         counts.direct,
         counts.mixed,
         counts.stanced,
-    ]
-    .to_vec();
-    params.extend(counts.stances.iter().map(crate::db::Param::value));
-    params.extend(
-        [
-            counts.hedges,
-            counts.entities,
-            counts.quantities,
-            counts.times,
-        ]
-        .iter()
-        .map(crate::db::Param::value),
-    );
-    let article_row = tx.insert(&INSERT_ARTICLE_SQL, &params)?;
+        counts.hedges,
+        counts.entities,
+        counts.quantities,
+        counts.times,
+    ];
+    let article_row = tx.insert(&INSERT_ARTICLE_SQL, params)?;
+    for (label, n) in &counts.stances {
+        tx.execute(
+            "INSERT INTO article_stances (article, stance, attributions) VALUES (?1, ?2, ?3)",
+            values![article_row, label.name(), n],
+        )?;
+    }
     cells::count(tx, article_row, 1)?;
     tx.execute(
         "INSERT INTO article_texts (article, text) VALUES (?1, ?2)",
@@ -703,8 +696,9 @@ struct ArticleCounts {
     direct: Option<i64>,
     mixed: Option<i64>,
     stanced: Option<i64>,
-    /// In [`StanceLabel::ALL`] order.
-    stances: Vec<Option<i64>>,
+    /// The stances that some attributions take, and how many; none when
+    /// stances were not looked for (which `stanced` tells from none taken).
+    stances: Vec<(StanceLabel, i64)>,
     hedges: Option<i64>,
     entities: Option<i64>,
     quantities: Option<i64>,
@@ -721,10 +715,11 @@ impl ArticleCounts {
         };
         let stances = StanceLabel::ALL
             .iter()
-            .map(|label| {
-                summary
+            .filter_map(|label| {
+                let n = summary
                     .as_ref()
-                    .and_then(|s| count(Layer::Stances, s.stances.get(*label)))
+                    .and_then(|s| count(Layer::Stances, s.stances.get(*label)))?;
+                (n > 0).then_some((*label, n))
             })
             .collect();
         let mixed = doc
@@ -749,11 +744,6 @@ impl ArticleCounts {
             times: count(Layer::Times, doc.times().len()),
         }
     }
-}
-
-/// The `articles` column that counts a stance's attributions.
-pub(crate) fn stance_column(label: StanceLabel) -> String {
-    format!("n_{}", serde_name(&label))
 }
 
 /// Spans as a JSON array of `[byte_start, byte_end]` pairs.

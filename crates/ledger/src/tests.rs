@@ -50,6 +50,7 @@ on_both_backends!(
     two_writers_store_each_key_once,
     corrections_stand_beside_what_attest_found,
     finds_the_cell_of_an_article_through_its_index,
+    a_version_2_ledger_migrates_its_stance_counts_without_loss,
 );
 
 fn said<'a>(
@@ -385,7 +386,14 @@ fn statistics_count_only_layers_that_were_looked_for(db: &TestDb) {
     );
     assert_eq!(herald.unnamed_share, Some(0.25));
     assert_eq!(herald.direct_share, Some(0.25));
-    assert_eq!((herald.asserts, herald.denies), (Some(0.75), Some(0.25)));
+    assert_eq!(
+        (
+            herald.stances[&StanceLabel::Asserts],
+            herald.stances[&StanceLabel::Denies]
+        ),
+        (Some(0.75), Some(0.25))
+    );
+    assert_eq!(herald.stances[&StanceLabel::Claims], Some(0.0));
     let words = herald.words as f64;
     assert_eq!(
         herald.hedges_per_1000_words,
@@ -394,7 +402,7 @@ fn statistics_count_only_layers_that_were_looked_for(db: &TestDb) {
     let valley = &rows[1];
     assert_eq!(valley.articles, 2, "the bare article counts as an article");
     assert_eq!(valley.sources, 1, "but not in shares of layers it lacks");
-    assert_eq!(valley.declines, Some(1.0));
+    assert_eq!(valley.stances[&StanceLabel::Declines], Some(1.0));
     assert_eq!(valley.hedges_per_1000_words, Some(0.0));
 
     let months = ledger.stats(GroupBy::Month, &Filter::default()).unwrap();
@@ -939,13 +947,14 @@ fn corrections_stand_beside_what_attest_found(db: &TestDb) {
     drop(ledger);
 }
 
-/// Storing an article adds it to its statistics cell; the cell is looked up
-/// through `stats_cells_key`, with or without an outlet and a date. In
-/// PostgreSQL `IS NOT DISTINCT FROM` read every cell instead, for each article
-/// stored. PostgreSQL is told not to scan, since it would rather scan a table
-/// this small whatever the condition.
+/// Storing an article adds it to its statistics cell and its stances to the
+/// cell's stance rows; both are looked up through their index
+/// (`stats_cells_key`, `stats_stances_key`), with or without an outlet and a
+/// date. In PostgreSQL `IS NOT DISTINCT FROM` read every cell instead, for
+/// each article stored. PostgreSQL is told not to scan, since it would rather
+/// scan a table this small whatever the condition.
 fn finds_the_cell_of_an_article_through_its_index(db: &TestDb) {
-    let ledger = Ledger::open(db.location().clone()).unwrap();
+    let ledger = Ledger::open(db.location()).unwrap();
     let conn = ledger.conn();
     let explain = if conn.is_postgres() {
         conn.batch("SET enable_seqscan = off").unwrap();
@@ -960,9 +969,15 @@ fn finds_the_cell_of_an_article_through_its_index(db: &TestDb) {
         (Some("Coast Herald"), None),
         (None, None),
     ] {
-        for (sql, params) in [
-            cells::add_to_cell(outlet, date, &values),
-            cells::remove_empty_cell(outlet, date),
+        let [remove_cell, remove_stances] = cells::remove_empty_cell(outlet, date);
+        for ((sql, params), index) in [
+            (cells::add_to_cell(outlet, date, &values), "stats_cells_key"),
+            (remove_cell, "stats_cells_key"),
+            (
+                cells::add_to_stance_cell(outlet, date, StanceLabel::Denies.name(), 1),
+                "stats_stances_key",
+            ),
+            (remove_stances, "stats_stances_key"),
         ] {
             let plan: Vec<String> = conn
                 .rows(&format!("{explain} {sql}"), &params)
@@ -975,9 +990,67 @@ fn finds_the_cell_of_an_article_through_its_index(db: &TestDb) {
                 })
                 .collect();
             assert!(
-                plan.iter().any(|line| line.contains("stats_cells_key")),
+                plan.iter().any(|line| line.contains(index)),
                 "{sql}: {plan:?}"
             );
         }
     }
+}
+
+/// The stances of versions 1 and 2, each a column of `articles` (`n_` and
+/// the name) and of `stats_cells`; version 3 made them rows.
+const VERSION_2_STANCES: [&str; 8] = [
+    "asserts", "confirms", "denies", "declines", "claims", "reports", "believes", "intends",
+];
+
+/// Statistics read the same before and after a ledger is taken back to
+/// version 2's stance columns and migrated forward again, and the migrated
+/// ledger passes its own check.
+fn a_version_2_ledger_migrates_its_stance_counts_without_loss(db: &TestDb) {
+    let mut docs = corpus();
+    docs.push(Doc::new(Article::new("bare", "Nothing was looked for.")));
+    let ledger = ingest(db, &docs);
+    let questions = [
+        (GroupBy::Outlet, Filter::default()),
+        (GroupBy::Month, Filter::default()),
+        (GroupBy::All, Filter::default()),
+        (
+            GroupBy::Month,
+            Filter {
+                outlet: Some("Coast Herald".into()),
+                ..Filter::default()
+            },
+        ),
+    ];
+    let stats = |ledger: &Ledger| -> Vec<Vec<StatsRow>> {
+        questions
+            .iter()
+            .map(|(by, filter)| ledger.stats(*by, filter).unwrap())
+            .collect()
+    };
+    let before = stats(&ledger);
+    let mut downgrade = String::new();
+    for name in VERSION_2_STANCES {
+        downgrade.push_str(&format!(
+            "ALTER TABLE articles ADD COLUMN n_{name} INTEGER;\n\
+             UPDATE articles SET n_{name} = CASE WHEN n_stanced IS NULL THEN NULL ELSE \
+             coalesce((SELECT s.attributions FROM article_stances s \
+             WHERE s.article = articles.id AND s.stance = '{name}'), 0) END;\n\
+             ALTER TABLE stats_cells ADD COLUMN {name} INTEGER NOT NULL DEFAULT 0;\n\
+             UPDATE stats_cells SET {name} = coalesce((SELECT s.attributions \
+             FROM stats_stances s WHERE s.stance = '{name}' \
+             AND s.outlet IS NOT DISTINCT FROM stats_cells.outlet \
+             AND s.published_date IS NOT DISTINCT FROM stats_cells.published_date), 0);\n"
+        ));
+    }
+    downgrade.push_str("DROP TABLE stats_stances; DROP TABLE article_stances;");
+    ledger.conn().batch(&downgrade).unwrap();
+    drop(ledger);
+    db.set_schema_version(2);
+
+    let ledger = Ledger::open(db.location()).unwrap();
+    assert_eq!(stats(&ledger), before);
+    let report = ledger.check().unwrap();
+    assert!(report.is_ok(), "{report:?}");
+    drop(ledger);
 }

@@ -2,7 +2,16 @@
 // ever reaches the page as text nodes, never as markup.
 'use strict';
 
-const STANCES = ['asserts', 'confirms', 'denies', 'declines', 'claims', 'reports', 'believes', 'intends'];
+// The stances, in the order app.css gives each its colour (`.stance-asserts {
+// --stance: … }`), which is the order of the enum: a stance class is added in
+// the style sheet, not here. The style sheet is loaded before this deferred
+// script runs.
+const STANCES = [...document.styleSheets]
+  .flatMap((sheet) => [...sheet.cssRules])
+  .filter((rule) => rule.style && rule.style.getPropertyValue('--stance'))
+  .map((rule) => /^\.stance-([a-z_]+)$/.exec(rule.selectorText))
+  .filter((match) => match && match[1] !== 'none')
+  .map((match) => match[1]);
 const KINDS = ['person', 'organization', 'unnamed', 'document', 'media_outlet', 'social_media'];
 const KIND_NAMES = {
   person: 'people', organization: 'organizations', unnamed: 'unnamed sources',

@@ -67,6 +67,17 @@ pub(crate) fn priority(label: StanceLabel) -> u8 {
     }
 }
 
+/// The stance of a cue of class `label` under a negation: not saying,
+/// confirming or denying something declines to say it ("did not confirm"),
+/// while a belief or an intention denied is still one ("does not expect").
+pub(crate) fn negated(label: StanceLabel) -> StanceLabel {
+    use StanceLabel::*;
+    match label {
+        Asserts | Confirms | Reports | Claims | Denies | Declines => Declines,
+        Believes | Intends => label,
+    }
+}
+
 /// Verbs that decline when followed by "to" ("declined to comment").
 pub(crate) fn is_decline_verb(word: &str) -> bool {
     matches!(

@@ -14,7 +14,7 @@ use attest_doc::{Attribution, AttributionId, Doc, Layer, LayerError, Stage, Stan
 
 use crate::lexicon::{
     cue_class, is_decline_verb, is_decline_word, is_description_stop, is_media_noun, is_negator,
-    is_outlet_word, is_silence_verb, priority,
+    is_outlet_word, is_silence_verb, negated, priority,
 };
 use crate::words::{View, tokens_in};
 
@@ -130,19 +130,7 @@ fn classify(view: &View<'_>, attribution: &Attribution) -> (StanceLabel, Vec<att
     };
 
     if let Some(&negator) = negators.first() {
-        match label {
-            StanceLabel::Asserts
-            | StanceLabel::Confirms
-            | StanceLabel::Reports
-            | StanceLabel::Claims
-            | StanceLabel::Denies
-            | StanceLabel::Declines => {
-                return (StanceLabel::Declines, view.merged_spans(&[negator, verb]));
-            }
-            StanceLabel::Believes | StanceLabel::Intends => {
-                return (label, view.merged_spans(&[negator, verb]));
-            }
-        }
+        return (negated(label), view.merged_spans(&[negator, verb]));
     }
 
     if label == StanceLabel::Asserts {
