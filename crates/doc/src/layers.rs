@@ -13,6 +13,7 @@ use crate::{AttributionId, ClusterId, SentenceId, SourceId, Span, TokenId};
 /// What kind of text a token is.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[non_exhaustive]
 pub enum TokenKind {
     /// Letters, possibly with inner hyphens, apostrophes or periods ("U.S.", "front-runner").
@@ -62,6 +63,7 @@ pub struct Sentence {
 /// What part of an article a paragraph plays.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ParagraphRole {
     /// A headline or subhead: a short first line with no closing punctuation.
     Headline,
@@ -122,6 +124,7 @@ impl PosTag {
 /// How an attribution gives its content.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum AttributionKind {
     /// The content lies wholly inside quotation marks.
     Direct,
@@ -186,6 +189,7 @@ pub struct FoundAttribution {
     strum::IntoStaticStr,
 )]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[strum(serialize_all = "snake_case")]
 pub enum StanceLabel {
     /// Said, told, wrote, according to.
@@ -230,6 +234,7 @@ pub struct Stance {
 /// What kind of source speaks.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, strum::VariantArray)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum SourceKind {
     /// A named person.
     Person,
@@ -253,6 +258,7 @@ impl SourceKind {
 /// Grammatical gender as the article states it, by pronoun or honorific.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Gender {
     /// He, Mr.
     Masculine,
@@ -293,6 +299,7 @@ pub struct Merge {
 /// Why a mention names a source already in the article.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum MergeReason {
     /// The same name again ("Acme Corp." and "Acme Corp.").
     SameName,
@@ -332,6 +339,7 @@ pub struct Quotation {
 /// Whose words a quotation is, or why it has no speaker.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, strum::VariantArray)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum QuoteStatus {
     /// The content of an attribution.
     Attributed,
@@ -365,6 +373,7 @@ pub struct Hedge {
 /// The type of a named entity.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum EntityLabel {
     /// A person.
     Person,
@@ -403,6 +412,7 @@ pub struct Quantity {
 /// How precise a resolved time is.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Granularity {
     /// A year.
     Year,

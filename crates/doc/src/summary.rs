@@ -15,6 +15,11 @@ use crate::{AttributionKind, Doc, Layer, QuoteStatus, SourceKind, StanceLabel};
 /// reader sees, rounded to four decimals (exact figures follow from the
 /// counts); an article with no attribution has shares of 0.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(deny_unknown_fields)
+)]
 pub struct SourcingSummary {
     /// Attributions found.
     pub attributions: usize,
@@ -28,10 +33,12 @@ pub struct SourcingSummary {
     /// speaker the article leaves open).
     pub without_source: usize,
     /// Attributions to unnamed or anonymous sources, over all attributions.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0.0, max = 1.0)))]
     pub unnamed_share: f64,
     /// Direct quotes: attributions whose content lies wholly inside quotation marks.
     pub direct_quotes: usize,
     /// Direct quotes over all attributions.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0.0, max = 1.0)))]
     pub direct_quote_share: f64,
     /// Attributions of each stance.
     pub stances: Counts<StanceLabel>,
@@ -81,6 +88,34 @@ impl<K: Copy + PartialEq> Counts<K> {
 impl<K: Copy + PartialEq + Serialize> Serialize for Counts<K> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_map(self.iter())
+    }
+}
+
+/// The object of one count per value, every value required, so that a value
+/// added to the enum appears in the schema with no edit.
+#[cfg(feature = "schema")]
+impl<K> schemars::JsonSchema for Counts<K>
+where
+    K: schemars::JsonSchema + strum::VariantArray + Serialize,
+{
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("{}Counts", K::schema_name()).into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<String> = K::VARIANTS.iter().map(crate::serde_name).collect();
+        let count = serde_json::Value::from(generator.subschema_for::<usize>());
+        let properties: serde_json::Map<String, serde_json::Value> = names
+            .iter()
+            .map(|name| (name.clone(), count.clone()))
+            .collect();
+        schemars::json_schema!({
+            "description": format!("The count of each {}.", K::schema_name()),
+            "type": "object",
+            "properties": properties,
+            "required": names,
+            "additionalProperties": false,
+        })
     }
 }
 

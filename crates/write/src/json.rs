@@ -31,6 +31,7 @@ pub const SCHEMA: &str = "attest.document/1";
 /// Which model analysed a document, written as `"model"`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum AnalysisModel {
     /// The linear models (the default).
     #[default]
@@ -89,18 +90,30 @@ pub fn to_json_value(doc: &Doc, config: &JsonConfig) -> serde_json::Value {
     serde_json::to_value(&view).unwrap_or(serde_json::Value::Null)
 }
 
+/// One analysed article as written by attest's JSON and JSON Lines writers.
+/// See docs/schema.md.
 #[derive(Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(title = "attest.document/1", transform = schema::omitted_is_not_null)
+)]
 struct DocumentView<'a> {
+    #[cfg_attr(feature = "schema", schemars(schema_with = "schema::version"))]
     schema: &'static str,
     model: AnalysisModel,
     id: &'a str,
     title: Option<&'a str>,
     url: Option<&'a str>,
     outlet: Option<&'a str>,
+    #[cfg_attr(feature = "schema", schemars(schema_with = "schema::published"))]
     published: Option<String>,
     language: Option<&'a str>,
     text: &'a str,
+    #[cfg_attr(feature = "schema", schemars(schema_with = "schema::layers"))]
     layers: Vec<&'static str>,
+    /// How the article sources what it reports; present when attributions
+    /// were looked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     summary: Option<SourcingSummary>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -131,6 +144,11 @@ struct DocumentView<'a> {
 }
 
 #[derive(Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "Quotation")
+)]
 struct QuotationView<'a> {
     span: SpanView<'a>,
     status: QuoteStatus,
@@ -162,6 +180,11 @@ fn merge_views(source: &Source) -> Vec<MergeView> {
 /// A span: byte offsets (UTF-8, what attest stores), code-point offsets (what
 /// brat, PolNeAR and Python count) and the exact text, to check by eye.
 #[derive(Serialize, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "Span")
+)]
 struct SpanView<'a> {
     byte_start: usize,
     byte_end: usize,
@@ -184,9 +207,19 @@ impl<'a> From<Placed<'a>> for SpanView<'a> {
 
 /// `[byte_start, byte_end, kind]`: tokens are many, so they go without names.
 #[derive(Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "Token")
+)]
 struct TokenView(usize, usize, TokenKind);
 
 #[derive(Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "Sentence")
+)]
 struct SentenceView<'a> {
     span: SpanView<'a>,
     token_start: usize,
@@ -194,6 +227,11 @@ struct SentenceView<'a> {
 }
 
 #[derive(Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "Paragraph")
+)]
 struct ParagraphView<'a> {
     span: SpanView<'a>,
     role: ParagraphRole,
@@ -202,9 +240,15 @@ struct ParagraphView<'a> {
 }
 
 #[derive(Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "Attribution")
+)]
 struct AttributionView<'a> {
     index: usize,
     kind: AttributionKind,
+    #[cfg_attr(feature = "schema", schemars(range(min = 0.0, max = 1.0)))]
     confidence: Option<f64>,
     source: Vec<SpanView<'a>>,
     cue: Vec<SpanView<'a>>,
@@ -212,6 +256,11 @@ struct AttributionView<'a> {
 }
 
 #[derive(Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "Stance")
+)]
 struct StanceView<'a> {
     attribution: usize,
     label: StanceLabel,
@@ -219,6 +268,11 @@ struct StanceView<'a> {
 }
 
 #[derive(Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "Source")
+)]
 struct SourceView<'a> {
     name: &'a str,
     kind: SourceKind,
@@ -233,18 +287,33 @@ struct SourceView<'a> {
 /// already carry the span: a source mentioned a thousand times would
 /// otherwise write every span twice.
 #[derive(Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "Merge")
+)]
 struct MergeView {
     mention: usize,
     reason: MergeReason,
 }
 
 #[derive(Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "Hedge")
+)]
 struct HedgeView<'a> {
     cue: SpanView<'a>,
     scope: SpanView<'a>,
 }
 
 #[derive(Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "Entity")
+)]
 struct EntityView<'a> {
     span: SpanView<'a>,
     label: EntityLabel,
@@ -252,6 +321,11 @@ struct EntityView<'a> {
 }
 
 #[derive(Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "Quantity")
+)]
 struct QuantityView<'a> {
     span: SpanView<'a>,
     low: Option<f64>,
@@ -260,6 +334,11 @@ struct QuantityView<'a> {
 }
 
 #[derive(Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "Time")
+)]
 struct TimeView<'a> {
     span: SpanView<'a>,
     value: Option<&'a str>,
@@ -268,6 +347,11 @@ struct TimeView<'a> {
 }
 
 #[derive(Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "Diagnostic")
+)]
 struct DiagnosticView<'a> {
     origin: &'a str,
     message: &'a str,
@@ -435,6 +519,93 @@ impl<'a> DocumentView<'a> {
     }
 }
 
+/// The JSON Schema of the object [`write_json`] writes, derived from the
+/// types it serializes. `docs/attest.document.schema.json` is this schema;
+/// `cargo run -p attest-write --features schema --example schema >
+/// docs/attest.document.schema.json` writes it again.
+#[cfg(feature = "schema")]
+pub fn json_schema() -> serde_json::Value {
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator();
+    let mut schema = generator.into_root_schema_for::<DocumentView<'static>>();
+    schema.insert(
+        "$id".into(),
+        format!("https://attest.invalid/schema/{SCHEMA}").into(),
+    );
+    schema.to_value()
+}
+
+/// The fields whose Rust type says less than the JSON does.
+#[cfg(feature = "schema")]
+mod schema {
+    use attest_doc::Layer;
+    use schemars::{Schema, SchemaGenerator, json_schema};
+    use serde_json::Value;
+
+    pub(super) fn version(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "const": super::SCHEMA })
+    }
+
+    /// `Published`'s `Display`: a date, or a time with its offset.
+    pub(super) fn published(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "type": ["string", "null"],
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(Z|[+-][0-9]{2}:[0-9]{2}))?$",
+        })
+    }
+
+    /// The writer leaves out a layer not assigned rather than writing null,
+    /// so a field that may be missing is never null.
+    pub(super) fn omitted_is_not_null(schema: &mut Schema) {
+        let required: Vec<Value> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
+            return;
+        };
+        for (name, property) in properties {
+            if required.contains(&Value::from(name.as_str())) {
+                continue;
+            }
+            let Some(property) = property.as_object_mut() else {
+                continue;
+            };
+            if let Some(Value::Array(types)) = property.get_mut("type") {
+                types.retain(|t| t != "null");
+                if let [only] = types.as_mut_slice() {
+                    let only = only.take();
+                    property.insert("type".into(), only);
+                }
+            }
+            if let Some(Value::Array(options)) = property.remove("anyOf") {
+                let mut rest: Vec<Value> = options
+                    .into_iter()
+                    .filter(|option| option.get("type") != Some(&Value::from("null")))
+                    .collect();
+                if let [Value::Object(only)] = rest.as_mut_slice() {
+                    let only = std::mem::take(only);
+                    property.extend(only);
+                } else {
+                    property.insert("anyOf".into(), rest.into());
+                }
+            }
+        }
+    }
+
+    pub(super) fn layers(_: &mut SchemaGenerator) -> Schema {
+        let names: Vec<&str> = Layer::ALL.iter().map(|layer| layer.name()).collect();
+        json_schema!({
+            "description": "The layer fields this object holds: the layers a stage assigned.",
+            "type": "array",
+            "uniqueItems": true,
+            "items": { "enum": names },
+        })
+    }
+}
+
 /// A confidence rounded to 4 decimals, so that the shortest decimal of the
 /// `f32`-to-`f64` widening (0.8999999761581421) does not leak into the output.
 /// `None` (JSON `null`) for a confidence that is not a number.
@@ -596,6 +767,24 @@ mod tests {
         let mut broken = outputs[0].clone();
         broken["attributions"][0]["cue"][0]["cp_start"] = serde_json::json!(-1);
         assert!(!validator.is_valid(&broken), "the schema checks spans");
+    }
+
+    /// The committed schema is the generated one, so that it changes with
+    /// the types (a new stance, layer or field) without an edit by hand.
+    #[test]
+    fn the_committed_json_schema_is_the_generated_one() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../docs/attest.document.schema.json");
+        let committed = std::fs::read_to_string(path).unwrap();
+        let generated = format!(
+            "{}\n",
+            serde_json::to_string_pretty(&json_schema()).unwrap()
+        );
+        assert!(
+            committed == generated,
+            "docs/attest.document.schema.json is out of date; write it again with \
+             `cargo run -p attest-write --features schema --example schema > docs/attest.document.schema.json`"
+        );
     }
 
     /// Every span object in a JSON value, wherever it is nested.

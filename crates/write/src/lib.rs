@@ -37,6 +37,8 @@ mod terminal;
 mod testing;
 
 pub use brat::brat_ann;
+#[cfg(feature = "schema")]
+pub use json::json_schema;
 pub use json::{AnalysisModel, JsonConfig, SCHEMA, to_json_value, write_json, write_jsonl};
 pub use report::{ReportConfig, write_report};
 pub use terminal::terminal_safe;
