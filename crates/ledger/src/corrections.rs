@@ -28,6 +28,7 @@ pub const MAX_NAME_CHARS: usize = 200;
 /// at all records that an editor checked the attribution and found it right.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CorrectionInput {
     /// The attribution's index in its article.
     pub attribution: i64,
@@ -41,18 +42,21 @@ pub struct CorrectionInput {
     /// The kind instead.
     pub kind: Option<AttributionKind>,
     /// Why, in the editor's words.
+    #[cfg_attr(feature = "schema", schemars(length(max = MAX_NOTE_CHARS)))]
     pub note: Option<String>,
 }
 
 /// The source a correction gives an attribution.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum SourceChoice {
     /// Another source of the same article, by its index in the article.
     Pick(i64),
     /// A source typed by the editor.
     Named {
         /// Its name.
+        #[cfg_attr(feature = "schema", schemars(length(min = 1, max = MAX_NAME_CHARS)))]
         name: String,
         /// Its type.
         #[serde(rename = "type")]
@@ -60,8 +64,9 @@ pub enum SourceChoice {
     },
 }
 
-/// A stored correction.
+/// An editor's correction of one attribution, stored beside what attest found.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Correction {
     /// Its ledger id; a later correction of the same attribution wins.
     pub id: i64,

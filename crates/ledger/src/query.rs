@@ -442,7 +442,7 @@ pub fn plain_tsquery(text: &str) -> String {
 
 /// The texts searched: attributed content, and quotations no attribution
 /// covers. Each is `(found_in, table, text column)`.
-const SEARCHED: [(&str, &str, &str); 2] = [
+pub(crate) const SEARCHED: [(&str, &str, &str); 2] = [
     ("attribution", "attributions", "content_text"),
     ("quote", "quotes", "text"),
 ];

@@ -62,15 +62,17 @@ pub trait Tabular {
 /// A source, merged across articles or standing for one article, and how much it
 /// is quoted.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SourceRow {
-    /// Its id in the ledger, for [`crate::Ledger::statements`].
+    /// Its id in the ledger, by which `Ledger::statements` finds what it said.
     pub id: i64,
     /// The name as first stored.
     pub name: String,
     /// `person`, `organization`, `unnamed`, `document`, `media_outlet` or `social_media`.
     pub kind: String,
-    /// Whether it is an identity merged across articles (see [`crate::identity`]),
-    /// rather than a source of one article that is never merged.
+    /// Whether it is an identity merged across articles by full name (see
+    /// the `identity` module), rather than a source of one article that is
+    /// never merged.
     pub merged: bool,
     /// Attributions it speaks in, within the filter.
     pub statements: i64,
@@ -97,6 +99,7 @@ impl Tabular for SourceRow {
 
 /// One thing a source said: an attribution with its article.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Statement {
     /// The source's id in the ledger.
     pub source_id: i64,
@@ -110,7 +113,7 @@ pub struct Statement {
     pub date: Option<String>,
     /// `direct`, `mixed`, `indirect` or `according_to`.
     pub kind: String,
-    /// The stance label; `None` when stances were not looked for.
+    /// The stance label; null (`None`) when stances were not looked for.
     pub stance: Option<String>,
     /// The cue, fragments joined by " … ".
     pub cue: String,
@@ -149,8 +152,9 @@ impl Tabular for Statement {
 }
 
 /// An article stored in the ledger, with its sourcing counts; a count is
-/// `None` when its layer was not looked for.
+/// null (`None`) when its layer was not looked for.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ArticleRow {
     /// The article id.
     pub id: String,
@@ -178,6 +182,7 @@ pub struct ArticleRow {
 
 /// One attribution of a stored article, in text order.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ArticleAttribution {
     /// Its position among the article's attributions.
     pub index: i64,
@@ -187,7 +192,7 @@ pub struct ArticleAttribution {
     pub source: Option<String>,
     /// `direct`, `mixed`, `indirect` or `according_to`.
     pub kind: String,
-    /// The stance label; `None` when stances were not looked for.
+    /// The stance label; null (`None`) when stances were not looked for.
     pub stance: Option<String>,
     /// The cue, fragments joined by " … ".
     pub cue: String,
@@ -204,6 +209,7 @@ pub struct ArticleAttribution {
 
 /// What attest found for an attribution that an editor corrected.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Found {
     /// The ledger id of its source.
     pub source_id: Option<i64>,
@@ -219,6 +225,7 @@ pub struct Found {
 
 /// A canonical source of a stored article, which a correction can pick.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ArticleSource {
     /// Its index among the article's sources.
     pub index: i64,
@@ -232,6 +239,7 @@ pub struct ArticleSource {
 
 /// A stored article whole: its row, its text and its attributions.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ArticleDetail {
     /// The article and its counts.
     pub article: ArticleRow,
@@ -248,8 +256,10 @@ pub struct ArticleDetail {
 
 /// One match of a full-text search.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SearchHit {
     /// `attribution` (attributed content) or `quote` (a quotation no attribution covers).
+    #[cfg_attr(feature = "schema", schemars(schema_with = "found_in"))]
     pub found_in: String,
     /// The article id.
     pub article: String,
@@ -296,13 +306,14 @@ impl Tabular for SearchHit {
 
 /// Sourcing statistics of one group of articles (an outlet, a month).
 ///
-/// Shares are fractions in `[0, 1]` rounded to 4 decimals, `None` when nothing
-/// was counted (no attributions, or the layer was never looked for). Each share
-/// counts only articles in which its layer was looked for.
+/// Shares are fractions in `[0, 1]` rounded to 4 decimals, null (`None`) when
+/// nothing was counted (no attributions, or the layer was never looked for).
+/// Each share counts only articles in which its layer was looked for.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StatsRow {
-    /// The outlet or month (`YYYY-MM`); `None` for articles without one, or for
-    /// the single row of [`crate::GroupBy::All`].
+    /// The outlet or month (`YYYY-MM`); null (`None`) for articles without one,
+    /// or for the single row of grouping by all (`GroupBy::All`).
     pub group: Option<String>,
     /// Articles.
     pub articles: i64,
@@ -322,11 +333,41 @@ pub struct StatsRow {
     /// stance was looked for that take it; one field per stance, named as
     /// the stance.
     #[serde(flatten)]
+    #[cfg_attr(feature = "schema", schemars(schema_with = "stance_shares"))]
     pub stances: BTreeMap<StanceLabel, Option<f64>>,
     /// Unattributed hedges found.
     pub hedges: i64,
     /// Hedges per 1,000 words, rounded to 4 decimals.
     pub hedges_per_1000_words: Option<f64>,
+}
+
+/// The values of [`SearchHit::found_in`], from the texts the search reads.
+#[cfg(feature = "schema")]
+fn found_in(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let names: Vec<&str> = crate::query::SEARCHED
+        .iter()
+        .map(|(found_in, _, _)| *found_in)
+        .collect();
+    schemars::json_schema!({ "type": "string", "enum": names })
+}
+
+/// The stance fields [`StatsRow`] flattens, one per [`StanceLabel::ALL`] and
+/// every one written, so that a new stance appears in the schema with no edit.
+#[cfg(feature = "schema")]
+fn stance_shares(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let names: Vec<&str> = StanceLabel::ALL.iter().map(|label| label.name()).collect();
+    let mut share = generator.subschema_for::<Option<f64>>().to_value();
+    share["description"] =
+        "The share of the attributions whose stance was looked for that take this stance.".into();
+    let properties: serde_json::Map<String, serde_json::Value> = names
+        .iter()
+        .map(|name| ((*name).to_string(), share.clone()))
+        .collect();
+    schemars::json_schema!({
+        "type": "object",
+        "properties": properties,
+        "required": names,
+    })
 }
 
 /// The columns of [`StatsRow`]: a stance's between `mixed_share` and

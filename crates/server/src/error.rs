@@ -104,14 +104,23 @@ impl ApiError {
     }
 }
 
+/// Every failure's answer, with the status code it names.
 #[derive(Serialize)]
-struct ErrorBody<'a> {
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "Error")
+)]
+pub(crate) struct ErrorBody<'a> {
     error: ErrorFields<'a>,
 }
 
 #[derive(Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(inline))]
 struct ErrorFields<'a> {
+    /// The HTTP status code.
     status: u16,
+    /// What went wrong.
     message: &'a str,
 }
 

@@ -290,16 +290,26 @@ pub(crate) struct SearchPage {
     total: u64,
 }
 
-/// A search hit with what the article page knows of its attribution: the
-/// cue, the source's ledger id and the attribution's place in its article.
-/// `SearchHit` does not carry them, so they are read from the hit's article;
-/// the ledger's search could select them itself (issue 18).
+/// One match of a full-text search, with what the article page knows of its
+/// attribution: the cue, the source's ledger id and the attribution's place
+/// in its article.
+// `SearchHit` does not carry them, so they are read from the hit's article;
+// the ledger's search could select them itself (issue 18).
 #[derive(Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "SearchHit")
+)]
 pub(crate) struct Hit {
     #[serde(flatten)]
     hit: attest_ledger::SearchHit,
+    /// The attribution's cue, fragments joined by " … "; null for a quote.
     cue: Option<String>,
+    /// The ledger id of the source (GET /v1/sources/{id}), when it has one.
     source_id: Option<i64>,
+    /// The attribution's index in its article (GET /v1/articles/{id}); null
+    /// for a quote.
     attribution: Option<i64>,
 }
 

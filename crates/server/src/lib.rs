@@ -44,6 +44,8 @@ mod corrections;
 mod error;
 mod ledger;
 mod listen;
+#[cfg(feature = "schema")]
+mod openapi;
 mod origin;
 mod page;
 mod routes;
@@ -56,6 +58,8 @@ use attest_pipeline::Pipeline;
 use tokio::sync::Semaphore;
 
 pub use error::{ApiError, ServerError};
+#[cfg(feature = "schema")]
+pub use openapi::openapi;
 pub use routes::{ROUTES, router};
 
 /// The limits that keep one client from taking the server down.
