@@ -1,12 +1,15 @@
 //! The word lists behind stance, hedges and source types.
 //!
-//! Each list is a `match` on folded word forms (lowercase, straight
-//! apostrophes), which compiles to a few comparisons per word: no table is
-//! built at run time and no order of iteration can leak into the output.
+//! Each list of this crate's own is a `match` on folded word forms
+//! (lowercase, straight apostrophes), which compiles to a few comparisons per
+//! word: no table is built at run time and no order of iteration can leak into
+//! the output. Lists other crates read too (titles, organization words) are
+//! attest-lang's.
 //! Inflections are listed, not stemmed, so a surprising stem can never pull a
 //! word into a class ("stated" is a cue, "statement" is a document).
 
 use attest_doc::StanceLabel;
+use attest_lang::OrganizationUse;
 
 /// The stance a cue word carries on its own, before negation and context.
 pub(crate) fn cue_class(word: &str) -> Option<StanceLabel> {
@@ -141,180 +144,12 @@ pub(crate) fn is_media_noun(word: &str) -> bool {
 /// Capitalized words that mark an outlet's name ("The Post", "Coastline News",
 /// "Reuters").
 pub(crate) fn is_outlet_word(raw: &str) -> bool {
-    matches!(
-        raw,
-        "Reuters"
-            | "AP"
-            | "AFP"
-            | "Bloomberg"
-            | "CNN"
-            | "BBC"
-            | "NPR"
-            | "NBC"
-            | "CBS"
-            | "ABC"
-            | "MSNBC"
-            | "Politico"
-            | "Axios"
-            | "ProPublica"
-            | "Press"
-            | "Times"
-            | "Post"
-            | "Journal"
-            | "Herald"
-            | "Tribune"
-            | "Gazette"
-            | "Chronicle"
-            | "Guardian"
-            | "Telegraph"
-            | "Observer"
-            | "Globe"
-            | "Courier"
-            | "Inquirer"
-            | "News"
-            | "Sentinel"
-            | "Examiner"
-            | "Economist"
-            | "Newsweek"
-            | "Radio"
-            | "Television"
-            | "TV"
-            | "Ledger"
-            | "Dispatch"
-            | "Bulletin"
-    )
+    attest_lang::organization_word(raw, OrganizationUse::Outlet)
 }
 
 /// Capitalized words that make a name an organization's.
 pub(crate) fn is_org_word(raw: &str) -> bool {
-    matches!(
-        raw,
-        "Inc."
-            | "Inc"
-            | "Corp."
-            | "Corp"
-            | "Corporation"
-            | "Co."
-            | "Company"
-            | "LLC"
-            | "Ltd."
-            | "Ltd"
-            | "Group"
-            | "Holdings"
-            | "Department"
-            | "Ministry"
-            | "Union"
-            | "Police"
-            | "Sheriff"
-            | "Agency"
-            | "Authority"
-            | "Association"
-            | "Council"
-            | "Committee"
-            | "Commission"
-            | "Board"
-            | "Bureau"
-            | "Administration"
-            | "Office"
-            | "Service"
-            | "Services"
-            | "Institute"
-            | "Foundation"
-            | "University"
-            | "College"
-            | "Hospital"
-            | "Bank"
-            | "Party"
-            | "Court"
-            | "Federation"
-            | "Coalition"
-            | "Alliance"
-            | "Network"
-            | "Partners"
-            | "Terminals"
-            | "Industries"
-            | "Airlines"
-            | "Lines"
-            | "Ferries"
-            | "Transit"
-            | "Railroad"
-            | "Railway"
-            | "Shipping"
-            | "Logistics"
-            | "Guard"
-            | "Power"
-            | "Electric"
-            | "Utilities"
-            | "Airways"
-            | "Bancorp"
-            | "Financial"
-            | "Insurance"
-            | "Foods"
-            | "Steel"
-            | "Mining"
-            | "Oil"
-            | "Health"
-            | "Zoo"
-            | "Museum"
-            | "Library"
-            | "Orchestra"
-            | "Brotherhood"
-            | "Guild"
-            | "Nation"
-            | "Tribe"
-            | "Resources"
-            | "Securities"
-            | "Capital"
-            | "Partnership"
-            | "Systems"
-            | "Technologies"
-            | "Labs"
-            | "Club"
-            | "Church"
-            | "Army"
-            | "Navy"
-            | "Senate"
-            | "Congress"
-            | "Parliament"
-            | "Pentagon"
-            | "FBI"
-            | "CIA"
-            | "EPA"
-            | "FDA"
-            | "NASA"
-            | "WHO"
-            | "UN"
-            | "NATO"
-            | "Fund"
-            | "Trust"
-            | "Center"
-            | "Centre"
-            | "School"
-            | "District"
-            | "Energy"
-            | "Motors"
-            | "Pharmaceuticals"
-            | "Society"
-            | "League"
-            | "Organization"
-            | "Software"
-            | "Construction"
-            | "Dairy"
-            | "Mills"
-            | "Telecom"
-            | "Properties"
-            | "Homes"
-            | "Cooperative"
-            | "Farms"
-            | "Brewing"
-            | "Builders"
-            | "Studios"
-            | "Stores"
-            | "Markets"
-            | "Realty"
-            | "Engineering"
-            | "Air"
-    )
+    attest_lang::organization_word(raw, OrganizationUse::Name)
 }
 
 /// A title or honorific written before a name (`attest_lang`'s title list).
@@ -323,7 +158,7 @@ fn name_title(raw: &str) -> Option<&'static attest_lang::Title> {
     if !raw.starts_with(|c: char| c.is_uppercase()) {
         return None;
     }
-    attest_lang::title(raw).filter(|title| title.used_as == attest_lang::TitleUse::Title)
+    attest_lang::title(raw).filter(|title| title.used_as == Some(attest_lang::TitleUse::Title))
 }
 
 /// Honorifics and titles, and the gender they state (`None`: a title that
@@ -454,18 +289,13 @@ pub(crate) fn is_place_start(raw: &str) -> bool {
 /// Words of names of groups that speak for a cause or their members, which
 /// "the company" never stands for.
 pub(crate) fn is_advocacy_word(raw: &str) -> bool {
-    matches!(
-        raw,
-        "Alliance"
-            | "Coalition"
-            | "Association"
-            | "Foundation"
-            | "League"
-            | "Society"
-            | "Guild"
-            | "Federation"
-            | "Brotherhood"
-    )
+    attest_lang::organization_word(raw, OrganizationUse::Advocacy)
+}
+
+/// Words of names of public bodies and unions, which "the company" never
+/// stands for.
+pub(crate) fn is_public_body_word(raw: &str) -> bool {
+    attest_lang::organization_word(raw, OrganizationUse::Public)
 }
 
 /// What a common noun heading a source phrase makes of it.
