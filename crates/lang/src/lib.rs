@@ -28,10 +28,12 @@ use std::sync::LazyLock;
 
 use attest_doc::{Gender, from_serde_name};
 
+mod calendar;
 mod names;
 mod organizations;
 mod tagged;
 
+pub use calendar::{Month, MonthForm, month, month_abbreviations, weekday};
 pub use names::{NameList, names};
 pub use organizations::{OrganizationUse, organization_word, organization_words};
 
