@@ -28,12 +28,16 @@ use std::sync::LazyLock;
 
 use attest_doc::{Gender, from_serde_name};
 
+mod attributing;
 mod calendar;
+mod hedges;
 mod names;
 mod organizations;
 mod tagged;
 
+pub use attributing::{AttributingKind, attributing_words};
 pub use calendar::{Month, MonthForm, month, month_abbreviations, weekday};
+pub use hedges::{HedgeUse, hedge_word};
 pub use names::{NameList, names};
 pub use organizations::{OrganizationUse, organization_word, organization_words};
 

@@ -6,7 +6,8 @@ use std::sync::LazyLock;
 use crate::tagged::{Tagged, Use};
 
 /// What a reader takes an organization word for (the file's `uses` column).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, strum::VariantArray, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum OrganizationUse {
     /// The entity tagger's organization-word feature matches it.
     Entity,
@@ -24,25 +25,7 @@ pub enum OrganizationUse {
 }
 
 impl Use for OrganizationUse {
-    const ALL: &'static [OrganizationUse] = &[
-        OrganizationUse::Entity,
-        OrganizationUse::Name,
-        OrganizationUse::Suffix,
-        OrganizationUse::Outlet,
-        OrganizationUse::Advocacy,
-        OrganizationUse::Public,
-    ];
-
-    fn name(self) -> &'static str {
-        match self {
-            OrganizationUse::Entity => "entity",
-            OrganizationUse::Name => "name",
-            OrganizationUse::Suffix => "suffix",
-            OrganizationUse::Outlet => "outlet",
-            OrganizationUse::Advocacy => "advocacy",
-            OrganizationUse::Public => "public",
-        }
-    }
+    const LOWERCASE: bool = false;
 }
 
 const FILE: &str = "organizations.tsv";

@@ -4,15 +4,20 @@ use std::collections::HashMap;
 
 use crate::entries;
 
-/// The uses a list's words are put to, one enum per list.
-pub(crate) trait Use: Copy + Eq + 'static {
-    /// Every use, in the order their bits are given.
-    const ALL: &'static [Self];
-    /// The use's name in the file.
-    fn name(self) -> &'static str;
+/// The uses a list's words are put to, one enum per list, each use named in
+/// the file as its variant in kebab case.
+pub(crate) trait Use:
+    Copy + Eq + strum::VariantArray + Into<&'static str> + 'static
+{
+    /// Whether the list's words are all lowercase.
+    const LOWERCASE: bool;
+
+    fn name(self) -> &'static str {
+        self.into()
+    }
 
     fn bit(self) -> u32 {
-        let index = Self::ALL.iter().position(|u| *u == self).unwrap_or(0);
+        let index = Self::VARIANTS.iter().position(|u| *u == self).unwrap_or(0);
         1 << index
     }
 }
@@ -29,14 +34,14 @@ impl Tagged {
     pub(crate) fn load<U: Use>(file: &str, text: &'static str) -> Tagged {
         Tagged::parse::<U>(file, text).unwrap_or_else(|_| Tagged {
             uses: HashMap::new(),
-            by_use: vec![Vec::new(); U::ALL.len()],
+            by_use: vec![Vec::new(); U::VARIANTS.len()],
         })
     }
 
     pub(crate) fn parse<U: Use>(file: &str, text: &'static str) -> Result<Tagged, String> {
         let mut tagged = Tagged {
             uses: HashMap::new(),
-            by_use: vec![Vec::new(); U::ALL.len()],
+            by_use: vec![Vec::new(); U::VARIANTS.len()],
         };
         let mut previous = "";
         for line in entries(text) {
@@ -47,10 +52,13 @@ impl Tagged {
             if word <= previous {
                 return Err(error("not after the line before in sorted order"));
             }
+            if U::LOWERCASE && word.to_lowercase() != word {
+                return Err(error("not lowercase"));
+            }
             previous = word;
             let mut bits = 0;
             for name in names.split(',') {
-                let found = U::ALL.iter().find(|u| u.name() == name);
+                let found = U::VARIANTS.iter().find(|u| u.name() == name);
                 let found = found.ok_or_else(|| error("unknown use"))?;
                 bits |= found.bit();
                 if let Some(words) = tagged.by_use.get_mut(found.bit().trailing_zeros() as usize) {
@@ -58,6 +66,9 @@ impl Tagged {
                 }
             }
             tagged.uses.insert(word, bits);
+        }
+        if let Some(unused) = U::VARIANTS.iter().find(|u| tagged.words(**u).is_empty()) {
+            return Err(format!("{file}: no word is listed for {}", unused.name()));
         }
         Ok(tagged)
     }
@@ -80,20 +91,15 @@ impl Tagged {
 mod tests {
     use super::*;
 
-    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+    #[derive(Clone, Copy, PartialEq, Eq, Debug, strum::VariantArray, strum::IntoStaticStr)]
+    #[strum(serialize_all = "kebab-case")]
     enum Color {
         Red,
         Blue,
     }
 
     impl Use for Color {
-        const ALL: &'static [Color] = &[Color::Red, Color::Blue];
-        fn name(self) -> &'static str {
-            match self {
-                Color::Red => "red",
-                Color::Blue => "blue",
-            }
-        }
+        const LOWERCASE: bool = true;
     }
 
     #[test]
@@ -104,6 +110,8 @@ mod tests {
         assert_eq!(list.words(Color::Blue), ["berry", "sky"]);
         let error = |text| Tagged::parse::<Color>("t", text).err().unwrap_or_default();
         assert!(error("sky\tgreen\n").contains("unknown use"));
+        assert!(error("sky\tblue\n").contains("no word is listed for red"));
+        assert!(error("Sky\tblue,red\n").contains("not lowercase"));
         assert!(error("sky\n").contains("two tab-separated"));
         assert!(error("sky\tblue\nberry\tred\n").contains("sorted order"));
         assert!(error("sky\tblue\nsky\tred\n").contains("sorted order"));
