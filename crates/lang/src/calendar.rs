@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use crate::{entries, fold};
+use crate::{columns, entries, fold};
 
 /// How a word names a month.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -36,11 +36,8 @@ fn parse_months(text: &'static str) -> Result<Vec<(&'static str, Month)>, String
     let mut words = Vec::new();
     for (index, line) in entries(text).enumerate() {
         let error = |why: &str| format!("months.tsv: {why}: {line:?}");
-        let [name, abbreviations, bare] = line
-            .split('\t')
-            .collect::<Vec<_>>()
-            .try_into()
-            .map_err(|_| error("not three tab-separated columns"))?;
+        let [name, abbreviations, bare] =
+            columns(line).ok_or_else(|| error("not three tab-separated columns"))?;
         let number = i8::try_from(index + 1).map_err(|_| error("more than twelve months"))?;
         let list = |column: &'static str| column.split(',').filter(|word| *word != "-");
         let bare: Vec<&str> = list(bare).collect();

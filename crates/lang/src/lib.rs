@@ -33,6 +33,7 @@ mod calendar;
 mod hedges;
 mod names;
 mod organizations;
+mod quotes;
 mod tagged;
 
 pub use attributing::{AttributingKind, attributing_words};
@@ -40,6 +41,7 @@ pub use calendar::{Month, MonthForm, month, month_abbreviations, weekday};
 pub use hedges::{HedgeUse, hedge_word};
 pub use names::{NameList, names};
 pub use organizations::{OrganizationUse, organization_word, organization_words};
+pub use quotes::{QuoteMark, QuoteSide, quote_mark};
 
 /// The longest word any list holds, folded; longer words are in none.
 const LONGEST: usize = 24;
@@ -122,11 +124,8 @@ fn parse_titles(text: &'static str) -> Result<Vec<Title>, String> {
             continue;
         }
         let line_error = |why: &str| format!("titles.tsv line {}: {why}: {line:?}", number + 1);
-        let [form, noun, gender, used_as, entity] = line
-            .split('\t')
-            .collect::<Vec<_>>()
-            .try_into()
-            .map_err(|_| line_error("not five tab-separated columns"))?;
+        let [form, noun, gender, used_as, entity] =
+            columns(line).ok_or_else(|| line_error("not five tab-separated columns"))?;
         let optional = |value: &'static str| (value != "-").then_some(value);
         let gender = match optional(gender) {
             None => None,
@@ -170,6 +169,11 @@ pub fn title(word: &str) -> Option<&'static Title> {
 /// only in this form, period included.
 pub fn entity_titles() -> &'static [String] {
     &ENTITY_TITLES
+}
+
+/// A line's `N` tab-separated columns, if it has `N`.
+fn columns<const N: usize>(line: &'static str) -> Option<[&'static str; N]> {
+    line.split('\t').collect::<Vec<_>>().try_into().ok()
 }
 
 /// The entries of a list of one entry a line, `#` starting a comment line.
