@@ -34,6 +34,7 @@ mod hedges;
 mod names;
 mod organizations;
 mod quotes;
+mod stance;
 mod tagged;
 
 pub use attributing::{AttributingKind, attributing_words};
@@ -42,6 +43,7 @@ pub use hedges::{HedgeUse, hedge_word};
 pub use names::{NameList, names};
 pub use organizations::{OrganizationUse, organization_word, organization_words};
 pub use quotes::{QuoteMark, QuoteSide, quote_mark};
+pub use stance::{STANCE_CLASSES, StanceUse, stance_class, stance_word};
 
 /// The longest word any list holds, folded; longer words are in none.
 const LONGEST: usize = 24;

@@ -3,54 +3,26 @@
 //! Each list of this crate's own is a `match` on folded word forms
 //! (lowercase, straight apostrophes), which compiles to a few comparisons per
 //! word: no table is built at run time and no order of iteration can leak into
-//! the output. Lists other crates read too (titles, organization words) are
-//! attest-lang's.
+//! the output. Lists other crates read too (titles, organization words, stance
+//! cues) are attest-lang's.
 //! Inflections are listed, not stemmed, so a surprising stem can never pull a
 //! word into a class ("stated" is a cue, "statement" is a document).
 
 use attest_doc::StanceLabel;
-use attest_lang::OrganizationUse;
+use attest_lang::{OrganizationUse, StanceUse};
 
 /// The stance a cue word carries on its own, before negation and context.
 pub(crate) fn cue_class(word: &str) -> Option<StanceLabel> {
     use StanceLabel::*;
-    Some(match word {
-        "confirm" | "confirms" | "confirmed" | "confirming" | "acknowledge" | "acknowledges"
-        | "acknowledged" | "acknowledging" | "verify" | "verifies" | "verified" | "verifying"
-        | "concede" | "concedes" | "conceded" | "admit" | "admits" | "admitted" | "admitting"
-        | "affirm" | "affirmed" | "affirms" | "corroborated" | "corroborate" => Confirms,
-        "deny" | "denies" | "denied" | "denying" | "reject" | "rejects" | "rejected"
-        | "rejecting" | "dispute" | "disputes" | "disputed" | "disputing" | "refute"
-        | "refutes" | "refuted" | "refuting" | "dismissed" | "dismisses" | "rebutted"
-        | "contradicted" | "contradicts" | "denial" => Denies,
-        "claim" | "claims" | "claimed" | "claiming" | "allege" | "alleges" | "alleged"
-        | "alleging" | "insist" | "insists" | "insisted" | "insisting" | "contend" | "contends"
-        | "contended" | "contending" | "maintain" | "maintains" | "maintained" | "purported"
-        | "purports" | "allegedly" | "purportedly" => Claims,
-        "report" | "reports" | "reported" | "reporting" | "quoted" | "learned" | "reportedly"
-        | "reputedly" => Reports,
-        "think" | "thinks" | "thought" | "believe" | "believes" | "believed" | "believing"
-        | "fear" | "fears" | "feared" | "fearing" | "expect" | "expects" | "expected"
-        | "expecting" | "suspect" | "suspects" | "suspected" | "hope" | "hopes" | "hoped"
-        | "hoping" | "worry" | "worries" | "worried" | "doubt" | "doubts" | "doubted" | "feel"
-        | "feels" | "felt" | "assume" | "assumes" | "assumed" | "predict" | "predicts"
-        | "predicted" | "estimate" | "estimates" | "estimated" | "suspicion" => Believes,
-        "plan" | "plans" | "planned" | "planning" | "vow" | "vows" | "vowed" | "vowing"
-        | "promise" | "promises" | "promised" | "promising" | "intend" | "intends" | "intended"
-        | "intending" | "threaten" | "threatens" | "threatened" | "threatening" | "pledge"
-        | "pledges" | "pledged" | "pledging" | "aim" | "aims" | "want" | "wants" | "wanted"
-        | "seek" | "seeks" | "sought" => Intends,
-        "say" | "says" | "said" | "saying" | "tell" | "tells" | "told" | "telling" | "write"
-        | "writes" | "wrote" | "written" | "writing" | "add" | "adds" | "added" | "adding"
-        | "state" | "states" | "stated" | "explain" | "explains" | "explained" | "note"
-        | "notes" | "noted" | "announce" | "announces" | "announced" | "according" | "declare"
-        | "declared" | "comment" | "commented" | "remark" | "remarked" | "respond"
-        | "responded" | "reply" | "replied" | "argue" | "argues" | "argued" | "testify"
-        | "testified" | "describe" | "described" | "recall" | "recalled" | "warn" | "warned"
-        | "warns" | "stress" | "stressed" | "emphasized" | "asserted" | "tweeted" | "posted"
-        | "show" | "shows" | "showed" | "indicate" | "indicated" | "indicates" | "suggest"
-        | "suggests" | "suggested" | "ask" | "asked" => Asserts,
-        _ => return None,
+    Some(match attest_lang::stance_class(word)? {
+        StanceUse::Confirms => Confirms,
+        StanceUse::Denies => Denies,
+        StanceUse::Claims => Claims,
+        StanceUse::Reports => Reports,
+        StanceUse::Believes => Believes,
+        StanceUse::Intends => Intends,
+        StanceUse::Asserts => Asserts,
+        StanceUse::Decline | StanceUse::Unavailable | StanceUse::Silence => return None,
     })
 }
 
@@ -72,42 +44,18 @@ pub(crate) fn priority(label: StanceLabel) -> u8 {
 
 /// Verbs that decline when followed by "to" ("declined to comment").
 pub(crate) fn is_decline_verb(word: &str) -> bool {
-    matches!(
-        word,
-        "decline"
-            | "declines"
-            | "declined"
-            | "declining"
-            | "refuse"
-            | "refuses"
-            | "refused"
-            | "refusing"
-    )
+    attest_lang::stance_word(word, StanceUse::Decline)
 }
 
 /// Words that decline on their own inside a cue ("unavailable for comment").
 pub(crate) fn is_decline_word(word: &str) -> bool {
-    matches!(word, "unavailable" | "unreachable")
+    attest_lang::stance_word(word, StanceUse::Unavailable)
 }
 
 /// Verbs that, negated, mean the source gave nothing ("did not respond",
 /// "could not be reached", "did not return calls").
 pub(crate) fn is_silence_verb(word: &str) -> bool {
-    matches!(
-        word,
-        "respond"
-            | "responded"
-            | "return"
-            | "returned"
-            | "reached"
-            | "answer"
-            | "answered"
-            | "reply"
-            | "replied"
-            | "comment"
-            | "commented"
-            | "available"
-    )
+    attest_lang::stance_word(word, StanceUse::Silence)
 }
 
 /// Negators, including the clitic "n't" the tokenizer splits off.
