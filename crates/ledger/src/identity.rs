@@ -12,7 +12,7 @@
 //! - An **organization** or **media outlet** is merged by its whole name, without
 //!   a leading "the": "the Teamsters Union" and "Teamsters Union" are one source,
 //!   "Teamsters" is another. The name must be specific: it holds a capitalized
-//!   word that is not a generic noun of organizations ([`GENERIC`]), so "the
+//!   word that is not a generic noun of organizations (`GENERIC`), so "the
 //!   union", "the company", "Police" or "the terminal operator" stay with their
 //!   article, since every article's union is a different one.
 //! - **Unnamed** sources, **documents** and **social-media** posts are never
