@@ -249,7 +249,7 @@ fn clause_end(words: &Words, start: usize, end: usize) -> usize {
 }
 
 fn is_double_mark(text: &str) -> bool {
-    matches!(text, "“" | "”" | "\"" | "''" | "«" | "»" | "„")
+    attest_lang::quote_mark(text).is_some_and(|mark| mark.double)
 }
 
 /// Whether a token may be part of a name signing a quotation or opening a

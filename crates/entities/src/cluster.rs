@@ -31,11 +31,6 @@ use attest_doc::{ClusterId, EntityLabel, Span};
 
 use crate::gazetteer;
 
-/// Words of an organization's name that do not tell it apart.
-const COMPANY_SUFFIXES: &[&str] = &[
-    "inc.", "inc", "corp.", "corp", "co.", "llc", "ltd.", "ltd", "plc", "l.l.c.", "llp",
-];
-
 /// Lower-case words not counted in initials ("Department of State" is "DOS"
 /// only to no one; "DS" is no better, but "of" never is an initial).
 const FUNCTION_WORDS: &[&str] = &["of", "the", "and", "for", "&", "on", "in", "at", "de"];
@@ -70,10 +65,9 @@ impl Name {
         }
         if label == EntityLabel::Organization {
             while written.len() > 1
-                && written.last().is_some_and(|w| {
-                    let lower = w.trim_end_matches(',').to_lowercase();
-                    COMPANY_SUFFIXES.contains(&lower.as_str())
-                })
+                && written
+                    .last()
+                    .is_some_and(|w| is_company_suffix(w.trim_end_matches(',')))
             {
                 written.pop();
             }
@@ -272,10 +266,16 @@ pub(crate) fn harmonize(text: &str, mentions: &mut [(Span, EntityLabel)]) {
     }
 }
 
+/// Whether a word of an organization's name is a company suffix ("Inc."),
+/// which does not tell it apart.
+fn is_company_suffix(word: &str) -> bool {
+    attest_lang::organization_word(word, attest_lang::OrganizationUse::Suffix)
+}
+
 fn ends_with_company_suffix(name: &str) -> bool {
-    name.split_whitespace().last().is_some_and(|last| {
-        COMPANY_SUFFIXES.contains(&last.trim_end_matches(',').to_lowercase().as_str())
-    })
+    name.split_whitespace()
+        .last()
+        .is_some_and(|last| is_company_suffix(last.trim_end_matches(',')))
 }
 
 /// How many clusters sharing one word (or one set of initials) a mention is

@@ -2,17 +2,23 @@
 //! share, kept as data files in `data/` and read through one loader each, so
 //! that a word added to a list reaches every user of it.
 //!
-//! Every list is compared in one folded form ([`fold`]): lowercase, without a
-//! final period, so "Sen.", "Sen" and "SEN." are one word.
+//! Words looked up one at a time are compared in one folded form ([`fold`]):
+//! lowercase, without a final period, so "Sen.", "Sen" and "SEN." are one
+//! word. Lists that features of a shipped model match ([`names`],
+//! [`entity_titles`], the organization words used by
+//! [`OrganizationUse::Entity`]) are handed out as written, because the model
+//! was trained on exactly those strings.
 //!
 //! ```
-//! use attest_lang::{TitleUse, title};
+//! use attest_lang::{OrganizationUse, TitleUse, organization_word, title};
 //!
 //! let sen = title("Sen.").unwrap();
 //! assert_eq!(sen.noun, Some("senator"));
-//! assert_eq!(sen.used_as, TitleUse::Title);
-//! assert_eq!(title("former").unwrap().used_as, TitleUse::Modifier);
-//! assert!(title("Coach").is_none());
+//! assert_eq!(sen.used_as, Some(TitleUse::Title));
+//! assert_eq!(title("former").unwrap().used_as, Some(TitleUse::Modifier));
+//! assert_eq!(title("Coach").unwrap().used_as, None);
+//! assert!(organization_word("Union", OrganizationUse::Name));
+//! assert!(!organization_word("union", OrganizationUse::Name));
 //! ```
 
 #![deny(missing_docs)]
@@ -21,6 +27,23 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use attest_doc::{Gender, from_serde_name};
+
+mod attributing;
+mod calendar;
+mod hedges;
+mod names;
+mod organizations;
+mod quotes;
+mod stance;
+mod tagged;
+
+pub use attributing::{AttributingKind, attributing_words};
+pub use calendar::{Month, MonthForm, month, month_abbreviations, weekday};
+pub use hedges::{HedgeUse, hedge_word};
+pub use names::{NameList, names};
+pub use organizations::{OrganizationUse, organization_word, organization_words};
+pub use quotes::{QuoteMark, QuoteSide, quote_mark};
+pub use stance::{Declining, declining, stance_class};
 
 /// The longest word any list holds, folded; longer words are in none.
 const LONGEST: usize = 24;
@@ -64,8 +87,11 @@ pub struct Title {
     pub noun: Option<&'static str>,
     /// The gender the title states, if it states one.
     pub gender: Option<Gender>,
-    /// How it is used.
-    pub used_as: TitleUse,
+    /// How the source resolver and the ledger use it; `None` for a word
+    /// listed only for the entity model.
+    pub used_as: Option<TitleUse>,
+    /// Whether the entity tagger's title feature matches it.
+    pub entity: bool,
 }
 
 const TITLES_TSV: &str = include_str!("../data/titles.tsv");
@@ -79,6 +105,18 @@ static TITLES: LazyLock<HashMap<String, Title>> = LazyLock::new(|| {
         .collect()
 });
 
+/// The titles the entity tagger's feature matches, lowercased as written.
+static ENTITY_TITLES: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let mut titles: Vec<String> = parse_titles(TITLES_TSV)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|title| title.entity)
+        .map(|title| title.form.to_lowercase())
+        .collect();
+    titles.sort_unstable();
+    titles
+});
+
 /// Parses the title list; the unit tests hold the shipped file to it, so
 /// that the list read at run time is the whole file.
 fn parse_titles(text: &'static str) -> Result<Vec<Title>, String> {
@@ -88,20 +126,23 @@ fn parse_titles(text: &'static str) -> Result<Vec<Title>, String> {
             continue;
         }
         let line_error = |why: &str| format!("titles.tsv line {}: {why}: {line:?}", number + 1);
-        let [form, noun, gender, used_as] = line
-            .split('\t')
-            .collect::<Vec<_>>()
-            .try_into()
-            .map_err(|_| line_error("not four tab-separated columns"))?;
+        let [form, noun, gender, used_as, entity] =
+            columns(line).ok_or_else(|| line_error("not five tab-separated columns"))?;
         let optional = |value: &'static str| (value != "-").then_some(value);
         let gender = match optional(gender) {
             None => None,
             Some(name) => Some(from_serde_name(name).ok_or_else(|| line_error("unknown gender"))?),
         };
         let used_as = match used_as {
-            "title" => TitleUse::Title,
-            "modifier" => TitleUse::Modifier,
-            _ => return Err(line_error("use is neither title nor modifier")),
+            "title" => Some(TitleUse::Title),
+            "modifier" => Some(TitleUse::Modifier),
+            "-" => None,
+            _ => return Err(line_error("use is not title, modifier or -")),
+        };
+        let entity = match entity {
+            "entity" => true,
+            "-" => false,
+            _ => return Err(line_error("entity column is neither entity nor -")),
         };
         if fold(form).len() > LONGEST {
             return Err(line_error("longer than any lookup reads"));
@@ -111,6 +152,7 @@ fn parse_titles(text: &'static str) -> Result<Vec<Title>, String> {
             noun: optional(noun),
             gender,
             used_as,
+            entity,
         });
     }
     Ok(titles)
@@ -122,6 +164,24 @@ pub fn title(word: &str) -> Option<&'static Title> {
     let length = folded(word, &mut buffer)?;
     let key = std::str::from_utf8(buffer.get(..length)?).ok()?;
     TITLES.get(key)
+}
+
+/// The titles the entity tagger's title feature matches ("sen.", "vice
+/// president"), lowercased as written and sorted: a title's token matches
+/// only in this form, period included.
+pub fn entity_titles() -> &'static [String] {
+    &ENTITY_TITLES
+}
+
+/// A line's `N` tab-separated columns, if it has `N`.
+fn columns<const N: usize>(line: &'static str) -> Option<[&'static str; N]> {
+    line.split('\t').collect::<Vec<_>>().try_into().ok()
+}
+
+/// The entries of a list of one entry a line, `#` starting a comment line.
+fn entries(text: &'static str) -> impl Iterator<Item = &'static str> {
+    text.lines()
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
 }
 
 #[cfg(test)]
@@ -151,11 +211,23 @@ mod tests {
 
     #[test]
     fn malformed_lines_are_errors_naming_the_line() {
-        let error = parse_titles("Mr.\t-\tmasculine\ttitle\nGen.\tgeneral\n").unwrap_err();
+        let error = parse_titles("Mr.\t-\tmasculine\ttitle\t-\nGen.\tgeneral\n").unwrap_err();
         assert!(error.contains("line 2"), "{error}");
-        let error = parse_titles("Gen.\tgeneral\tneuter\ttitle\n").unwrap_err();
+        let error = parse_titles("Gen.\tgeneral\tneuter\ttitle\t-\n").unwrap_err();
         assert!(error.contains("unknown gender"), "{error}");
-        let error = parse_titles("Gen.\tgeneral\t-\tnoun\n").unwrap_err();
-        assert!(error.contains("neither title nor modifier"), "{error}");
+        let error = parse_titles("Gen.\tgeneral\t-\tnoun\t-\n").unwrap_err();
+        assert!(error.contains("not title, modifier or -"), "{error}");
+        let error = parse_titles("Gen.\tgeneral\t-\ttitle\tyes\n").unwrap_err();
+        assert!(error.contains("entity column"), "{error}");
+    }
+
+    #[test]
+    fn entity_titles_are_lowercase_as_written_and_listed_once() {
+        let titles = entity_titles();
+        assert!(titles.windows(2).all(|pair| pair[0] < pair[1]));
+        for expected in ["sen.", "vice president", "king", "president"] {
+            assert!(titles.iter().any(|t| t == expected), "{expected}");
+        }
+        assert!(!titles.iter().any(|t| t == "sen" || t == "former"));
     }
 }

@@ -148,10 +148,10 @@ fn person_words(normalized: &str) -> Vec<&str> {
     // list; a modifier counts only before a title, so "Vice" alone stays.
     let mut titles = 0;
     for (i, word) in words.iter().enumerate() {
-        match attest_lang::title(word) {
+        match attest_lang::title(word).and_then(|title| title.used_as) {
             None => break,
-            Some(title) if title.used_as == attest_lang::TitleUse::Title => titles = i + 1,
-            Some(_) => {}
+            Some(attest_lang::TitleUse::Title) => titles = i + 1,
+            Some(attest_lang::TitleUse::Modifier) => {}
         }
     }
     words[titles..].to_vec()

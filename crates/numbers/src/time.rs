@@ -156,19 +156,10 @@ impl Anchor {
     }
 }
 
-/// The weekday of a weekday name, lowercase input.
+/// The weekday of a weekday name.
 pub(crate) fn weekday(lower: &str) -> Option<Weekday> {
-    let day = match lower {
-        "monday" => Weekday::Monday,
-        "tuesday" => Weekday::Tuesday,
-        "wednesday" => Weekday::Wednesday,
-        "thursday" => Weekday::Thursday,
-        "friday" => Weekday::Friday,
-        "saturday" => Weekday::Saturday,
-        "sunday" => Weekday::Sunday,
-        _ => return None,
-    };
-    Some(day)
+    let number = attest_lang::weekday(lower)?;
+    Weekday::from_monday_one_offset(i8::try_from(number).ok()?).ok()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,6 +6,7 @@
 //! read from the part-of-speech layer, which both taggers require.
 
 use attest_doc::{Doc, FoldedWords, PosTag, Token, TokenKind};
+use attest_lang::MonthForm;
 
 pub(crate) struct View<'a> {
     text: &'a str,
@@ -107,24 +108,9 @@ impl<'a> View<'a> {
     }
 }
 
-/// The month of a month name or abbreviation ("sept.", "jan"), lowercase input.
+/// The month of a month name or abbreviation ("sept.", "jan").
 pub(crate) fn month(lower: &str) -> Option<i8> {
-    let m = match lower.trim_end_matches('.') {
-        "january" | "jan" => 1,
-        "february" | "feb" => 2,
-        "march" | "mar" => 3,
-        "april" | "apr" => 4,
-        "may" => 5,
-        "june" | "jun" => 6,
-        "july" | "jul" => 7,
-        "august" | "aug" => 8,
-        "september" | "sept" | "sep" => 9,
-        "october" | "oct" => 10,
-        "november" | "nov" => 11,
-        "december" | "dec" => 12,
-        _ => return None,
-    };
-    Some(m)
+    attest_lang::month(lower).map(|month| month.number)
 }
 
 /// A month name as a date word: capitalized, and abbreviated only with its
@@ -133,26 +119,12 @@ pub(crate) fn month_at(view: &View<'_>, i: usize) -> Option<i8> {
     if !view.is_capitalized(i) {
         return None;
     }
-    let word = view.w(i);
-    let lower = view.l(i);
-    let m = month(lower)?;
-    let full = matches!(
-        lower,
-        "january"
-            | "february"
-            | "march"
-            | "april"
-            | "may"
-            | "june"
-            | "july"
-            | "august"
-            | "september"
-            | "october"
-            | "november"
-            | "december"
-    );
-    let plain_abbreviation = matches!(lower, "jan" | "feb" | "aug" | "sept" | "oct" | "nov");
-    (full || word.ends_with('.') || plain_abbreviation).then_some(m)
+    let month = attest_lang::month(view.l(i))?;
+    let date_word = match month.form {
+        MonthForm::Name | MonthForm::Bare => true,
+        MonthForm::Abbreviation => view.w(i).ends_with('.'),
+    };
+    date_word.then_some(month.number)
 }
 
 /// Whether a token is "a.m."/"p.m." or a spelling of them; `Some(true)` for p.m.

@@ -9,10 +9,10 @@
 //!
 //! Each article gets a [`Budget`] from [`Limits::article_seconds`]; a caller
 //! that must stop an analysis early (a server whose client gave up) passes its
-//! own to [`Pipeline::analyze_with`] and keeps the budget's [`Canceller`](attest_doc::Canceller). When
-//! the budget runs out, the running stage stops, no later stage starts, and the
-//! document holds a diagnostic naming the stage, the limit and every layer
-//! left out.
+//! own to [`Pipeline::analyze_with`] and keeps the budget's
+//! [`Canceller`](attest_doc::Canceller). When the budget runs out, the running
+//! stage stops, no later stage starts, and the document holds a diagnostic
+//! naming the stage, the limit and every layer left out.
 //!
 //! Adding a stage means one new arm in [`AnyStage`] and one line in
 //! [`Pipeline::standard`]. [`Pipeline::accurate`] is accurate mode: the

@@ -19,6 +19,7 @@
 //! schedule ("The board is expected to vote in April").
 
 use attest_doc::{Doc, Hedge, Layer, LayerError, Span, Stage, TokenKind};
+use attest_lang::{HedgeUse, hedge_word};
 
 use crate::words::View;
 
@@ -37,17 +38,9 @@ impl Stage for HedgeFinder {
     }
 }
 
+/// An adverb of hearsay ("reportedly"), a hedge by itself.
 pub(crate) fn is_hedge_adverb(word: &str) -> bool {
-    matches!(
-        word,
-        "reportedly"
-            | "allegedly"
-            | "apparently"
-            | "purportedly"
-            | "supposedly"
-            | "ostensibly"
-            | "seemingly"
-    )
+    hedge_word(word, HedgeUse::Hearsay)
 }
 
 fn is_be(word: &str) -> bool {
@@ -57,48 +50,16 @@ fn is_be(word: &str) -> bool {
     )
 }
 
-fn is_raising_participle(word: &str) -> bool {
-    matches!(
-        word,
-        "believed" | "said" | "thought" | "reported" | "alleged" | "rumored" | "understood"
-    )
-}
-
-fn is_seem(word: &str) -> bool {
-    matches!(
-        word,
-        "appears" | "appeared" | "appear" | "seems" | "seemed" | "seem"
-    )
-}
-
-/// Words that may stand between "according to" and "reports".
-fn is_report_modifier(word: &str) -> bool {
-    matches!(
-        word,
-        "media"
-            | "news"
-            | "local"
-            | "published"
-            | "press"
-            | "several"
-            | "unconfirmed"
-            | "some"
-            | "multiple"
-            | "earlier"
-            | "initial"
-    )
-}
-
 /// The token range of a hedge cue starting at `i`, if one starts there.
 fn cue_at(view: &View<'_>, i: usize) -> Option<(usize, usize, bool)> {
     let word = view.word(i);
     if is_hedge_adverb(word) {
         return Some((i, i + 1, false));
     }
-    if matches!(word, "likely" | "probably") {
+    if hedge_word(word, HedgeUse::Likelihood) {
         return Some((i, i + 1, false));
     }
-    if matches!(word, "may" | "might") && matches!(view.word(i + 1), "have" | "be") {
+    if hedge_word(word, HedgeUse::Modal) && matches!(view.word(i + 1), "have" | "be") {
         return Some((i, i + 1, false));
     }
     if word == "reports"
@@ -107,17 +68,17 @@ fn cue_at(view: &View<'_>, i: usize) -> Option<(usize, usize, bool)> {
     {
         return Some((i, i + 2, true));
     }
-    if is_be(word) && is_raising_participle(view.word(i + 1)) && view.word(i + 2) == "to" {
+    if is_be(word) && hedge_word(view.word(i + 1), HedgeUse::Raising) && view.word(i + 2) == "to" {
         return Some((i, i + 3, false));
     }
-    if is_seem(word) && view.word(i + 1) == "to" {
+    if hedge_word(word, HedgeUse::Seem) && view.word(i + 1) == "to" {
         return Some((i, i + 2, false));
     }
     if word == "according" && view.word(i + 1) == "to" {
         let mut k = i + 2;
         // Up to two lowercase words may qualify the reports ("industry reports").
         while k < i + 5
-            && (is_report_modifier(view.word(k))
+            && (hedge_word(view.word(k), HedgeUse::ReportModifier)
                 || (k < i + 4 && view.kind(k) == Some(TokenKind::Word) && !view.is_capitalized(k)))
             && !matches!(view.word(k), "reports" | "reporting")
         {

@@ -1,55 +1,15 @@
 //! The word lists behind stance, hedges and source types.
 //!
-//! Each list is a `match` on folded word forms (lowercase, straight
-//! apostrophes), which compiles to a few comparisons per word: no table is
-//! built at run time and no order of iteration can leak into the output.
+//! Each list of this crate's own is a `match` on folded word forms
+//! (lowercase, straight apostrophes), which compiles to a few comparisons per
+//! word: no table is built at run time and no order of iteration can leak into
+//! the output. Lists other crates read too (titles, organization words, stance
+//! cues) are attest-lang's.
 //! Inflections are listed, not stemmed, so a surprising stem can never pull a
 //! word into a class ("stated" is a cue, "statement" is a document).
 
 use attest_doc::StanceLabel;
-
-/// The stance a cue word carries on its own, before negation and context.
-pub(crate) fn cue_class(word: &str) -> Option<StanceLabel> {
-    use StanceLabel::*;
-    Some(match word {
-        "confirm" | "confirms" | "confirmed" | "confirming" | "acknowledge" | "acknowledges"
-        | "acknowledged" | "acknowledging" | "verify" | "verifies" | "verified" | "verifying"
-        | "concede" | "concedes" | "conceded" | "admit" | "admits" | "admitted" | "admitting"
-        | "affirm" | "affirmed" | "affirms" | "corroborated" | "corroborate" => Confirms,
-        "deny" | "denies" | "denied" | "denying" | "reject" | "rejects" | "rejected"
-        | "rejecting" | "dispute" | "disputes" | "disputed" | "disputing" | "refute"
-        | "refutes" | "refuted" | "refuting" | "dismissed" | "dismisses" | "rebutted"
-        | "contradicted" | "contradicts" | "denial" => Denies,
-        "claim" | "claims" | "claimed" | "claiming" | "allege" | "alleges" | "alleged"
-        | "alleging" | "insist" | "insists" | "insisted" | "insisting" | "contend" | "contends"
-        | "contended" | "contending" | "maintain" | "maintains" | "maintained" | "purported"
-        | "purports" | "allegedly" | "purportedly" => Claims,
-        "report" | "reports" | "reported" | "reporting" | "quoted" | "learned" | "reportedly"
-        | "reputedly" => Reports,
-        "think" | "thinks" | "thought" | "believe" | "believes" | "believed" | "believing"
-        | "fear" | "fears" | "feared" | "fearing" | "expect" | "expects" | "expected"
-        | "expecting" | "suspect" | "suspects" | "suspected" | "hope" | "hopes" | "hoped"
-        | "hoping" | "worry" | "worries" | "worried" | "doubt" | "doubts" | "doubted" | "feel"
-        | "feels" | "felt" | "assume" | "assumes" | "assumed" | "predict" | "predicts"
-        | "predicted" | "estimate" | "estimates" | "estimated" | "suspicion" => Believes,
-        "plan" | "plans" | "planned" | "planning" | "vow" | "vows" | "vowed" | "vowing"
-        | "promise" | "promises" | "promised" | "promising" | "intend" | "intends" | "intended"
-        | "intending" | "threaten" | "threatens" | "threatened" | "threatening" | "pledge"
-        | "pledges" | "pledged" | "pledging" | "aim" | "aims" | "want" | "wants" | "wanted"
-        | "seek" | "seeks" | "sought" => Intends,
-        "say" | "says" | "said" | "saying" | "tell" | "tells" | "told" | "telling" | "write"
-        | "writes" | "wrote" | "written" | "writing" | "add" | "adds" | "added" | "adding"
-        | "state" | "states" | "stated" | "explain" | "explains" | "explained" | "note"
-        | "notes" | "noted" | "announce" | "announces" | "announced" | "according" | "declare"
-        | "declared" | "comment" | "commented" | "remark" | "remarked" | "respond"
-        | "responded" | "reply" | "replied" | "argue" | "argues" | "argued" | "testify"
-        | "testified" | "describe" | "described" | "recall" | "recalled" | "warn" | "warned"
-        | "warns" | "stress" | "stressed" | "emphasized" | "asserted" | "tweeted" | "posted"
-        | "show" | "shows" | "showed" | "indicate" | "indicated" | "indicates" | "suggest"
-        | "suggests" | "suggested" | "ask" | "asked" => Asserts,
-        _ => return None,
-    })
-}
+use attest_lang::{Declining, OrganizationUse};
 
 /// How strongly a class wins when a cue holds words of several classes: "was
 /// quoted as saying" reports, "declined to confirm" declines.
@@ -80,42 +40,18 @@ pub(crate) fn negated(label: StanceLabel) -> StanceLabel {
 
 /// Verbs that decline when followed by "to" ("declined to comment").
 pub(crate) fn is_decline_verb(word: &str) -> bool {
-    matches!(
-        word,
-        "decline"
-            | "declines"
-            | "declined"
-            | "declining"
-            | "refuse"
-            | "refuses"
-            | "refused"
-            | "refusing"
-    )
+    attest_lang::declining(word, Declining::Decline)
 }
 
 /// Words that decline on their own inside a cue ("unavailable for comment").
 pub(crate) fn is_decline_word(word: &str) -> bool {
-    matches!(word, "unavailable" | "unreachable")
+    attest_lang::declining(word, Declining::Unavailable)
 }
 
 /// Verbs that, negated, mean the source gave nothing ("did not respond",
 /// "could not be reached", "did not return calls").
 pub(crate) fn is_silence_verb(word: &str) -> bool {
-    matches!(
-        word,
-        "respond"
-            | "responded"
-            | "return"
-            | "returned"
-            | "reached"
-            | "answer"
-            | "answered"
-            | "reply"
-            | "replied"
-            | "comment"
-            | "commented"
-            | "available"
-    )
+    attest_lang::declining(word, Declining::Silence)
 }
 
 /// Negators, including the clitic "n't" the tokenizer splits off.
@@ -152,180 +88,12 @@ pub(crate) fn is_media_noun(word: &str) -> bool {
 /// Capitalized words that mark an outlet's name ("The Post", "Coastline News",
 /// "Reuters").
 pub(crate) fn is_outlet_word(raw: &str) -> bool {
-    matches!(
-        raw,
-        "Reuters"
-            | "AP"
-            | "AFP"
-            | "Bloomberg"
-            | "CNN"
-            | "BBC"
-            | "NPR"
-            | "NBC"
-            | "CBS"
-            | "ABC"
-            | "MSNBC"
-            | "Politico"
-            | "Axios"
-            | "ProPublica"
-            | "Press"
-            | "Times"
-            | "Post"
-            | "Journal"
-            | "Herald"
-            | "Tribune"
-            | "Gazette"
-            | "Chronicle"
-            | "Guardian"
-            | "Telegraph"
-            | "Observer"
-            | "Globe"
-            | "Courier"
-            | "Inquirer"
-            | "News"
-            | "Sentinel"
-            | "Examiner"
-            | "Economist"
-            | "Newsweek"
-            | "Radio"
-            | "Television"
-            | "TV"
-            | "Ledger"
-            | "Dispatch"
-            | "Bulletin"
-    )
+    attest_lang::organization_word(raw, OrganizationUse::Outlet)
 }
 
 /// Capitalized words that make a name an organization's.
 pub(crate) fn is_org_word(raw: &str) -> bool {
-    matches!(
-        raw,
-        "Inc."
-            | "Inc"
-            | "Corp."
-            | "Corp"
-            | "Corporation"
-            | "Co."
-            | "Company"
-            | "LLC"
-            | "Ltd."
-            | "Ltd"
-            | "Group"
-            | "Holdings"
-            | "Department"
-            | "Ministry"
-            | "Union"
-            | "Police"
-            | "Sheriff"
-            | "Agency"
-            | "Authority"
-            | "Association"
-            | "Council"
-            | "Committee"
-            | "Commission"
-            | "Board"
-            | "Bureau"
-            | "Administration"
-            | "Office"
-            | "Service"
-            | "Services"
-            | "Institute"
-            | "Foundation"
-            | "University"
-            | "College"
-            | "Hospital"
-            | "Bank"
-            | "Party"
-            | "Court"
-            | "Federation"
-            | "Coalition"
-            | "Alliance"
-            | "Network"
-            | "Partners"
-            | "Terminals"
-            | "Industries"
-            | "Airlines"
-            | "Lines"
-            | "Ferries"
-            | "Transit"
-            | "Railroad"
-            | "Railway"
-            | "Shipping"
-            | "Logistics"
-            | "Guard"
-            | "Power"
-            | "Electric"
-            | "Utilities"
-            | "Airways"
-            | "Bancorp"
-            | "Financial"
-            | "Insurance"
-            | "Foods"
-            | "Steel"
-            | "Mining"
-            | "Oil"
-            | "Health"
-            | "Zoo"
-            | "Museum"
-            | "Library"
-            | "Orchestra"
-            | "Brotherhood"
-            | "Guild"
-            | "Nation"
-            | "Tribe"
-            | "Resources"
-            | "Securities"
-            | "Capital"
-            | "Partnership"
-            | "Systems"
-            | "Technologies"
-            | "Labs"
-            | "Club"
-            | "Church"
-            | "Army"
-            | "Navy"
-            | "Senate"
-            | "Congress"
-            | "Parliament"
-            | "Pentagon"
-            | "FBI"
-            | "CIA"
-            | "EPA"
-            | "FDA"
-            | "NASA"
-            | "WHO"
-            | "UN"
-            | "NATO"
-            | "Fund"
-            | "Trust"
-            | "Center"
-            | "Centre"
-            | "School"
-            | "District"
-            | "Energy"
-            | "Motors"
-            | "Pharmaceuticals"
-            | "Society"
-            | "League"
-            | "Organization"
-            | "Software"
-            | "Construction"
-            | "Dairy"
-            | "Mills"
-            | "Telecom"
-            | "Properties"
-            | "Homes"
-            | "Cooperative"
-            | "Farms"
-            | "Brewing"
-            | "Builders"
-            | "Studios"
-            | "Stores"
-            | "Markets"
-            | "Realty"
-            | "Engineering"
-            | "Air"
-    )
+    attest_lang::organization_word(raw, OrganizationUse::Name)
 }
 
 /// A title or honorific written before a name (`attest_lang`'s title list).
@@ -334,7 +102,7 @@ fn name_title(raw: &str) -> Option<&'static attest_lang::Title> {
     if !raw.starts_with(|c: char| c.is_uppercase()) {
         return None;
     }
-    attest_lang::title(raw).filter(|title| title.used_as == attest_lang::TitleUse::Title)
+    attest_lang::title(raw).filter(|title| title.used_as == Some(attest_lang::TitleUse::Title))
 }
 
 /// Honorifics and titles, and the gender they state (`None`: a title that
@@ -348,93 +116,80 @@ pub(crate) fn title_noun(raw: &str) -> Option<&'static str> {
     name_title(raw)?.noun
 }
 
-/// Capitalized words that start sentences or names without naming anyone.
+/// Capitalized words that start sentences or names without naming anyone,
+/// among them the names of weekdays and months ("Monday", "Sept.").
 pub(crate) fn is_name_stopword(raw: &str) -> bool {
-    matches!(
-        raw,
-        "The"
-            | "A"
-            | "An"
-            | "In"
-            | "On"
-            | "At"
-            | "But"
-            | "And"
-            | "Or"
-            | "If"
-            | "When"
-            | "While"
-            | "After"
-            | "Before"
-            | "Since"
-            | "As"
-            | "It"
-            | "He"
-            | "She"
-            | "They"
-            | "We"
-            | "I"
-            | "His"
-            | "Her"
-            | "Their"
-            | "Its"
-            | "This"
-            | "That"
-            | "These"
-            | "Those"
-            | "Some"
-            | "Many"
-            | "Most"
-            | "According"
-            | "Asked"
-            | "For"
-            | "From"
-            | "With"
-            | "By"
-            | "Under"
-            | "Now"
-            | "Still"
-            | "Yet"
-            | "So"
-            | "Then"
-            | "There"
-            | "Here"
-            | "No"
-            | "Not"
-            | "Nobody"
-            | "Monday"
-            | "Tuesday"
-            | "Wednesday"
-            | "Thursday"
-            | "Friday"
-            | "Saturday"
-            | "Sunday"
-            | "January"
-            | "February"
-            | "March"
-            | "April"
-            | "May"
-            | "June"
-            | "July"
-            | "August"
-            | "September"
-            | "October"
-            | "November"
-            | "December"
-            | "Jan."
-            | "Feb."
-            | "Aug."
-            | "Sept."
-            | "Oct."
-            | "Nov."
-            | "Dec."
-            | "Ships"
-            | "About"
-            | "Officials"
-            | "Police"
-            | "Witnesses"
-            | "Residents"
-    )
+    is_date_name(raw)
+        || matches!(
+            raw,
+            "The"
+                | "A"
+                | "An"
+                | "In"
+                | "On"
+                | "At"
+                | "But"
+                | "And"
+                | "Or"
+                | "If"
+                | "When"
+                | "While"
+                | "After"
+                | "Before"
+                | "Since"
+                | "As"
+                | "It"
+                | "He"
+                | "She"
+                | "They"
+                | "We"
+                | "I"
+                | "His"
+                | "Her"
+                | "Their"
+                | "Its"
+                | "This"
+                | "That"
+                | "These"
+                | "Those"
+                | "Some"
+                | "Many"
+                | "Most"
+                | "According"
+                | "Asked"
+                | "For"
+                | "From"
+                | "With"
+                | "By"
+                | "Under"
+                | "Now"
+                | "Still"
+                | "Yet"
+                | "So"
+                | "Then"
+                | "There"
+                | "Here"
+                | "No"
+                | "Not"
+                | "Nobody"
+                | "Ships"
+                | "About"
+                | "Officials"
+                | "Police"
+                | "Witnesses"
+                | "Residents"
+        )
+}
+
+/// A weekday's or month's capitalized name, or a month's abbreviation with
+/// its period.
+fn is_date_name(raw: &str) -> bool {
+    if !raw.starts_with(|c: char| c.is_uppercase()) {
+        return false;
+    }
+    attest_lang::weekday(raw).is_some()
+        || attest_lang::month(raw)
+            .is_some_and(|month| month.form == attest_lang::MonthForm::Name || raw.ends_with('.'))
 }
 
 /// First words of place names, which must not pass for a person's first name.
@@ -465,18 +220,13 @@ pub(crate) fn is_place_start(raw: &str) -> bool {
 /// Words of names of groups that speak for a cause or their members, which
 /// "the company" never stands for.
 pub(crate) fn is_advocacy_word(raw: &str) -> bool {
-    matches!(
-        raw,
-        "Alliance"
-            | "Coalition"
-            | "Association"
-            | "Foundation"
-            | "League"
-            | "Society"
-            | "Guild"
-            | "Federation"
-            | "Brotherhood"
-    )
+    attest_lang::organization_word(raw, OrganizationUse::Advocacy)
+}
+
+/// Words of names of public bodies and unions, which "the company" never
+/// stands for.
+pub(crate) fn is_public_body_word(raw: &str) -> bool {
+    attest_lang::organization_word(raw, OrganizationUse::Public)
 }
 
 /// What a common noun heading a source phrase makes of it.
@@ -692,10 +442,17 @@ mod tests {
 
     #[test]
     fn classes_do_not_collide_with_documents() {
-        assert_eq!(cue_class("stated"), Some(StanceLabel::Asserts));
+        assert_eq!(
+            attest_lang::stance_class("stated"),
+            Some(StanceLabel::Asserts)
+        );
         assert_eq!(head_class("statement"), Some(Head::Document));
-        assert_eq!(cue_class("statement"), None);
-        assert_eq!(cue_class("declined"), None, "declining needs its `to`");
+        assert_eq!(attest_lang::stance_class("statement"), None);
+        assert_eq!(
+            attest_lang::stance_class("declined"),
+            None,
+            "declining needs its `to`"
+        );
         assert!(is_decline_verb("declined"));
     }
 

@@ -48,9 +48,9 @@ use serde::Serialize;
 
 use crate::hedge::is_hedge_adverb;
 use crate::lexicon::{
-    Head, cue_class, head_class, honorific, is_advocacy_word, is_description_stop,
-    is_name_stopword, is_org_follower, is_org_word, is_outlet_word, is_place_start, is_platform,
-    is_posting_verb, names_kind_of, title_noun,
+    Head, head_class, honorific, is_advocacy_word, is_description_stop, is_name_stopword,
+    is_org_follower, is_org_word, is_outlet_word, is_place_start, is_platform, is_posting_verb,
+    is_public_body_word, names_kind_of, title_noun,
 };
 use crate::words::{View, tokens_in};
 
@@ -667,7 +667,7 @@ impl<'v, 'a> State<'v, 'a> {
         {
             return true;
         }
-        if cue_class(view.word(end)).is_some() {
+        if attest_lang::stance_class(view.word(end)).is_some() {
             // "Vasquez said it was" speaks of something else; "said that it
             // had" and "said its crews" of the speaker.
             if view.word(end + 1) == "its" {
@@ -1677,30 +1677,7 @@ impl<'v, 'a> State<'v, 'a> {
         self.most_recent(at, |r| {
             r.kind == Kind::Organization
                 && (group || !r.words.iter().any(|w| is_advocacy_word(w)))
-                && !r.words.iter().any(|w| {
-                    matches!(
-                        w.as_str(),
-                        "Department"
-                            | "Ministry"
-                            | "Union"
-                            | "Police"
-                            | "Council"
-                            | "Committee"
-                            | "Agency"
-                            | "Office"
-                            | "Board"
-                            | "Commission"
-                            | "Authority"
-                            | "Court"
-                            | "Party"
-                            | "Senate"
-                            | "Congress"
-                            | "Local"
-                            | "University"
-                            | "School"
-                            | "District"
-                    )
-                })
+                && !r.words.iter().any(|w| is_public_body_word(w))
         })
     }
 

@@ -13,7 +13,7 @@
 use attest_doc::{Attribution, AttributionId, Doc, Layer, LayerError, Stage, Stance, StanceLabel};
 
 use crate::lexicon::{
-    cue_class, is_decline_verb, is_decline_word, is_description_stop, is_media_noun, is_negator,
+    is_decline_verb, is_decline_word, is_description_stop, is_media_noun, is_negator,
     is_outlet_word, is_silence_verb, negated, priority,
 };
 use crate::words::{View, tokens_in};
@@ -113,7 +113,7 @@ fn classify(view: &View<'_>, attribution: &Attribution) -> (StanceLabel, Vec<att
 
     let mut best: Option<(StanceLabel, usize)> = None;
     for &i in &cue {
-        if let Some(label) = cue_class(view.word(i))
+        if let Some(label) = attest_lang::stance_class(view.word(i))
             && best.is_none_or(|(held, _)| priority(label) > priority(held))
         {
             best = Some((label, i));

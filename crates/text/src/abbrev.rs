@@ -6,14 +6,14 @@
 //! an abbreviation before a number and "no." ends a sentence.
 
 /// Abbreviations that usually stand before a name or number and so never end a
-/// sentence: "Sen. Warren", "No. 2", "Jan. 5".
+/// sentence: "Sen. Warren", "No. 2"; with them stand the months' ("Jan. 5"),
+/// which are attest-lang's.
 const BEFORE_NAME: &[&str] = &[
-    "Adm", "Ald", "Amb", "Apr", "Art", "Asst", "Atty", "Aug", "Brig", "Capt", "Ch", "Cmdr", "Cmdt",
-    "Col", "Cpl", "Dec", "Dep", "Dept", "Dr", "Drs", "Feb", "Fig", "Fr", "Ft", "Gen", "Gens",
-    "Gov", "Govs", "Hon", "Insp", "Jan", "Jul", "Jun", "Lieut", "Lt", "Maj", "Mar", "Messrs",
-    "Mlle", "Mme", "Mmes", "Mr", "Mrs", "Ms", "Msgr", "Mt", "No", "Nos", "Nov", "Oct", "Pfc", "Pp",
-    "Pres", "Prof", "Pvt", "Rep", "Reps", "Rev", "Sec", "Sen", "Sens", "Sep", "Sept", "Sgt", "St",
-    "Ste", "Supt", "Vol", "ch", "no", "nos", "pp", "sec", "v", "vol", "vs",
+    "Adm", "Ald", "Amb", "Art", "Asst", "Atty", "Brig", "Capt", "Ch", "Cmdr", "Cmdt", "Col", "Cpl",
+    "Dep", "Dept", "Dr", "Drs", "Fig", "Fr", "Ft", "Gen", "Gens", "Gov", "Govs", "Hon", "Insp",
+    "Lieut", "Lt", "Maj", "Messrs", "Mlle", "Mme", "Mmes", "Mr", "Mrs", "Ms", "Msgr", "Mt", "No",
+    "Nos", "Pfc", "Pp", "Pres", "Prof", "Pvt", "Rep", "Reps", "Rev", "Sec", "Sen", "Sens", "Sgt",
+    "St", "Ste", "Supt", "Vol", "ch", "no", "nos", "pp", "sec", "v", "vol", "vs",
 ];
 
 /// Abbreviations that may end a sentence: "Acme Inc.", "a Democrat from Calif."
@@ -28,7 +28,11 @@ const MAY_END: &[&str] = &[
 
 /// Whether a letters-only word followed by a period is an abbreviation.
 pub(crate) fn is_abbreviation(word: &str) -> bool {
-    BEFORE_NAME.contains(&word) || MAY_END.contains(&word)
+    before_name(word) || MAY_END.contains(&word)
+}
+
+fn before_name(word: &str) -> bool {
+    BEFORE_NAME.contains(&word) || attest_lang::month_abbreviations().contains(&word)
 }
 
 /// Whether an abbreviation can end a sentence (its period doubling as the full stop).
@@ -39,7 +43,7 @@ pub(crate) fn may_end_sentence(word_with_period: &str) -> bool {
     if MAY_END.contains(&word) {
         return true;
     }
-    if BEFORE_NAME.contains(&word) {
+    if before_name(word) {
         return false;
     }
     // Dotted acronyms ("U.S.", "D.C.", "a.m.") end sentences often enough in news

@@ -240,7 +240,8 @@ fn is_glued_closer(text: &str, tokens: &[Token], i: usize) -> bool {
     let token = tokens[i];
     let glued = tokens[i - 1].span.byte_end() == token.span.byte_start();
     let closer = match token.kind {
-        TokenKind::Quote => !matches!(token.span.slice(text), "“" | "‘" | "„" | "«" | "``" | "`"),
+        TokenKind::Quote => attest_lang::quote_mark(token.span.slice(text))
+            .is_none_or(|mark| mark.side != attest_lang::QuoteSide::Opening),
         TokenKind::Punct => matches!(token.span.slice(text), ")" | "]" | "}"),
         _ => false,
     };

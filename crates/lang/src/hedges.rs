@@ -1,0 +1,50 @@
+//! Words that hedge what an article itself asserts (`data/hedges.tsv`).
+
+use std::sync::LazyLock;
+
+use crate::tagged::{Tagged, Use};
+
+/// How a word hedges (the file's `uses` column).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, strum::VariantArray, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
+pub enum HedgeUse {
+    /// An adverb of hearsay, a hedge by itself ("reportedly").
+    Hearsay,
+    /// An adverb of likelihood, a hedge by itself ("probably").
+    Likelihood,
+    /// A modal hedging before "have" or "be" ("may have recorded").
+    Modal,
+    /// A participle hedging between "be" and "to" ("is believed to").
+    Raising,
+    /// A verb hedging before "to" ("appears to").
+    Seem,
+    /// A word that may stand between "according to" and "reports".
+    ReportModifier,
+}
+
+impl Use for HedgeUse {
+    const LOWERCASE: bool = true;
+}
+
+const FILE: &str = "hedges.tsv";
+const HEDGES_TSV: &str = include_str!("../data/hedges.tsv");
+
+static HEDGES: LazyLock<Tagged> = LazyLock::new(|| Tagged::load::<HedgeUse>(FILE, HEDGES_TSV));
+
+/// Whether `word`, lowercase, hedges in that use.
+pub fn hedge_word(word: &str, use_: HedgeUse) -> bool {
+    HEDGES.has(word, use_)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_file_parses() {
+        Tagged::parse::<HedgeUse>(FILE, HEDGES_TSV).unwrap();
+        assert!(hedge_word("reportedly", HedgeUse::Hearsay));
+        assert!(hedge_word("believed", HedgeUse::Raising));
+        assert!(!hedge_word("Reportedly", HedgeUse::Hearsay));
+    }
+}

@@ -1,0 +1,119 @@
+//! Lists of words each with a set of uses: one `word<TAB>use,use` line a word.
+
+use std::collections::HashMap;
+
+use crate::entries;
+
+/// The uses a list's words are put to, one enum per list, each use named in
+/// the file as its variant in kebab case.
+pub(crate) trait Use:
+    Copy + Eq + strum::VariantArray + Into<&'static str> + 'static
+{
+    /// Whether the list's words are all lowercase.
+    const LOWERCASE: bool;
+
+    fn name(self) -> &'static str {
+        self.into()
+    }
+
+    fn bit(self) -> u32 {
+        let index = Self::VARIANTS.iter().position(|u| *u == self).unwrap_or(0);
+        1 << index
+    }
+}
+
+/// A list read: each word's uses, and the words of each use in file order.
+pub(crate) struct Tagged {
+    uses: HashMap<&'static str, u32>,
+    by_use: Vec<Vec<&'static str>>,
+}
+
+impl Tagged {
+    /// Parses `text`, the file `file`; an empty list when it does not parse,
+    /// which the file's unit test rules out for the shipped one.
+    pub(crate) fn load<U: Use>(file: &str, text: &'static str) -> Tagged {
+        Tagged::parse::<U>(file, text).unwrap_or_else(|_| Tagged {
+            uses: HashMap::new(),
+            by_use: vec![Vec::new(); U::VARIANTS.len()],
+        })
+    }
+
+    pub(crate) fn parse<U: Use>(file: &str, text: &'static str) -> Result<Tagged, String> {
+        let mut tagged = Tagged {
+            uses: HashMap::new(),
+            by_use: vec![Vec::new(); U::VARIANTS.len()],
+        };
+        let mut previous = "";
+        for line in entries(text) {
+            let error = |why: &str| format!("{file}: {why}: {line:?}");
+            let (word, names) = line
+                .split_once('\t')
+                .ok_or_else(|| error("not two tab-separated columns"))?;
+            if word <= previous {
+                return Err(error("not after the line before in sorted order"));
+            }
+            if U::LOWERCASE && word.to_lowercase() != word {
+                return Err(error("not lowercase"));
+            }
+            previous = word;
+            let mut bits = 0;
+            for name in names.split(',') {
+                let found = U::VARIANTS.iter().find(|u| u.name() == name);
+                let found = found.ok_or_else(|| error("unknown use"))?;
+                bits |= found.bit();
+                if let Some(words) = tagged.by_use.get_mut(found.bit().trailing_zeros() as usize) {
+                    words.push(word);
+                }
+            }
+            tagged.uses.insert(word, bits);
+        }
+        if let Some(unused) = U::VARIANTS.iter().find(|u| tagged.words(**u).is_empty()) {
+            return Err(format!("{file}: no word is listed for {}", unused.name()));
+        }
+        Ok(tagged)
+    }
+
+    /// Whether `word`, compared as given, is listed with `use_`.
+    pub(crate) fn has<U: Use>(&self, word: &str, use_: U) -> bool {
+        self.uses
+            .get(word)
+            .is_some_and(|bits| bits & use_.bit() != 0)
+    }
+
+    /// The words listed with `use_`, sorted.
+    pub(crate) fn words<U: Use>(&self, use_: U) -> &[&'static str] {
+        let index = use_.bit().trailing_zeros() as usize;
+        self.by_use.get(index).map_or(&[], Vec::as_slice)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Copy, PartialEq, Eq, Debug, strum::VariantArray, strum::IntoStaticStr)]
+    #[strum(serialize_all = "kebab-case")]
+    enum Color {
+        Red,
+        Blue,
+    }
+
+    impl Use for Color {
+        const LOWERCASE: bool = true;
+    }
+
+    #[test]
+    fn reads_uses_and_refuses_malformed_lines() {
+        let list = Tagged::parse::<Color>("t", "# c\nberry\tred,blue\nsky\tblue\n").unwrap();
+        assert!(list.has("berry", Color::Red) && list.has("sky", Color::Blue));
+        assert!(!list.has("sky", Color::Red) && !list.has("Sky", Color::Blue));
+        assert_eq!(list.words(Color::Blue), ["berry", "sky"]);
+        let error = |text| Tagged::parse::<Color>("t", text).err().unwrap_or_default();
+        assert!(error("sky\tgreen\n").contains("unknown use"));
+        assert!(error("sky\tblue\n").contains("no word is listed for red"));
+        assert!(error("Sky\tblue,red\n").contains("not lowercase"));
+        assert!(error("sky\n").contains("two tab-separated"));
+        assert!(error("sky\tblue\nberry\tred\n").contains("sorted order"));
+        assert!(error("sky\tblue\nsky\tred\n").contains("sorted order"));
+    }
+}
