@@ -16,18 +16,10 @@ use attest_ledger::{Ledger, OpenOptions};
 use serde_json::Value;
 
 mod common;
-use common::{attest, stderr, stdout};
-
-fn succeeds(args: &[&str]) -> String {
-    let output = attest(args);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "attest {args:?}\nstderr: {}",
-        stderr(&output)
-    );
-    stdout(&output)
-}
+use common::{attest, stderr};
+#[path = "common/ledger.rs"]
+mod ledger_cli;
+use ledger_cli::{dump, path_str, succeeds, temp_dir};
 
 /// Runs attest and expects exit status `code` and `needle` on standard error.
 fn expect(args: &[&str], code: i32, needle: &str) {
@@ -39,18 +31,6 @@ fn expect(args: &[&str], code: i32, needle: &str) {
 
 fn json(args: &[&str]) -> Value {
     serde_json::from_str(&succeeds(args)).expect("the output is JSON")
-}
-
-/// A fresh directory for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("attest-ledger-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("the temporary directory is made");
-    dir
-}
-
-fn path_str(path: &Path) -> &str {
-    path.to_str().expect("temporary paths are UTF-8")
 }
 
 /// `n` generated articles in `dir/corpus.jsonl`.
@@ -365,27 +345,6 @@ fn ingest_then_queries_and_exports_agree_with_the_analysis() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Every table exported as JSON Lines, for comparing two ledgers.
-fn dump(dir: &Path, db: &Path) -> String {
-    let mut all = String::new();
-    for table in attest_ledger::TABLES {
-        let out = dir.join(format!("{table}.jsonl"));
-        succeeds(&[
-            "export",
-            table,
-            "--format",
-            "jsonl",
-            "--out",
-            path_str(&out),
-            "--force",
-            "--db",
-            path_str(db),
-        ]);
-        all.push_str(&std::fs::read_to_string(&out).expect("the export is written"));
-    }
-    all
-}
-
 fn open_check(db: &Path) -> attest_ledger::Counts {
     let ledger = Ledger::open(db).expect("the ledger opens");
     let report = ledger.check().expect("the check runs");
@@ -399,7 +358,7 @@ fn a_second_ingest_adds_nothing_and_update_replaces() {
     let corpus = corpus(&dir, 12);
     let db = dir.join("ledger.db");
     succeeds(&["ingest", path_str(&corpus), "--db", path_str(&db)]);
-    let first = dump(&dir, &db);
+    let first = dump(&dir, path_str(&db));
     // The database file alone holds everything: the log was emptied on closing.
     let copy_db = dir.join("copy.db");
     std::fs::copy(&db, &copy_db).expect("the ledger is copied");
@@ -409,7 +368,7 @@ fn a_second_ingest_adds_nothing_and_update_replaces() {
         0,
         "0 added, 0 replaced, 12 already stored",
     );
-    assert_eq!(dump(&dir, &db), first, "nothing changed");
+    assert_eq!(dump(&dir, path_str(&db)), first, "nothing changed");
 
     expect(
         &[
@@ -520,8 +479,8 @@ fn an_ingest_killed_mid_run_resumes_to_the_ledger_of_a_clean_run() {
     );
     assert_eq!(open_check(&killed), open_check(&clean));
     assert_eq!(
-        dump(&dir, &killed),
-        dump(&dir, &clean),
+        dump(&dir, path_str(&killed)),
+        dump(&dir, path_str(&clean)),
         "the same rows, ids and all"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -733,8 +692,8 @@ fn analysed_output_is_stored_as_ingest_stores_its_input() {
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("24 added"), "{err}");
     assert_eq!(
-        rounded(&dump(&dir, &from_analysed)),
-        rounded(&dump(&dir, &direct)),
+        rounded(&dump(&dir, path_str(&from_analysed))),
+        rounded(&dump(&dir, path_str(&direct))),
         "the same ledger, but for the decimals of confidences"
     );
     let (code, err) = ingest_analysed(&from_analysed, &docs);

@@ -18,7 +18,10 @@ use attest_ledger::{Ledger, Location, OpenOptions};
 use serde_json::Value;
 
 mod common;
-use common::{attest, stderr, stdout};
+use common::{attest, stderr};
+#[path = "common/ledger.rs"]
+mod ledger_cli;
+use ledger_cli::{dump, exported, path_str, succeeds, temp_dir};
 
 /// A schema of the test's own in the test server, dropped at the end.
 struct Schema {
@@ -53,28 +56,6 @@ impl Drop for Schema {
     }
 }
 
-fn succeeds(args: &[&str]) -> String {
-    let output = attest(args);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "attest {args:?}\nstderr: {}",
-        stderr(&output)
-    );
-    stdout(&output)
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("attest-pg-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("the temporary directory is made");
-    dir
-}
-
-fn path_str(path: &Path) -> &str {
-    path.to_str().expect("temporary paths are UTF-8")
-}
-
 /// `n` generated articles in `parts` JSON Lines files, article `i` in file
 /// `i % parts`.
 fn corpus(dir: &Path, n: usize, parts: usize) -> Vec<PathBuf> {
@@ -97,53 +78,20 @@ fn corpus(dir: &Path, n: usize, parts: usize) -> Vec<PathBuf> {
         .collect()
 }
 
-/// Every table exported as JSON Lines.
-fn dump(dir: &Path, db: &str) -> String {
-    let mut all = String::new();
-    for table in attest_ledger::TABLES {
-        let out = dir.join(format!("{table}.jsonl"));
-        succeeds(&[
-            "export",
-            table,
-            "--format",
-            "jsonl",
-            "--out",
-            path_str(&out),
-            "--force",
-            "--db",
-            db,
-        ]);
-        all.push_str(&std::fs::read_to_string(&out).expect("the export is written"));
-    }
-    all
-}
-
 /// What a ledger holds, without the row ids that the order of storing gives:
 /// comparable between ledgers written by processes that raced.
 fn contents(dir: &Path, db: &str) -> String {
-    let out = dir.join("contents.jsonl");
-    let mut all = String::new();
-    for query in [
-        "SELECT article_id, key, content_hash, n_sources, n_attributions, n_hedges FROM articles \
-         ORDER BY key",
-        "SELECT name, kind, key, n_articles, n_statements FROM sources \
-         ORDER BY key NULLS FIRST, name, n_statements",
-        "SELECT count(*) AS n, count(DISTINCT key) AS keys FROM articles",
-    ] {
-        succeeds(&[
-            "export",
-            query,
-            "--format",
-            "jsonl",
-            "--out",
-            path_str(&out),
-            "--force",
-            "--db",
-            db,
-        ]);
-        all.push_str(&std::fs::read_to_string(&out).expect("the export is written"));
-    }
-    all
+    exported(
+        dir,
+        db,
+        &[
+            "SELECT article_id, key, content_hash, n_sources, n_attributions, n_hedges \
+             FROM articles ORDER BY key",
+            "SELECT name, kind, key, n_articles, n_statements FROM sources \
+             ORDER BY key NULLS FIRST, name, n_statements",
+            "SELECT count(*) AS n, count(DISTINCT key) AS keys FROM articles",
+        ],
+    )
 }
 
 fn check(db: &str) -> attest_ledger::Counts {
