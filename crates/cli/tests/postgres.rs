@@ -8,7 +8,7 @@
 //! reach its database never passes. `.ci/run` starts a throw-away server and
 //! sets the variable.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -22,6 +22,9 @@ use common::{attest, stderr};
 #[path = "common/ledger.rs"]
 mod ledger_cli;
 use ledger_cli::{dump, exported, path_str, succeeds, temp_dir};
+#[path = "common/server.rs"]
+mod server;
+use server::serve;
 
 /// A schema of the test's own in the test server, dropped at the end.
 struct Schema {
@@ -123,24 +126,7 @@ struct Server(Child, u16);
 
 impl Server {
     fn start(db: &str) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_attest"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("attest serve starts");
-        let mut stderr = BufReader::new(child.stderr.take().expect("stderr is piped"));
-        let mut line = String::new();
-        stderr
-            .read_line(&mut line)
-            .expect("attest serve says where");
-        std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
-        let port = line
-            .split("http://127.0.0.1:")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .and_then(|port| port.parse().ok())
-            .unwrap_or_else(|| panic!("no port in {line:?}"));
+        let (child, port) = serve(&["--db", db]);
         Server(child, port)
     }
 }

@@ -2,9 +2,13 @@
 //! on SIGTERM. Requests are written by hand over TCP, so what is tested is what
 //! any HTTP client sees.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus};
+
+#[path = "common/server.rs"]
+mod server;
+use server::serve;
 use std::time::{Duration, Instant};
 
 /// A running `attest serve` on a free loopback port, stopped when dropped.
@@ -17,27 +21,7 @@ struct Server {
 
 impl Server {
     fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_attest"))
-            .args(["serve", "--addr", "127.0.0.1:0"])
-            .args(args)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("attest serve starts");
-        let stderr = child.stderr.take().expect("stderr is piped");
-        let mut stderr = BufReader::new(stderr);
-        let mut line = String::new();
-        stderr
-            .read_line(&mut line)
-            .expect("attest serve says where it listens");
-        // Keep reading, so the server never writes into a closed pipe.
-        std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
-        let port = line
-            .split("http://127.0.0.1:")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .and_then(|port| port.parse().ok())
-            .unwrap_or_else(|| panic!("no port in {line:?}"));
+        let (child, port) = serve(args);
         let token = request(port, "GET", "/v1/token", &[], b"").json()["token"]
             .as_str()
             .expect("a token")
