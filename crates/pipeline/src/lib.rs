@@ -425,15 +425,12 @@ impl Accurate {
     }
 }
 
+// It stands in for the attribution stage, whose rules it runs on the
+// encoder's output: it reads and assigns what that stage does.
 impl Stage for Accurate {
     const NAME: &'static str = "accurate";
-    const REQUIRES: &'static [Layer] = &[
-        Layer::Tokens,
-        Layer::Sentences,
-        Layer::Paragraphs,
-        Layer::Pos,
-    ];
-    const ASSIGNS: &'static [Layer] = &[Layer::Attributions];
+    const REQUIRES: &'static [Layer] = <attest_attrib::Attributor as Stage>::REQUIRES;
+    const ASSIGNS: &'static [Layer] = <attest_attrib::Attributor as Stage>::ASSIGNS;
 
     fn run(&self, doc: &mut Doc) -> Result<(), LayerError> {
         let prediction = self
