@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use attest_doc::{StanceLabel, from_serde_name};
 
-use crate::entries;
+use crate::tagged::word_lines;
 
 /// A way of declining that a cue word marks, besides its class or instead
 /// of one (the file's uses in kebab case).
@@ -48,19 +48,8 @@ fn declining_index(declining: Declining) -> usize {
 /// declining make) and every way of declining has a word.
 fn parse(text: &'static str) -> Result<HashMap<&'static str, Cue>, String> {
     let mut cues = HashMap::new();
-    let mut previous = "";
-    for line in entries(text) {
+    for (line, word, uses) in word_lines(FILE, text, true)? {
         let error = |why: &str| format!("{FILE}: {why}: {line:?}");
-        let (word, uses) = line
-            .split_once('\t')
-            .ok_or_else(|| error("not two tab-separated columns"))?;
-        if word <= previous {
-            return Err(error("not after the line before in sorted order"));
-        }
-        if word.to_lowercase() != word {
-            return Err(error("not lowercase"));
-        }
-        previous = word;
         let mut cue = Cue::default();
         for name in uses.split(',') {
             let declining = <Declining as strum::VariantArray>::VARIANTS

@@ -22,6 +22,33 @@ pub(crate) trait Use:
     }
 }
 
+/// The `word<TAB>uses` lines of `text`, the file `file`, each with its word
+/// and its uses column; an error names the first line whose word is not after
+/// the one before in sorted order, or not lowercase when `lowercase` says so.
+pub(crate) fn word_lines(
+    file: &str,
+    text: &'static str,
+    lowercase: bool,
+) -> Result<Vec<(&'static str, &'static str, &'static str)>, String> {
+    let mut lines = Vec::new();
+    let mut previous = "";
+    for line in entries(text) {
+        let error = |why: &str| format!("{file}: {why}: {line:?}");
+        let (word, uses) = line
+            .split_once('\t')
+            .ok_or_else(|| error("not two tab-separated columns"))?;
+        if word <= previous {
+            return Err(error("not after the line before in sorted order"));
+        }
+        if lowercase && word.to_lowercase() != word {
+            return Err(error("not lowercase"));
+        }
+        previous = word;
+        lines.push((line, word, uses));
+    }
+    Ok(lines)
+}
+
 /// A list read: each word's uses, and the words of each use in file order.
 pub(crate) struct Tagged {
     uses: HashMap<&'static str, u32>,
@@ -43,19 +70,8 @@ impl Tagged {
             uses: HashMap::new(),
             by_use: vec![Vec::new(); U::VARIANTS.len()],
         };
-        let mut previous = "";
-        for line in entries(text) {
+        for (line, word, names) in word_lines(file, text, U::LOWERCASE)? {
             let error = |why: &str| format!("{file}: {why}: {line:?}");
-            let (word, names) = line
-                .split_once('\t')
-                .ok_or_else(|| error("not two tab-separated columns"))?;
-            if word <= previous {
-                return Err(error("not after the line before in sorted order"));
-            }
-            if U::LOWERCASE && word.to_lowercase() != word {
-                return Err(error("not lowercase"));
-            }
-            previous = word;
             let mut bits = 0;
             for name in names.split(',') {
                 let found = U::VARIANTS.iter().find(|u| u.name() == name);
