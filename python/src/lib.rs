@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use attest_doc::{Article, Diagnostic, Doc, Limits, SourceKind, from_serde_name, serde_name};
 use attest_ledger::{ArticleKey, Entry, Filter, GroupBy, OnConflict, Stored};
-use attest_pipeline::{LinearModels, Pipeline};
+use attest_pipeline::{Pipeline, TaggingModels};
 use attest_read::{ReadConfig, ReadError};
 use attest_write::{AnalysisModel, JsonConfig};
 use pyo3::create_exception;
@@ -96,10 +96,10 @@ impl Analyzer {
                         attest_encoder::DIR_VARIABLE
                     ))
                 })?;
-                let linear = LinearModels::bundled().map_err(|err| {
+                let tagging = TaggingModels::bundled().map_err(|err| {
                     ModelError::new_err(format!("loading the bundled models: {err}"))
                 })?;
-                Pipeline::accurate(&limits, encoder, linear).map_err(|err| {
+                Pipeline::accurate(&limits, encoder, tagging).map_err(|err| {
                     ModelError::new_err(format!("building the accurate pipeline: {err}"))
                 })
             }

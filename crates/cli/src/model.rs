@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use attest_doc::Limits;
 use attest_encoder::DIR_VARIABLE;
-use attest_pipeline::{AnyStage, LinearModels, Pipeline};
+use attest_pipeline::{AnyStage, LinearModels, Pipeline, TaggingModels};
 use attest_write::AnalysisModel;
 use clap::{Args, ValueEnum};
 
@@ -70,20 +70,30 @@ impl ModelArgs {
     }
 
     /// The linear models: `--models DIR`, or the bundled ones.
-    pub(crate) fn linear(&self) -> anyhow::Result<LinearModels> {
+    fn linear(&self) -> anyhow::Result<LinearModels> {
         match &self.models {
-            Some(dir) => LinearModels::read(dir)
-                .with_context(|| format!("loading the models of --models {}", dir.display())),
+            Some(dir) => LinearModels::read(dir).with_context(|| self.models_context(dir)),
             None => LinearModels::bundled().context("loading the bundled models"),
         }
     }
 
+    /// The tagger and entity model: `--models DIR`, or the bundled ones.
+    fn tagging(&self) -> anyhow::Result<TaggingModels> {
+        match &self.models {
+            Some(dir) => TaggingModels::read(dir).with_context(|| self.models_context(dir)),
+            None => TaggingModels::bundled().context("loading the bundled models"),
+        }
+    }
+
+    fn models_context(&self, dir: &std::path::Path) -> String {
+        format!("loading the models of --models {}", dir.display())
+    }
+
     /// The whole pipeline of the chosen model.
     pub(crate) fn pipeline(&self, limits: &Limits) -> anyhow::Result<Pipeline> {
-        let linear = self.linear()?;
         match self.model {
-            ModelChoice::Fast => Pipeline::fast(limits, linear),
-            ModelChoice::Accurate => Pipeline::accurate(limits, self.encoder()?, linear),
+            ModelChoice::Fast => Pipeline::fast(limits, self.linear()?),
+            ModelChoice::Accurate => Pipeline::accurate(limits, self.encoder()?, self.tagging()?),
         }
         .context("building the pipeline")
     }
@@ -92,11 +102,11 @@ impl ModelArgs {
     /// fast model: the encoder's entity head scores under it on dev (see
     /// [`Pipeline::accurate`]).
     pub(crate) fn entity_pipeline(&self, limits: &Limits) -> anyhow::Result<Pipeline> {
-        let linear = self.linear()?;
+        let tagging = self.tagging()?;
         Pipeline::new(vec![
             AnyStage::Segment(attest_text::Segmenter::new(*limits)),
-            AnyStage::Pos(Box::new(linear.tagger)),
-            AnyStage::Entities(Box::new(linear.entities)),
+            AnyStage::Pos(Box::new(tagging.tagger)),
+            AnyStage::Entities(Box::new(tagging.entities)),
         ])
         .context("building the pipeline")
     }

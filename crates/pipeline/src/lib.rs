@@ -223,36 +223,36 @@ impl Pipeline {
 
     /// Every stage attest has, with these linear models: fast mode.
     pub fn fast(limits: &Limits, models: LinearModels) -> Result<Pipeline, PipelineError> {
-        Pipeline::new(vec![
-            AnyStage::Segment(attest_text::Segmenter::new(*limits)),
-            AnyStage::Pos(Box::new(models.tagger)),
-            AnyStage::Attributions(Box::new(models.attributor)),
-            AnyStage::Stances(attest_sources::StanceClassifier),
-            AnyStage::Sources(attest_sources::SourceResolver),
-            AnyStage::Hedges(attest_sources::HedgeFinder),
-            AnyStage::Quotations(attest_sources::QuotationFinder),
-            AnyStage::Entities(Box::new(models.entities)),
-            AnyStage::Quantities(attest_numbers::QuantityTagger::new()),
-            AnyStage::Times(attest_numbers::TimeTagger::new()),
-        ])
-        .map(|pipeline| pipeline.with_limits(limits))
+        let attributions = AnyStage::Attributions(Box::new(models.attributor));
+        Pipeline::with_attributions(limits, models.tagging, attributions)
     }
 
     /// Accurate mode: the encoder assigns the attributions, and every other
     /// stage runs as in [`Pipeline::fast`], with the tagger and entity model of
-    /// `models` (their attribution model is not used). The encoder's entity
-    /// head is not used either: on dev it scores under the fast tagger
-    /// (overall F1 0.814 against 0.876, organizations 0.606 against 0.783;
-    /// docs/attributions.md).
+    /// `models`. The encoder's entity head is not used: on dev it scores under
+    /// the fast tagger (overall F1 0.814 against 0.876, organizations 0.606
+    /// against 0.783; docs/attributions.md).
     pub fn accurate(
         limits: &Limits,
         encoder: attest_encoder::Encoder,
-        models: LinearModels,
+        models: TaggingModels,
+    ) -> Result<Pipeline, PipelineError> {
+        let attributions =
+            AnyStage::Accurate(Box::new(Accurate::new(encoder, attest_attrib::Rules::ALL)));
+        Pipeline::with_attributions(limits, models, attributions)
+    }
+
+    /// Every stage attest has, with `attributions` as the attribution stage:
+    /// the one list both modes share.
+    fn with_attributions(
+        limits: &Limits,
+        models: TaggingModels,
+        attributions: AnyStage,
     ) -> Result<Pipeline, PipelineError> {
         Pipeline::new(vec![
             AnyStage::Segment(attest_text::Segmenter::new(*limits)),
             AnyStage::Pos(Box::new(models.tagger)),
-            AnyStage::Accurate(Box::new(Accurate::new(encoder, attest_attrib::Rules::ALL))),
+            attributions,
             AnyStage::Stances(attest_sources::StanceClassifier),
             AnyStage::Sources(attest_sources::SourceResolver),
             AnyStage::Hedges(attest_sources::HedgeFinder),
@@ -446,56 +446,80 @@ impl Stage for Accurate {
     }
 }
 
-/// The linear models of fast mode: part-of-speech tags, attributions and
-/// entities. Accurate mode runs the tagger and the entity model.
+/// The linear models both modes run: part-of-speech tags and entities.
 #[derive(Clone, Debug)]
-pub struct LinearModels {
+pub struct TaggingModels {
     /// The part-of-speech tagger (pos.model).
     pub tagger: attest_tag::Tagger,
-    /// The attribution model (attrib.model).
-    pub attributor: attest_attrib::Attributor,
     /// The entity model (entities.model).
     pub entities: attest_entities::EntityTagger,
+}
+
+impl TaggingModels {
+    /// The models built into attest.
+    pub fn bundled() -> Result<TaggingModels, PipelineError> {
+        Ok(TaggingModels {
+            tagger: attest_tag::Tagger::bundled().map_err(model_error::<attest_tag::Tagger>)?,
+            entities: attest_entities::EntityTagger::bundled()
+                .map_err(model_error::<attest_entities::EntityTagger>)?,
+        })
+    }
+
+    /// The models in `dir` (pos.model, entities.model), as `attest train --out
+    /// DIR` writes them; errors name the file.
+    pub fn read(dir: &Path) -> Result<TaggingModels, PipelineError> {
+        let (bytes, file) = read_model(dir, "pos.model")?;
+        let tagger = attest_tag::Model::from_bytes(&bytes)
+            .map(attest_tag::Tagger::new)
+            .map_err(|error| model_error::<attest_tag::Tagger>(error.in_file(file)))?;
+        let (bytes, file) = read_model(dir, "entities.model")?;
+        let entities = attest_entities::Model::from_bytes(&bytes)
+            .map(attest_entities::EntityTagger::new)
+            .map_err(|error| model_error::<attest_entities::EntityTagger>(error.in_file(file)))?;
+        Ok(TaggingModels { tagger, entities })
+    }
+}
+
+/// The linear models of fast mode: those both modes run, and the attribution
+/// model.
+#[derive(Clone, Debug)]
+pub struct LinearModels {
+    /// The part-of-speech tagger and the entity model.
+    pub tagging: TaggingModels,
+    /// The attribution model (attrib.model).
+    pub attributor: attest_attrib::Attributor,
 }
 
 impl LinearModels {
     /// The models built into attest.
     pub fn bundled() -> Result<LinearModels, PipelineError> {
         Ok(LinearModels {
-            tagger: attest_tag::Tagger::bundled().map_err(model_error::<attest_tag::Tagger>)?,
+            tagging: TaggingModels::bundled()?,
             attributor: attest_attrib::Attributor::bundled()
                 .map_err(model_error::<attest_attrib::Attributor>)?,
-            entities: attest_entities::EntityTagger::bundled()
-                .map_err(model_error::<attest_entities::EntityTagger>)?,
         })
     }
 
-    /// The models in `dir`, as `attest train --out DIR` writes them
-    /// (pos.model, attrib.model, entities.model); errors name the file.
+    /// The models in `dir` (pos.model, attrib.model, entities.model), as
+    /// `attest train --out DIR` writes them; errors name the file.
     pub fn read(dir: &Path) -> Result<LinearModels, PipelineError> {
-        let read = |name: &str| {
-            let path = dir.join(name);
-            std::fs::read(&path)
-                .map(|bytes| (bytes, path.display().to_string()))
-                .map_err(|source| PipelineError::ModelFile { path, source })
-        };
-        let (bytes, file) = read("pos.model")?;
-        let tagger = attest_tag::Model::from_bytes(&bytes)
-            .map(attest_tag::Tagger::new)
-            .map_err(|error| model_error::<attest_tag::Tagger>(error.in_file(file)))?;
-        let (bytes, file) = read("attrib.model")?;
+        let tagging = TaggingModels::read(dir)?;
+        let (bytes, file) = read_model(dir, "attrib.model")?;
         let attributor = attest_attrib::Attributor::from_bytes(&bytes)
             .map_err(|error| model_error::<attest_attrib::Attributor>(error.in_file(file)))?;
-        let (bytes, file) = read("entities.model")?;
-        let entities = attest_entities::Model::from_bytes(&bytes)
-            .map(attest_entities::EntityTagger::new)
-            .map_err(|error| model_error::<attest_entities::EntityTagger>(error.in_file(file)))?;
         Ok(LinearModels {
-            tagger,
+            tagging,
             attributor,
-            entities,
         })
     }
+}
+
+/// The bytes of model file `name` in `dir`, and the path errors name.
+fn read_model(dir: &Path, name: &str) -> Result<(Vec<u8>, String), PipelineError> {
+    let path = dir.join(name);
+    std::fs::read(&path)
+        .map(|bytes| (bytes, path.display().to_string()))
+        .map_err(|source| PipelineError::ModelFile { path, source })
 }
 
 /// A model of stage `S` that does not load.
@@ -551,7 +575,13 @@ mod tests {
         let missing = LinearModels::read(&dir).unwrap_err().to_string();
         assert!(missing.contains("pos.model"), "{missing}");
         let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
-        std::fs::copy(shipped.join("pos.model"), dir.join("pos.model")).unwrap();
+        for name in ["pos.model", "entities.model"] {
+            std::fs::copy(shipped.join(name), dir.join(name)).unwrap();
+        }
+        assert!(
+            TaggingModels::read(&dir).is_ok(),
+            "accurate mode's models need no attribution model"
+        );
         std::fs::write(dir.join("attrib.model"), b"not a model").unwrap();
         let damaged = LinearModels::read(&dir).unwrap_err().to_string();
         assert!(
@@ -578,7 +608,7 @@ mod tests {
             .unwrap();
         let encoder = attest_encoder::Encoder::load(&dir).unwrap();
         let accurate =
-            Pipeline::accurate(&Limits::DEFAULT, encoder, LinearModels::bundled().unwrap())
+            Pipeline::accurate(&Limits::DEFAULT, encoder, TaggingModels::bundled().unwrap())
                 .unwrap();
         let standard = Pipeline::standard(&Limits::DEFAULT).unwrap();
         let text = "“We will appeal,” the union said on Monday. Talks end in May.";
