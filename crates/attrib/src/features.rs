@@ -72,11 +72,11 @@ pub(crate) struct Region {
 #[derive(Clone, Debug)]
 pub(crate) struct TokenFacts {
     pub(crate) lower: u64,
-    word: u64,
+    pub(crate) word: u64,
     lemma: u64,
     suffix: u64,
     shape: u64,
-    pos: u64,
+    pub(crate) pos: u64,
     lex: u8,
     lemma_lex: u8,
     /// The word is [`NEVER_CUE`].
@@ -107,6 +107,44 @@ pub(crate) struct View {
 }
 
 const NONE: u64 = 0x6e6f_6e65;
+
+/// The cue keys over a token's own facts, which its text and tag decide: the
+/// same for every occurrence of a word with a tag.
+pub(crate) fn own_cue_keys(t: &TokenFacts, out: &mut Vec<u64>) {
+    let lex = u64::from(t.lex);
+    out.extend([
+        key1(0, 0),
+        key1(1, t.lower),
+        key1(2, t.word),
+        key1(3, t.lemma),
+        key1(4, t.suffix),
+        key1(5, t.shape),
+        key1(6, t.pos),
+        key1(17, lex),
+        key2(18, lex, t.pos),
+        key1(21, u64::from(t.lemma_lex)),
+        key2(25, t.lemma, t.pos),
+        key2(45, u64::from(t.listed && t.lex == 0), t.pos),
+    ]);
+}
+
+/// The offsets of the neighbours that some cue keys read alone.
+pub(crate) const NEIGHBOURS: [isize; 4] = [-2, -1, 1, 2];
+
+/// The cue keys over the facts of the neighbour at `offset` alone (`None`
+/// past the sentence's edge), which its text and tag decide.
+pub(crate) fn neighbour_cue_keys(f: Option<&TokenFacts>, offset: isize, out: &mut Vec<u64>) {
+    let lower = f.map_or(NONE, |f| f.lower);
+    let pos = f.map_or(NONE, |f| f.pos);
+    let lex = f.map_or(255, |f| u64::from(f.lex));
+    match offset {
+        -2 => out.push(key1(9, lower)),
+        -1 => out.extend([key1(7, lower), key1(13, pos), key1(19, lex)]),
+        1 => out.extend([key1(8, lower), key1(14, pos), key1(20, lex)]),
+        2 => out.push(key1(10, lower)),
+        _ => {}
+    }
+}
 
 /// Whether a double quotation mark opens a quote: `None` when the mark itself
 /// does not say and the state decides. `''` is among those: besides closing a
@@ -340,42 +378,39 @@ impl View {
     }
 
     /// The cue tagger's feature keys of token `index` of sentence `sentence`.
+    /// The cue tagger's keys of the token at `index` of `sentence`.
     pub(crate) fn cue_keys(&self, index: usize, sentence: (usize, usize), out: &mut Vec<u64>) {
         out.clear();
+        let Some(t) = self.tokens.get(index) else {
+            return;
+        };
+        own_cue_keys(t, out);
+        for offset in NEIGHBOURS {
+            neighbour_cue_keys(self.fact(index as isize + offset, sentence), offset, out);
+        }
+        self.context_cue_keys(index, sentence, out);
+    }
+
+    /// The cue keys that read more than one token, or the token's place: all
+    /// but [`own_cue_keys`] and [`neighbour_cue_keys`]. Appended to `out`.
+    pub(crate) fn context_cue_keys(
+        &self,
+        index: usize,
+        sentence: (usize, usize),
+        out: &mut Vec<u64>,
+    ) {
         let Some(t) = self.tokens.get(index) else {
             return;
         };
         let at = index as isize;
         let lower = |offset: isize| self.fact(at + offset, sentence).map_or(NONE, |f| f.lower);
         let pos = |offset: isize| self.fact(at + offset, sentence).map_or(NONE, |f| f.pos);
-        let lex = |offset: isize| {
-            self.fact(at + offset, sentence)
-                .map_or(255, |f| u64::from(f.lex))
-        };
         let quoted = t.quote.region.is_some();
         out.extend([
-            key1(0, 0),
-            key1(1, t.lower),
-            key1(2, t.word),
-            key1(3, t.lemma),
-            key1(4, t.suffix),
-            key1(5, t.shape),
-            key1(6, t.pos),
-            key1(7, lower(-1)),
-            key1(8, lower(1)),
-            key1(9, lower(-2)),
-            key1(10, lower(2)),
             key2(11, lower(-1), t.lower),
             key2(12, t.lower, lower(1)),
-            key1(13, pos(-1)),
-            key1(14, pos(1)),
             key2(15, pos(-1), t.pos),
             key2(16, t.pos, pos(1)),
-            key1(17, u64::from(t.lex)),
-            key2(18, u64::from(t.lex), t.pos),
-            key1(19, lex(-1)),
-            key1(20, lex(1)),
-            key1(21, u64::from(t.lemma_lex)),
             key3(
                 22,
                 u64::from(quoted),
@@ -388,7 +423,6 @@ impl View {
                 u64::from(t.first_in_sentence),
                 u64::from(t.last_in_sentence),
             ),
-            key2(25, t.lemma, t.pos),
             key3(26, lower(-1), t.lower, lower(1)),
             key2(27, pos(-2), pos(-1)),
             key2(28, u64::from(t.lex), lower(1)),
@@ -397,16 +431,17 @@ impl View {
             || self.fact(at - 2, sentence).is_some_and(|f| f.quote.closes);
         let next_opens = self.fact(at + 1, sentence).is_some_and(|f| f.quote.opens)
             || self.fact(at + 2, sentence).is_some_and(|f| f.quote.opens);
-        out.push(key3(
-            29,
-            u64::from(previous_closes),
-            u64::from(next_opens),
-            t.pos,
-        ));
         let lemma = |offset: isize| self.fact(at + offset, sentence).map_or(NONE, |f| f.lemma);
         let from_start = (index - sentence.0).min(4) as u64;
         let from_end = (sentence.1 - index).min(4) as u64;
         out.extend([
+            key3(29, u64::from(previous_closes), u64::from(next_opens), t.pos),
+            key3(
+                30,
+                u64::from(previous_closes),
+                u64::from(next_opens),
+                u64::from(t.lex >> 4),
+            ),
             key2(31, t.lower, pos(1)),
             key2(32, pos(-1), t.lower),
             key3(33, pos(-1), t.pos, pos(1)),
@@ -416,20 +451,9 @@ impl View {
             key2(37, t.lemma, lemma(1)),
             key3(38, from_start, from_end, t.pos),
             key3(39, t.lower, lower(1), lower(2)),
-            // The hand-written list speaks only for words the learned
-            // lexicon does not know.
-            key2(45, u64::from(t.listed && t.lex == 0), t.pos),
         ]);
-        out.push(key3(
-            30,
-            u64::from(previous_closes),
-            u64::from(next_opens),
-            u64::from(t.lex >> 4),
-        ));
     }
 
-    /// The role tagger's feature keys of token `index` for the cue over tokens
-    /// `cue.0..cue.1`. `in_other_cue` marks tokens of other cues of the article.
     pub(crate) fn role_keys(
         &self,
         index: usize,

@@ -43,6 +43,7 @@
 mod assemble;
 mod conventions;
 mod features;
+mod memo;
 mod model;
 mod tagging;
 mod train;

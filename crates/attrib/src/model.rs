@@ -13,8 +13,9 @@
 use attest_doc::{Attribution, Budget, Doc, Exhausted, Layer, LayerError, Stage, StageError};
 
 use crate::assemble::{Plan, Rules, TokenRange};
-use crate::features::{Lexicon, Prefix, RoleContext, View};
-use attest_learn::{QuantisedModel, TransitionMask};
+use crate::features::{Lexicon, NEIGHBOURS, Prefix, RoleContext, View};
+use crate::memo::{Memos, edge_sums};
+use attest_learn::{QuantisedModel, Sums, TransitionMask};
 
 use crate::tagging::{
     self, CON_B, CON_I, CUE_B, CUE_I, CUE_LABELS, CUE_O, ROLE_LABELS, SRC_B, SRC_I,
@@ -57,6 +58,9 @@ pub struct Attributor {
     pub(crate) cue: QuantisedModel,
     pub(crate) role: QuantisedModel,
     pub(crate) cue_bias: f32,
+    /// The cue tagger's sums of the neighbour keys past a sentence's edge.
+    pub(crate) edge: [Sums; NEIGHBOURS.len()],
+    memos: Memos,
 }
 
 /// The score added to "a cue begins here" before decoding, tuned on the PolNeAR
@@ -99,12 +103,18 @@ impl Attributor {
             )));
         }
         input.finish()?;
-        Ok(Attributor {
-            lexicon: Lexicon { entries },
+        Ok(Attributor::new(Lexicon { entries }, cue, role))
+    }
+
+    pub(crate) fn new(lexicon: Lexicon, cue: QuantisedModel, role: QuantisedModel) -> Attributor {
+        Attributor {
+            edge: edge_sums(&cue),
+            lexicon,
             cue,
             role,
             cue_bias: DEFAULT_CUE_BIAS,
-        })
+            memos: Memos::default(),
+        }
     }
 
     /// The same model with another cue bias: higher finds more cues (recall),
@@ -194,19 +204,26 @@ impl Attributor {
         let mut keys = Vec::with_capacity(64);
         let mut emissions = Vec::new();
         let mut masks = Vec::new();
+        let mut memo = self.memos.take();
+        let mut word_sums = Vec::new();
         for &sentence in &view.sentences {
-            budget.check()?;
+            if let Err(exhausted) = budget.check() {
+                self.memos.give(memo);
+                return Err(exhausted);
+            }
             emissions.clear();
             masks.clear();
-            for index in sentence.0..sentence.1 {
+            memo.sentence(&self.cue, &self.edge, view, sentence, &mut word_sums);
+            for (index, sums) in (sentence.0..sentence.1).zip(&word_sums) {
                 if tagging::never_cue(view, index) {
                     emissions.extend([0.0; CUE_LABELS]);
                     masks.push(1 << CUE_O);
                     continue;
                 }
                 masks.push(u64::MAX);
-                view.cue_keys(index, sentence, &mut keys);
-                self.cue.score(&keys, &mut emissions);
+                keys.clear();
+                view.context_cue_keys(index, sentence, &mut keys);
+                self.cue.score_from(*sums, &keys, &mut emissions);
                 if let Some(begin) = emissions.len().checked_sub(CUE_LABELS - CUE_B)
                     && let Some(score) = emissions.get_mut(begin)
                 {
@@ -236,6 +253,7 @@ impl Attributor {
                 ));
             }
         }
+        self.memos.give(memo);
         Ok(out)
     }
 }

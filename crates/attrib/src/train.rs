@@ -361,10 +361,9 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
             }
         }
     }
-    Attributor {
-        lexicon: lexicon(&folds, None),
-        cue: QuantisedModel::freeze(&cue_trainer.average(), &cue_keys, config.cue_prune),
-        role: QuantisedModel::freeze(&role_trainer.average(), &role_keys, config.role_prune),
-        cue_bias: crate::model::DEFAULT_CUE_BIAS,
-    }
+    Attributor::new(
+        lexicon(&folds, None),
+        QuantisedModel::freeze(&cue_trainer.average(), &cue_keys, config.cue_prune),
+        QuantisedModel::freeze(&role_trainer.average(), &role_keys, config.role_prune),
+    )
 }

@@ -83,6 +83,7 @@ struct Table {
     len: usize,
 }
 
+#[inline]
 fn tag(key: u64) -> u32 {
     ((key >> 32) as u32).max(1)
 }
@@ -190,6 +191,32 @@ impl Table {
     }
 }
 
+/// Quantised weights summed per label, in units of the model's scale: sums of
+/// integers, so they add up to the same value in any order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sums([i32; MAX_LABELS]);
+
+impl Sums {
+    #[inline]
+    fn add_weights(&mut self, weights: &[i16; MAX_LABELS]) {
+        for (s, w) in self.0.iter_mut().zip(weights) {
+            *s += i32::from(*w);
+        }
+    }
+}
+
+impl std::ops::Add for Sums {
+    type Output = Sums;
+
+    #[inline]
+    fn add(mut self, other: Sums) -> Sums {
+        for (s, o) in self.0.iter_mut().zip(other.0) {
+            *s += o;
+        }
+        self
+    }
+}
+
 /// A frozen sequence model over feature keys: quantised weights per key and
 /// label, and exact transitions.
 #[derive(Clone, Debug)]
@@ -243,7 +270,31 @@ impl QuantisedModel {
     /// Appends the emission scores (one per label) of a position with these keys.
     #[inline]
     pub fn score(&self, keys: &[u64], out: &mut Vec<f32>) {
-        let mut sum = [0i32; MAX_LABELS];
+        self.score_from(Sums::default(), keys, out);
+    }
+
+    /// The weights of `keys` summed, exactly: a part of a position's score that
+    /// several positions share can be summed once and completed by
+    /// [`QuantisedModel::score_from`].
+    #[inline]
+    pub fn sums(&self, keys: &[u64]) -> Sums {
+        let mut sums = Sums::default();
+        self.add_keys(keys, &mut sums);
+        sums
+    }
+
+    /// [`QuantisedModel::score`] of a position whose other keys' weights are
+    /// `base` (from [`QuantisedModel::sums`]): the same scores, to the bit, as
+    /// scoring all the keys at once, since quantised weights add exactly.
+    #[inline]
+    pub fn score_from(&self, mut base: Sums, keys: &[u64], out: &mut Vec<f32>) {
+        self.add_keys(keys, &mut base);
+        let scale = self.table.scale;
+        out.extend(base.0.iter().take(self.labels).map(|s| *s as f32 * scale));
+    }
+
+    #[inline]
+    fn add_keys(&self, keys: &[u64], sums: &mut Sums) {
         // Lookups are bound by cache misses: touching every key's home slot
         // first lets the processor wait on all those misses at once, and the
         // probes that follow find their lines in cache.
@@ -254,13 +305,9 @@ impl QuantisedModel {
         std::hint::black_box(warm);
         for key in keys {
             if let Some(weights) = self.table.get(*key) {
-                for (s, w) in sum.iter_mut().zip(weights) {
-                    *s += i32::from(*w);
-                }
+                sums.add_weights(weights);
             }
         }
-        let scale = self.table.scale;
-        out.extend(sum.iter().take(self.labels).map(|s| *s as f32 * scale));
     }
 
     /// The best labels for emission scores (`labels` per position) under a
