@@ -204,6 +204,18 @@ fn shape(word: &str) -> u64 {
     fnv1a64(out.get(..len).unwrap_or(&[]))
 }
 
+/// `word.to_lowercase()` into `out`, which keeps its buffer from word to
+/// word: most words are ASCII and need no allocation of their own.
+fn lowercase_into(out: &mut String, word: &str) {
+    out.clear();
+    if word.is_ascii() {
+        out.push_str(word);
+        out.make_ascii_lowercase();
+    } else {
+        out.push_str(&word.to_lowercase());
+    }
+}
+
 fn suffix3(lower: &str) -> u64 {
     let start = lower
         .char_indices()
@@ -250,11 +262,14 @@ impl View {
             }
         }
         let mut tokens = Vec::with_capacity(doc.tokens().len());
+        let mut lower = String::new();
         for (index, token) in doc.tokens().iter().enumerate() {
             let word = token.span.get(text).unwrap_or("");
-            let lower = word.to_lowercase();
-            let lemma_text = lemma(&lower);
+            lowercase_into(&mut lower, word);
+            let lower = lower.as_str();
+            let lemma_text = lemma(lower);
             let lower_hash = fnv1a64(lower.as_bytes());
+            let lex = lexicon.get(lower_hash);
             let lemma_hash = fnv1a64(lemma_text.as_bytes());
             let pos = if tagged {
                 doc.pos()
@@ -269,12 +284,12 @@ impl View {
                 lower: lower_hash,
                 word: fnv1a64(word.as_bytes()),
                 lemma: lemma_hash,
-                suffix: suffix3(&lower),
+                suffix: suffix3(lower),
                 shape: shape(word),
                 pos,
-                lex: lexicon.get(lower_hash),
+                lex,
                 lemma_lex: lexicon.get(lemma_hash),
-                never_cue: lexicon.get(lower_hash) == NEVER_CUE,
+                never_cue: lex == NEVER_CUE,
                 listed: crate::verbs::attributes(lemma_hash),
                 quote: QuoteState::default(),
                 sentence,
