@@ -14,10 +14,13 @@ use attest_learn::{
 };
 
 use crate::features::{Context, extract};
-use crate::scoring::{Scratch, Tables};
+use crate::scoring::{Scratch, Tables, vocabulary};
 
 /// The kind tag of entity model files.
-pub const MODEL_KIND: [u8; 4] = *b"NER1";
+pub const MODEL_KIND: [u8; 4] = *b"NER2";
+
+/// The kind of entity model files that named their features, now retired.
+const RETIRED_KIND: [u8; 4] = *b"NER1";
 
 /// The types, in label order: label `1 + 2k` begins type `k`, `2 + 2k` continues it.
 const TYPES: [EntityLabel; 4] = [
@@ -164,14 +167,21 @@ pub fn train(examples: &[TrainingExample], config: &TrainConfig) -> Model {
     meta.insert("seed".to_owned(), config.seed.to_string());
     meta.insert("prune_below".to_owned(), config.prune_below.to_string());
     meta.insert("sentences".to_owned(), sentences.len().to_string());
+    let vocabulary = vocabulary(
+        (0u32..)
+            .map_while(|id| Some((id, table.name(id)?)))
+            .filter(|(id, _)| emissions.row(*id).next().is_some())
+            .map(|(_, name)| name),
+    );
     Model::assemble(attest_learn::Model {
         kind: MODEL_KIND,
         meta,
         labels: LABELS.iter().map(|l| (*l).to_owned()).collect(),
-        features: table,
+        keys: table.keys(),
         weights: emissions,
         transitions,
         lexicon: BTreeMap::new(),
+        vocabulary,
     })
 }
 
@@ -188,11 +198,8 @@ pub struct Model {
 
 impl Model {
     fn assemble(inner: attest_learn::Model) -> Model {
-        let scorer = Scorer::new(&inner.features, &inner.weights);
-        let names = (0..inner.features.len())
-            .filter_map(|id| u32::try_from(id).ok())
-            .filter_map(|id| inner.features.name(id));
-        let tables = Tables::new(&scorer, names);
+        let scorer = Scorer::new(&inner.keys, &inner.weights);
+        let tables = Tables::new(&scorer, inner.vocabulary.iter().map(String::as_str));
         let decoder = SequenceModel {
             emissions: Weights::empty(LABELS.len() as u16),
             transitions: inner.transitions.clone(),
@@ -213,8 +220,7 @@ impl Model {
 
     /// Reads a model file, checking that it is an entity model of the known labels.
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
-        let inner = attest_learn::Model::from_bytes(bytes)?;
-        inner.expect_kind(MODEL_KIND)?;
+        let inner = attest_learn::Model::from_bytes_of_kind(bytes, MODEL_KIND, RETIRED_KIND)?;
         if inner.labels != LABELS {
             return Err(ModelError::Corrupt {
                 at: 0,
@@ -462,10 +468,11 @@ mod tests {
             kind: *b"POS1",
             meta: BTreeMap::new(),
             labels: vec!["O".into()],
-            features: FeatureTable::new(),
+            keys: Vec::new(),
             weights: Weights::empty(1),
             transitions: Vec::new(),
             lexicon: BTreeMap::new(),
+            vocabulary: Default::default(),
         };
         assert!(matches!(
             Model::from_bytes(&other.to_bytes()),
@@ -478,6 +485,14 @@ mod tests {
         assert!(matches!(
             Model::from_bytes(&wrong_labels.to_bytes()),
             Err(ModelError::Corrupt { .. })
+        ));
+        let retired = attest_learn::Model {
+            kind: RETIRED_KIND,
+            ..wrong_labels
+        };
+        assert!(matches!(
+            Model::from_bytes(&retired.to_bytes()),
+            Err(ModelError::Retired { .. })
         ));
         assert!(Model::from_bytes(b"").is_err());
     }

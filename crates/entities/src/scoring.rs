@@ -14,7 +14,7 @@
 //! equal those of [`extract`](crate::features::extract) up to the order in which
 //! floats are added; a test checks that.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use attest_learn::{Prehashed, Scorer, fnv1a64};
 
@@ -48,6 +48,20 @@ pub(crate) struct Tables {
     words: Vec<f32>,
 }
 
+/// The words a model knows, from its feature names: those of its word
+/// features ([`word_features`], [`WORD_AT`]), whose weights [`Tables`] sums per
+/// word when the model loads.
+pub(crate) fn vocabulary<'a>(names: impl Iterator<Item = &'a str>) -> BTreeSet<String> {
+    let prefixes: Vec<&str> = ["w="]
+        .into_iter()
+        .chain(WORD_AT.iter().map(|(name, _)| *name))
+        .collect();
+    names
+        .filter_map(|name| prefixes.iter().find_map(|p| name.strip_prefix(p)))
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Rows per known word.
 const WORD_ROWS: usize = 1 + WORD_AT.len();
 
@@ -58,8 +72,9 @@ fn row_of(scorer: &Scorer, n: usize, parts: &[&str]) -> Vec<f32> {
 }
 
 impl Tables {
-    /// Tabulates the weights of `scorer`, whose feature names are `names`.
-    pub(crate) fn new<'a>(scorer: &Scorer, names: impl Iterator<Item = &'a str>) -> Tables {
+    /// Tabulates the weights of `scorer`, with a row block for each word of
+    /// `vocabulary` (see [`vocabulary`]).
+    pub(crate) fn new<'a>(scorer: &Scorer, vocabulary: impl Iterator<Item = &'a str>) -> Tables {
         let n = usize::from(scorer.n_classes());
         let mut tags = Vec::with_capacity(POS_AT.len() * N_TAGS * n);
         for (name, _) in POS_AT {
@@ -98,14 +113,7 @@ impl Tables {
             known: HashMap::default(),
             words: Vec::new(),
         };
-        let prefixes: Vec<&str> = ["w="]
-            .into_iter()
-            .chain(WORD_AT.iter().map(|(name, _)| *name))
-            .collect();
-        for name in names {
-            let Some(word) = prefixes.iter().find_map(|p| name.strip_prefix(p)) else {
-                continue;
-            };
+        for word in vocabulary {
             let key = fnv1a64(word.as_bytes());
             if tables.known.contains_key(&key) {
                 continue;

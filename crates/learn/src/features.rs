@@ -142,30 +142,6 @@ impl FeatureTable {
         Some(id)
     }
 
-    /// An empty table with room for `names` names of `bytes` bytes in all.
-    pub(crate) fn with_capacity(names: usize, bytes: usize) -> FeatureTable {
-        let mut table = FeatureTable::default();
-        table.ends.reserve(names);
-        table.text.reserve(bytes);
-        table
-    }
-
-    /// Appends a name known to be new (a model file's names are sorted and
-    /// distinct), without touching the hash map; `false` when the table is full.
-    pub(crate) fn push_new(&mut self, name: &str) -> bool {
-        let Ok(end) = u32::try_from(self.text.len() + name.len()) else {
-            return false;
-        };
-        if u32::try_from(self.ends.len()).is_err() {
-            return false;
-        }
-        // A map built already would miss the name.
-        self.ids = OnceLock::new();
-        self.text.push_str(name);
-        self.ends.push(end);
-        true
-    }
-
     /// The id of a name, if the table holds it.
     pub fn get(&self, name: &str) -> Option<u32> {
         self.map().get(&fnv1a64(name.as_bytes())).copied()
@@ -187,8 +163,14 @@ impl FeatureTable {
         self.text.get(start..end)
     }
 
+    /// The key of every feature, by id: the hash of its name, by which a
+    /// [`crate::Scorer`] finds it and a [`crate::Model`] file stores it.
+    pub fn keys(&self) -> Vec<u64> {
+        self.hashes().map(|(hash, _)| hash).collect()
+    }
+
     /// Every (hash, id) pair, in id order.
-    pub(crate) fn hashes(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+    fn hashes(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
         let mut start = 0;
         self.ends.iter().zip(0u32..).map(move |(end, id)| {
             let name = self.text.get(start..*end as usize).unwrap_or_default();

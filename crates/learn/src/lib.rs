@@ -12,7 +12,8 @@
 //!   perceptron with first-order transitions, and the one Viterbi
 //!   ([`decode_scores`]) under an optional [`TransitionMask`] and labels
 //!   allowed per position, for span labellers;
-//! - [`Scorer`]: a trained model's string features and weights joined for fast scoring;
+//! - [`Scorer`]: a trained model's feature keys (the hashes of the feature
+//!   strings) and weights joined for fast scoring;
 //! - [`QuantisedModel`]: a sequence model over hashed keys frozen into one
 //!   table of 16-byte slots with 16-bit weights, for the attribution stage,
 //!   whose time goes to cache misses;
@@ -22,7 +23,7 @@
 //! - [`SplitMix64`]: a seeded generator, so training is reproducible.
 //!
 //! ```
-//! use attest_learn::{FeatureTable, FeatureWriter, Frozen, Model, Trainer};
+//! use attest_learn::{FeatureTable, FeatureWriter, Model, Scorer, Trainer};
 //!
 //! let data = [("said", 0), ("told", 0), ("mayor", 1), ("police", 1)];
 //! let mut table = FeatureTable::new();
@@ -40,16 +41,18 @@
 //!     kind: *b"DEMO",
 //!     meta: Default::default(),
 //!     labels: vec!["verb".into(), "noun".into()],
-//!     features: table,
+//!     keys: table.keys(),
 //!     weights: trainer.average(),
 //!     transitions: Vec::new(),
 //!     lexicon: Default::default(),
+//!     vocabulary: Default::default(),
 //! };
 //! let model = Model::from_bytes(&model.to_bytes())?;
-//! writer.clear();
-//! writer.add(&mut Frozen(&model.features), format_args!("w=mayor"));
-//! let mut scores = Vec::new();
-//! assert_eq!(model.weights.predict(writer.ids(), &mut scores), 1);
+//! let scorer = Scorer::new(&model.keys, &model.weights);
+//! let mut scores = vec![0.0; 2];
+//! scorer.add(&["w=", "mayor"], &mut scores);
+//! scorer.add(&["bias"], &mut scores);
+//! assert!(scores[1] > scores[0], "a noun");
 //! # Ok::<(), attest_learn::ModelError>(())
 //! ```
 

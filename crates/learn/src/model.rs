@@ -2,22 +2,28 @@
 //!
 //! Every model attest ships is one envelope ([`seal_model`], [`open_model`]): the magic
 //! bytes, the format version, a kind saying what the model is for, the body,
-//! and a checksum. A [`Model`] (string features, for the tagger and the entity
-//! tagger) writes this body:
+//! and a checksum. A [`Model`] (the tagger's and the entity tagger's) writes
+//! this body:
 //!
 //! ```text
-//! magic    8 bytes  "ATSTMODL"
-//! version  u32 LE   1
-//! kind     4 bytes  what the model is for ("POS1", ...)
-//! meta     n, then n (key, value) strings, sorted by key
-//! labels   n, then n strings
-//! features n, then n names sorted bytewise, each front-coded:
-//!          shared prefix length with the previous name, suffix length, suffix bytes
-//! weights  for each feature in that order: m, then m (class, f32 LE) sorted by class
-//! trans    n, then n f32 LE (0, or (labels + 1) * labels for sequence models)
-//! lexicon  n, then n (string, class) sorted by string
-//! checksum u64 LE   FNV-1a 64 of every byte before it
+//! magic      8 bytes  "ATSTMODL"
+//! version    u32 LE   1
+//! kind       4 bytes  what the model is for ("POS2", ...)
+//! meta       n, then n (key, value) strings, sorted by key
+//! labels     n, then n strings
+//! features   n, then n keys (u64 LE), increasing
+//! weights    for each feature in that order: m, then m (class, f32 LE) sorted by class
+//! trans      n, then n f32 LE (0, or (labels + 1) * labels for sequence models)
+//! lexicon    n, then n (string, class) sorted by string
+//! vocabulary n, then n words sorted bytewise, each front-coded:
+//!            shared prefix length with the previous word, suffix length, suffix bytes
+//! checksum   u64 LE   FNV-1a 64 of every byte before it
 //! ```
+//!
+//! A feature's key is the hash of its name ([`crate::Scorer::hash`]), which is
+//! how a stage looks it up, so the file holds no feature names. The vocabulary
+//! lists the words whose features a stage sums ahead of time when it loads
+//! the model.
 //!
 //! Counts, lengths and classes are unsigned LEB128 varints; strings are a length
 //! and UTF-8 bytes. Writing sorts everything it writes, so the same model gives
@@ -25,9 +31,9 @@
 //! string, order, class and float, and the checksum: a damaged file is an error,
 //! never a panic or a huge allocation.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use crate::features::{FeatureTable, fnv1a64};
+use crate::features::fnv1a64;
 use crate::perceptron::Weights;
 use crate::wire::{Reader, Writer};
 
@@ -116,8 +122,9 @@ pub struct Model {
     pub meta: BTreeMap<String, String>,
     /// The name of each class or label, by index.
     pub labels: Vec<String>,
-    /// The feature names; ids index [`Model::weights`].
-    pub features: FeatureTable,
+    /// The feature keys (see [`crate::FeatureTable::keys`]): `keys[id]` is the
+    /// key of row `id` of [`Model::weights`].
+    pub keys: Vec<u64>,
     /// The weights, one row per feature id.
     pub weights: Weights,
     /// Transition weights of a sequence model, `(labels + 1) * labels`; empty otherwise.
@@ -125,6 +132,8 @@ pub struct Model {
     /// Items whose class is fixed without scoring (a tagger's frequent,
     /// unambiguous words), by class index.
     pub lexicon: BTreeMap<String, u16>,
+    /// The words whose features the stage sums ahead of time.
+    pub vocabulary: BTreeSet<String>,
 }
 
 impl Model {
@@ -148,21 +157,16 @@ impl Model {
         for label in &self.labels {
             out.str(label);
         }
-        let mut kept: Vec<(&str, u32)> = (0..self.features.len())
-            .filter_map(|index| {
-                let id = u32::try_from(index).ok()?;
-                let name = self.features.name(id)?;
-                self.weights.row(id).next().is_some().then_some((name, id))
-            })
+        let mut kept: Vec<(u64, u32)> = (0u32..)
+            .zip(&self.keys)
+            .filter(|(id, _)| self.weights.row(*id).next().is_some())
+            .map(|(id, key)| (*key, id))
             .collect();
-        kept.sort();
+        kept.sort_unstable();
+        kept.dedup_by_key(|(key, _)| *key);
         out.varint(kept.len() as u64);
-        let mut previous: &str = "";
-        for (name, _) in &kept {
-            let shared = common_prefix(previous, name);
-            out.varint(shared as u64);
-            out.str(name.get(shared..).unwrap_or_default());
-            previous = name;
+        for (key, _) in &kept {
+            out.u64(*key);
         }
         for (_, id) in &kept {
             let row: Vec<(u16, f32)> = self.weights.row(*id).collect();
@@ -181,11 +185,23 @@ impl Model {
             out.str(item);
             out.varint(u64::from(*class));
         }
+        out.varint(self.vocabulary.len() as u64);
+        let mut previous: &str = "";
+        for word in &self.vocabulary {
+            let shared = common_prefix(previous, word);
+            out.varint(shared as u64);
+            out.str(word.get(shared..).unwrap_or_default());
+            previous = word;
+        }
     }
 
     /// Reads a model from file bytes, checking everything.
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
-        let (kind, mut reader) = open_model(bytes)?;
+        let (kind, reader) = open_model(bytes)?;
+        Model::read_body(kind, reader)
+    }
+
+    fn read_body(kind: [u8; 4], mut reader: Reader<'_>) -> Result<Model, ModelError> {
         let mut meta = BTreeMap::new();
         for _ in 0..reader.count(2)? {
             let key = reader.string()?.to_owned();
@@ -200,25 +216,14 @@ impl Model {
             labels.push(reader.string()?.to_owned());
         }
 
-        let n_features = reader.count(2)?;
-        let mut features = FeatureTable::with_capacity(n_features, n_features * 16);
-        let mut name = String::new();
-        for index in 0..n_features {
-            let shared = reader.varint_usize()?;
-            let suffix = reader.string()?;
-            let Some(previous_rest) = name.get(shared..) else {
-                return Err(reader.corrupt("feature prefix longer than the previous name"));
-            };
-            // Sharing `shared` bytes, the new name sorts after the previous one
-            // exactly when its suffix sorts after the rest of the previous name.
-            if index > 0 && suffix <= previous_rest {
-                return Err(reader.corrupt("feature names out of order"));
+        let n_features = reader.count(8)?;
+        let mut keys = Vec::with_capacity(n_features);
+        for _ in 0..n_features {
+            let key = reader.u64()?;
+            if keys.last().is_some_and(|last| *last >= key) {
+                return Err(reader.corrupt("feature keys out of order"));
             }
-            name.truncate(shared);
-            name.push_str(suffix);
-            if !features.push_new(&name) {
-                return Err(reader.corrupt("too many features"));
-            }
+            keys.push(key);
         }
 
         let mut weights = Weights::with_capacity(n_classes, n_features + 1, n_features * 3);
@@ -261,16 +266,55 @@ impl Model {
             lexicon.insert(item.to_owned(), class);
             previous = Some(item);
         }
+        let mut vocabulary = BTreeSet::new();
+        let mut word = String::new();
+        for index in 0..reader.count(2)? {
+            let shared = reader.varint_usize()?;
+            let suffix = reader.string()?;
+            let Some(previous_rest) = word.get(shared..) else {
+                return Err(reader.corrupt("word prefix longer than the previous word"));
+            };
+            // Sharing `shared` bytes, the new word sorts after the previous one
+            // exactly when its suffix sorts after the rest of the previous word.
+            if index > 0 && suffix <= previous_rest {
+                return Err(reader.corrupt("vocabulary out of order"));
+            }
+            word.truncate(shared);
+            word.push_str(suffix);
+            vocabulary.insert(word.clone());
+        }
         reader.finish()?;
         Ok(Model {
             kind,
             meta,
             labels,
-            features,
+            keys,
             weights,
             transitions,
             lexicon,
+            vocabulary,
         })
+    }
+
+    /// Reads a model of `kind`. A file of `retired`, the kind the stage's
+    /// models had when they named their features, is [`ModelError::Retired`]:
+    /// it is to be retrained, not read as damaged.
+    pub fn from_bytes_of_kind(
+        bytes: &[u8],
+        kind: [u8; 4],
+        retired: [u8; 4],
+    ) -> Result<Model, ModelError> {
+        let (found, reader) = open_model(bytes)?;
+        if found == retired {
+            return Err(ModelError::Retired {
+                format: format!(
+                    "{} model (features by name)",
+                    String::from_utf8_lossy(&retired)
+                ),
+            });
+        }
+        expect_kind(found, kind)?;
+        Model::read_body(found, reader)
     }
 }
 
@@ -340,7 +384,7 @@ fn common_prefix(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Trainer;
+    use crate::{FeatureTable, Trainer};
     use proptest::prelude::*;
 
     fn sample() -> Model {
@@ -362,13 +406,24 @@ mod tests {
             kind: *b"TEST",
             meta: [("seed".to_owned(), "7".to_owned())].into_iter().collect(),
             labels: vec!["A".into(), "B".into(), "C".into()],
-            features,
+            keys: features.keys(),
             weights: trainer.average(),
             transitions: vec![0.5; 12],
             lexicon: [("the".to_owned(), 1), ("“".to_owned(), 2)]
                 .into_iter()
                 .collect(),
+            vocabulary: ["said", "saying", "Zoë", "Zoë's"]
+                .map(str::to_owned)
+                .into_iter()
+                .collect(),
         }
+    }
+
+    /// The weights row of the feature named `name`.
+    fn row(model: &Model, name: &str) -> Vec<(u16, f32)> {
+        let key = fnv1a64(name.as_bytes());
+        let id = model.keys.iter().position(|k| *k == key).unwrap();
+        model.weights.row(id as u32).collect()
     }
 
     #[test]
@@ -385,21 +440,28 @@ mod tests {
         assert_eq!(loaded.meta, model.meta);
         assert_eq!(loaded.transitions, model.transitions);
         assert_eq!(loaded.lexicon, model.lexicon);
-        // Same scores for the same feature names, whatever the ids.
+        assert_eq!(loaded.vocabulary, model.vocabulary);
+        // Same weights for the same feature names, whatever the ids.
         for name in ["w=said", "suf=aid", "w=Zoë", "prev=Zoë"] {
-            let original: Vec<(u16, f32)> = model
-                .weights
-                .row(model.features.get(name).unwrap())
-                .collect();
-            let reread: Vec<(u16, f32)> = loaded
-                .weights
-                .row(loaded.features.get(name).unwrap())
-                .collect();
-            assert_eq!(original, reread, "{name}");
+            assert_eq!(row(&model, name), row(&loaded, name), "{name}");
         }
+        assert!(loaded.keys.is_sorted(), "keys are written in order");
         assert!(loaded.expect_kind(*b"TEST").is_ok());
         assert!(matches!(
             loaded.expect_kind(*b"POS1"),
+            Err(ModelError::WrongKind { .. })
+        ));
+    }
+
+    #[test]
+    fn a_model_of_the_retired_kind_says_to_retrain() {
+        let bytes = sample().to_bytes();
+        assert!(Model::from_bytes_of_kind(&bytes, *b"TEST", *b"TST0").is_ok());
+        let retired = Model::from_bytes_of_kind(&bytes, *b"TST1", *b"TEST").unwrap_err();
+        assert!(matches!(retired, ModelError::Retired { .. }), "{retired:?}");
+        assert!(retired.to_string().contains("retrain"), "{retired}");
+        assert!(matches!(
+            Model::from_bytes_of_kind(&bytes, *b"TST1", *b"TST0"),
             Err(ModelError::WrongKind { .. })
         ));
     }

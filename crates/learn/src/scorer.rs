@@ -12,8 +12,8 @@
 //! any weights, so that the processor overlaps the misses instead of waiting on
 //! each in turn.
 
+use crate::Weights;
 use crate::features::fnv1a64_parts;
-use crate::{FeatureTable, Weights};
 
 /// A class that marks a slot as something else: as the first class, the row is
 /// longer than two and `bits` are its start and length in `entries`; as the
@@ -49,11 +49,13 @@ fn tag_of(hash: u64) -> u32 {
 }
 
 impl Scorer {
-    /// Joins a model's feature table and weights; features without weights are left out.
-    pub fn new(features: &FeatureTable, weights: &Weights) -> Scorer {
-        let used = (0..features.len())
-            .filter_map(|id| u32::try_from(id).ok())
-            .filter(|id| weights.row(*id).next().is_some())
+    /// Joins a model's feature keys (`keys[id]` is the key of weights row
+    /// `id`; see [`crate::FeatureTable::keys`]) and weights; features without
+    /// weights are left out.
+    pub fn new(keys: &[u64], weights: &Weights) -> Scorer {
+        let used = (0u32..)
+            .zip(keys)
+            .filter(|(id, _)| weights.row(*id).next().is_some())
             .count();
         // Under two-thirds full, so that probes stay short.
         let capacity = (used + used / 2 + 1).next_power_of_two();
@@ -65,7 +67,7 @@ impl Scorer {
         };
         let mut row = Vec::new();
         // In id order, so that the layout is the same on every load.
-        for (hash, id) in features.hashes() {
+        for (id, hash) in (0u32..).zip(keys.iter().copied()) {
             row.clear();
             row.extend(weights.row(id));
             if !row.is_empty() {
@@ -198,7 +200,7 @@ impl Scorer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Trainer;
+    use crate::{FeatureTable, Trainer};
 
     #[test]
     fn the_table_handles_many_keys_and_the_zero_hash() {
@@ -245,7 +247,7 @@ mod tests {
             }
         }
         let weights = trainer.average();
-        let scorer = Scorer::new(&table, &weights);
+        let scorer = Scorer::new(&table.keys(), &weights);
         assert_eq!(scorer.n_classes(), 3);
         for name in ["w=a", "w=b", "w=c", "w=d", "bias"] {
             let mut expected = vec![0.0; 3];

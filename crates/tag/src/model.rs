@@ -17,7 +17,10 @@ use crate::features::{
 const RAW_PREFIX: &str = "raw ";
 
 /// The kind tag of POS model files.
-pub const MODEL_KIND: [u8; 4] = *b"POS1";
+pub const MODEL_KIND: [u8; 4] = *b"POS2";
+
+/// The kind of POS model files that named their features, now retired.
+const RETIRED_KIND: [u8; 4] = *b"POS1";
 
 /// A sentence of words with their gold tags, the tagger's training data.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
@@ -198,14 +201,21 @@ pub fn train(sentences: &[TaggedSentence], config: &TrainConfig) -> Model {
     meta.insert("seed".to_owned(), config.seed.to_string());
     meta.insert("prune_below".to_owned(), config.prune_below.to_string());
     meta.insert("sentences".to_owned(), sentences.len().to_string());
+    let vocabulary = (0u32..)
+        .map_while(|id| Some((id, table.name(id)?)))
+        .filter(|(id, _)| weights.row(*id).next().is_some())
+        .filter_map(|(_, name)| name.strip_prefix(RAW_PREFIX))
+        .map(str::to_owned)
+        .collect();
     let inner = attest_learn::Model {
         kind: MODEL_KIND,
         meta,
         labels: PosTag::NAMES.iter().map(|n| (*n).to_owned()).collect(),
-        features: table,
+        keys: table.keys(),
         weights,
         transitions: Vec::new(),
         lexicon,
+        vocabulary,
     };
     let tags = (0..PosTag::NAMES.len())
         .filter_map(PosTag::from_index)
@@ -223,7 +233,7 @@ pub(crate) struct Scratch {
 
 impl Model {
     fn assemble(inner: attest_learn::Model, tags: Vec<PosTag>) -> Model {
-        let scorer = Scorer::new(&inner.features, &inner.weights);
+        let scorer = Scorer::new(&inner.keys, &inner.weights);
         let n_classes = scorer.n_classes() as usize;
         let mut words: HashMap<u64, Word, Prehashed> = inner
             .lexicon
@@ -237,20 +247,13 @@ impl Model {
         let mut context = Context::default();
         let mut hashes = Vec::new();
         let mut known = 0u32;
-        for id in 0..inner.features.len() {
-            let Some(word) = u32::try_from(id)
-                .ok()
-                .and_then(|id| inner.features.name(id))
-                .and_then(|name| name.strip_prefix(RAW_PREFIX))
-            else {
-                continue;
-            };
+        for word in &inner.vocabulary {
             let Entry::Vacant(slot) = words.entry(fnv1a64(word.as_bytes())) else {
                 continue;
             };
             slot.insert(Word::Known(known));
             known += 1;
-            context.set(std::iter::once(word));
+            context.set(std::iter::once(word.as_str()));
             hashes.clear();
             extract_word(
                 &mut Hashing {
@@ -306,8 +309,7 @@ impl Model {
 
     /// Reads a model file, checking that it is a POS model of known tags.
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
-        let inner = attest_learn::Model::from_bytes(bytes)?;
-        inner.expect_kind(MODEL_KIND)?;
+        let inner = attest_learn::Model::from_bytes_of_kind(bytes, MODEL_KIND, RETIRED_KIND)?;
         let tags = inner
             .labels
             .iter()
@@ -329,7 +331,7 @@ impl Model {
     /// How many features, non-zero weights and lexicon words the model holds.
     pub fn size(&self) -> (usize, usize, usize) {
         (
-            self.inner.features.len(),
+            self.inner.keys.len(),
             self.inner.weights.n_weights(),
             self.inner.lexicon.len(),
         )
@@ -562,14 +564,23 @@ mod tests {
             kind: *b"ATTR",
             meta: BTreeMap::new(),
             labels: vec!["O".into()],
-            features: FeatureTable::new(),
+            keys: Vec::new(),
             weights: attest_learn::Weights::empty(1),
             transitions: Vec::new(),
             lexicon: BTreeMap::new(),
+            vocabulary: Default::default(),
         };
         assert!(matches!(
             Model::from_bytes(&other.to_bytes()),
             Err(ModelError::WrongKind { .. })
+        ));
+        let retired = attest_learn::Model {
+            kind: RETIRED_KIND,
+            ..other
+        };
+        assert!(matches!(
+            Model::from_bytes(&retired.to_bytes()),
+            Err(ModelError::Retired { .. })
         ));
         assert!(Model::from_bytes(b"").is_err());
     }
