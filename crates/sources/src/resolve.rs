@@ -26,9 +26,10 @@
 //!    suffix ("Novalight Inc.") is read where the tagger found none; a source
 //!    phrase of capitalized words that the tagger missed is the name written
 //!    with those words before it, or the organization whose name it ends or
-//!    spells ("Pinecrest also said", "The Mariners", "HLA"). Places and other
-//!    names are no sources, nor is a platform a post is made on ("on
-//!    LinkedIn").
+//!    spells ("Pinecrest also said", "The Mariners", "HLA"), and one that is a
+//!    place and nothing more ("Russia said", "the White House said") the
+//!    organization that speaks there. Other mentions of places, other names
+//!    and a platform a post is made on ("on LinkedIn") are no names.
 //! 2. **Source phrases**, in text order. A source span is split at its commas;
 //!    the part that is a name, else a pronoun, else the first part is its core,
 //!    the other parts its descriptors ("Hugh Hill, a doctor" → "a doctor").
@@ -272,6 +273,8 @@ fn resolve_counted(doc: &Doc) -> (Resolution, usize) {
         names: Vec::new(),
         read: 0,
         added_at: BTreeMap::new(),
+        places: Vec::new(),
+        place_referents: BTreeMap::new(),
         events: Default::default(),
         referents: Vec::new(),
         visited: Cell::new(0),
@@ -429,6 +432,10 @@ struct State<'v, 'a> {
     /// such name: an index, so that finding a name is a lookup however many
     /// were added.
     added_at: BTreeMap<usize, usize>,
+    /// The tokens and cluster of each place the tagger found, in text order.
+    places: Vec<(std::ops::Range<usize>, ClusterId)>,
+    /// The organization each place that speaks stands for.
+    place_referents: BTreeMap<ClusterId, usize>,
     /// Every (position, referent) mention, for recency searches.
     events: BTreeSet<(usize, usize)>,
     referents: Vec<Referent>,
@@ -797,7 +804,13 @@ impl<'v, 'a> State<'v, 'a> {
                 _ if core > start => Kind::Person,
                 EntityLabel::Person => Kind::Person,
                 EntityLabel::Organization => Kind::Organization,
-                EntityLabel::Location | EntityLabel::Other => continue,
+                EntityLabel::Location => {
+                    if let Some(cluster) = cluster {
+                        self.places.push((tokens, cluster));
+                    }
+                    continue;
+                }
+                EntityLabel::Other => continue,
             };
             if kind == Kind::Media && start > floor && view.raw(start - 1) == "The" {
                 start -= 1;
@@ -1009,7 +1022,9 @@ impl<'v, 'a> State<'v, 'a> {
         }
         if core.is_none()
             && let Some(first) = parts.first()
-            && let Some(name) = self.name_repeated(first.clone())
+            && let Some(name) = self
+                .name_repeated(first.clone())
+                .or_else(|| self.place_named(first.clone()))
         {
             core = Some((Core::Name(name), 0));
         }
@@ -1213,6 +1228,49 @@ impl<'v, 'a> State<'v, 'a> {
             referent: earlier.referent,
             link: Some(link),
         };
+        Some(self.add_name(name))
+    }
+
+    /// A source part that is a place the tagger found, and nothing more
+    /// ("Russia said", "the White House said"), is the government or office
+    /// that speaks there: an organization, one for all mentions of that place
+    /// that are sources.
+    fn place_named(&mut self, part: std::ops::Range<usize>) -> Option<usize> {
+        let core = if self.view.word(part.start) == "the" {
+            part.start + 1
+        } else {
+            part.start
+        };
+        let at = self.places.partition_point(|(range, _)| range.start < core);
+        let &(ref range, cluster) = self.places.get(at)?;
+        if range.end != part.end || range.start != core {
+            return None;
+        }
+        let mut name = Name {
+            start: part.start,
+            end: part.end,
+            core,
+            kind: Kind::Organization,
+            referent: None,
+            link: None,
+        };
+        name.referent = Some(match self.place_referents.get(&cluster) {
+            Some(&r) => {
+                name.link = Some(MergeReason::SameName);
+                r
+            }
+            None => {
+                let words = self.words_of(core, part.end);
+                let r = self.new_entity(&name, words);
+                self.place_referents.insert(cluster, r);
+                r
+            }
+        });
+        Some(self.add_name(name))
+    }
+
+    /// Adds a name found for a source phrase.
+    fn add_name(&mut self, name: Name) -> usize {
         let index = self.names.len();
         // The tokens are those of a source part, which the caller has already
         // walked, so indexing them adds no more than a constant factor.
@@ -1220,7 +1278,7 @@ impl<'v, 'a> State<'v, 'a> {
             self.added_at.entry(token).or_insert(index);
         }
         self.names.push(name);
-        Some(index)
+        index
     }
 
     fn span_of(&self, from: usize, to: usize) -> Option<Span> {
@@ -2055,6 +2113,23 @@ mod tests {
             vec![named("Novalight Inc.", SourceKind::Organization)],
             "the platform a post is made on speaks for no company"
         );
+    }
+
+    #[test]
+    fn a_place_that_speaks_is_an_organization() {
+        let text = "Talks in Oslo stalled. Norway said it would wait. Norway also said \
+                    the offer stood.";
+        let got = sources_with_entities(
+            text,
+            &[
+                ("Oslo", EntityLabel::Location, 0),
+                ("Norway", EntityLabel::Location, 1),
+                ("Norway", EntityLabel::Location, 1),
+            ],
+            &[(("Norway", 0), ("said", 0)), (("Norway", 1), ("said", 1))],
+        );
+        let norway = named("Norway", SourceKind::Organization);
+        assert_eq!(got, vec![norway.clone(), norway]);
     }
 
     #[test]
