@@ -8,7 +8,7 @@ use attest_corpus::{Corpus, CorpusArticle};
 use std::time::Instant;
 
 use attest_corpus::score::{evaluate_attributions, evaluate_segmentation};
-use attest_doc::{Doc, Limits, Stage};
+use attest_doc::{Doc, LayerError, Limits, Stage};
 use attest_pipeline::Pipeline;
 use attest_write::AnalysisModel;
 
@@ -60,11 +60,24 @@ fn test_set(args: &TestSetArgs, set: TestSet) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Segments a document holding only its article, tags it and finds its
+/// entities with the bundled models: the layers the source stages read
+/// besides the attributions.
+fn source_layers() -> anyhow::Result<impl Fn(&mut Doc) -> Result<(), LayerError>> {
+    let tagger = attest_tag::Tagger::bundled().context("loading the part-of-speech model")?;
+    let entities = attest_entities::EntityTagger::bundled().context("loading the entity model")?;
+    Ok(move |doc: &mut Doc| {
+        doc.set_segmentation(attest_text::segment(doc.text(), &Limits::DEFAULT))?;
+        tagger.run(doc)?;
+        entities.run(doc)
+    })
+}
+
 fn sources(args: &SourcesEvalArgs) -> anyhow::Result<()> {
-    let segment = |text: &str| attest_text::segment(text, &Limits::DEFAULT);
+    let prepare = source_layers()?;
     let mut sets = Vec::with_capacity(args.gold.len());
     for dir in &args.gold {
-        let report = attest_sources::eval_gold(dir, &segment)
+        let report = attest_sources::eval_gold(dir, &prepare)
             .with_context(|| format!("scoring the gold set in {}", dir.display()))?;
         sets.push((dir, report));
     }
@@ -133,12 +146,12 @@ fn floor_section(dir: &Path) -> String {
 /// placed into each segmented article.
 fn gold_source_distribution(dir: &Path) -> anyhow::Result<attest_sources::Distribution> {
     let corpus = Corpus::open(dir).with_context(|| format!("opening {}", dir.display()))?;
+    let prepare = source_layers()?;
     let mut docs = Vec::with_capacity(corpus.len());
     for article in corpus.articles() {
         let article = article.with_context(|| format!("reading {}", dir.display()))?;
         let mut doc = Doc::new(article.to_article());
-        doc.set_segmentation(attest_text::segment(&article.text, &Limits::DEFAULT))
-            .with_context(|| format!("segmenting {}", article.name))?;
+        prepare(&mut doc).with_context(|| format!("segmenting and tagging {}", article.name))?;
         let gold = article
             .gold
             .iter()

@@ -254,10 +254,10 @@ impl Pipeline {
             AnyStage::Pos(Box::new(models.tagger)),
             attributions,
             AnyStage::Stances(attest_sources::StanceClassifier),
+            AnyStage::Entities(Box::new(models.entities)),
             AnyStage::Sources(attest_sources::SourceResolver),
             AnyStage::Hedges(attest_sources::HedgeFinder),
             AnyStage::Quotations(attest_sources::QuotationFinder),
-            AnyStage::Entities(Box::new(models.entities)),
             AnyStage::Quantities(attest_numbers::QuantityTagger::new()),
             AnyStage::Times(attest_numbers::TimeTagger::new()),
         ])

@@ -26,12 +26,17 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use attest_doc::{
-    Article, Attribution, AttributionKind, Doc, Segmentation, SourceKind, Span, Stage, StanceLabel,
+    Article, Attribution, AttributionKind, Doc, LayerError, SourceKind, Span, Stage, StanceLabel,
     from_serde_name,
 };
 use serde::Serialize;
 
 use crate::{HedgeFinder, QuotationFinder, SourceResolver, StanceClassifier};
+
+/// Assigns to a document holding only its article the layers the source
+/// stages read before the attributions: tokens, sentences, paragraphs, POS
+/// and entities.
+pub type Prepare<'a> = &'a dyn Fn(&mut Doc) -> Result<(), LayerError>;
 
 /// Why the gold set could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -580,20 +585,17 @@ impl fmt::Display for SourcesReport {
     }
 }
 
-/// Runs the three stages over one gold article, with its gold attributions
-/// placed into the document segmented by `segment` (the caller's segmenter, so
-/// that this stage crate does not depend on the segmentation stage).
-pub fn analyse_gold(
-    article: &GoldArticle,
-    segment: &dyn Fn(&str) -> Segmentation,
-) -> Result<Doc, GoldError> {
+/// Runs the stages over one gold article: `prepare` assigns the layers they
+/// read before the attributions (tokens, sentences, paragraphs, POS and
+/// entities; the caller's stages, so that this stage crate depends on none of
+/// them), and the gold attributions are placed into the document.
+pub fn analyse_gold(article: &GoldArticle, prepare: Prepare<'_>) -> Result<Doc, GoldError> {
     let layer = |source| GoldError::Layer {
         article: article.name.clone(),
         source,
     };
     let mut doc = Doc::new(Article::new(article.name.clone(), article.text.clone()));
-    doc.set_segmentation(segment(&article.text))
-        .map_err(layer)?;
+    prepare(&mut doc).map_err(layer)?;
     doc.set_attributions(
         article
             .attributions
@@ -610,24 +612,21 @@ pub fn analyse_gold(
 }
 
 /// Evaluates the stages on the gold set in `dir`.
-pub fn eval_gold(
-    dir: &Path,
-    segment: &dyn Fn(&str) -> Segmentation,
-) -> Result<SourcesReport, GoldError> {
-    evaluate(&read_gold(dir)?, segment)
+pub fn eval_gold(dir: &Path, prepare: Prepare<'_>) -> Result<SourcesReport, GoldError> {
+    evaluate(&read_gold(dir)?, prepare)
 }
 
 /// Evaluates the stages on annotated articles.
 pub fn evaluate(
     articles: &[GoldArticle],
-    segment: &dyn Fn(&str) -> Segmentation,
+    prepare: Prepare<'_>,
 ) -> Result<SourcesReport, GoldError> {
     let mut report = SourcesReport {
         articles: articles.len(),
         ..SourcesReport::empty()
     };
     for article in articles {
-        let doc = analyse_gold(article, segment)?;
+        let doc = analyse_gold(article, prepare)?;
         score_article(article, &doc, &mut report);
     }
     report.hedges.finish();

@@ -192,31 +192,6 @@ fn is_date_name(raw: &str) -> bool {
             .is_some_and(|month| month.form == attest_lang::MonthForm::Name || raw.ends_with('.'))
 }
 
-/// First words of place names, which must not pass for a person's first name.
-pub(crate) fn is_place_start(raw: &str) -> bool {
-    matches!(
-        raw,
-        "New"
-            | "North"
-            | "South"
-            | "East"
-            | "West"
-            | "Port"
-            | "Saint"
-            | "St."
-            | "San"
-            | "Santa"
-            | "Los"
-            | "Las"
-            | "Fort"
-            | "Mount"
-            | "Lake"
-            | "Upper"
-            | "Lower"
-            | "Greater"
-    )
-}
-
 /// Words of names of groups that speak for a cause or their members, which
 /// "the company" never stands for.
 pub(crate) fn is_advocacy_word(raw: &str) -> bool {

@@ -28,6 +28,8 @@
 //! let text = "Mr. Hill declined to confirm the deal. The firm reportedly paid $2 million.";
 //! let mut doc = Doc::new(Article::new("a1", text));
 //! doc.set_segmentation(attest_text::segment(text, &Limits::DEFAULT)).unwrap();
+//! attest_tag::Tagger::shared().unwrap().run(&mut doc).unwrap();
+//! attest_entities::EntityTagger::shared().unwrap().run(&mut doc).unwrap();
 //! let at = |s: &str| { let i = text.find(s).unwrap(); Span::try_new_in(text, i, i + s.len()).unwrap() };
 //! doc.set_attributions(vec![Attribution {
 //!     source: vec![at("Mr. Hill")],
@@ -63,7 +65,7 @@ mod words;
 pub use distribution::{Distribution, source_distribution};
 pub use gold::{
     Accuracy, GoldArticle, GoldError, GoldHedge, GoldRecord, GoldSource, HedgeScore, Mistake,
-    SourcesReport, analyse_gold, eval_gold, evaluate, parse_gold, read_gold,
+    Prepare, SourcesReport, analyse_gold, eval_gold, evaluate, parse_gold, read_gold,
 };
 pub use hedge::{HedgeFinder, find_hedges};
 pub use quote::{QuotationFinder, find_quotations};

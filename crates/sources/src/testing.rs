@@ -1,6 +1,10 @@
 //! Test helpers: documents with hand-placed attributions.
 
-use attest_doc::{Article, Attribution, AttributionKind, Doc, Limits, Span};
+use attest_doc::{Article, Attribution, AttributionKind, Doc, Span};
+
+/// The stages before the attributions, shared with the integration tests.
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 /// The span of the first occurrence of `needle` in `text`; no span for `""`.
 pub(crate) fn find(text: &str, needle: &str) -> Vec<Span> {
@@ -24,11 +28,10 @@ pub(crate) fn attribution(text: &str, source: &str, cue: &str, content: &str) ->
     }
 }
 
-/// A segmented document holding `attributions`.
+/// A segmented, POS-tagged document with its entities, holding `attributions`.
 pub(crate) fn doc_with(text: &str, attributions: Vec<Attribution>) -> Doc {
     let mut doc = Doc::new(Article::new("test", text));
-    doc.set_segmentation(attest_text::segment(text, &Limits::DEFAULT))
-        .expect("the segmenter's output fits");
+    common::prepare(&mut doc).expect("the earlier stages run");
     doc.set_attributions(attributions).expect("the spans fit");
     doc
 }

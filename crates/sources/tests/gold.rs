@@ -5,14 +5,15 @@
 
 use std::path::Path;
 
+mod common;
+
+use common::prepare;
+
 fn score(set: &str) -> attest_sources::SourcesReport {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(set);
-    attest_sources::eval_gold(&dir, &|text| {
-        attest_text::segment(text, &attest_doc::Limits::DEFAULT)
-    })
-    .expect("the gold set reads")
+    attest_sources::eval_gold(&dir, &prepare).expect("the gold set reads")
 }
 
 #[test]

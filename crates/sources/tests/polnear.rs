@@ -2,7 +2,9 @@
 //! the corpus is not ours to ship; see `attest_corpus::testing`).
 
 use attest_corpus::Corpus;
-use attest_doc::{Article, Doc, Limits};
+use attest_doc::{Article, Doc};
+
+mod common;
 
 #[test]
 #[ignore = "needs ../shared/data/polnear"]
@@ -16,8 +18,7 @@ fn polnear_dev_source_distribution() {
         let article = article.expect("the article reads");
         bytes += article.text.len();
         let mut doc = Doc::new(Article::new(article.name.clone(), article.text.clone()));
-        doc.set_segmentation(attest_text::segment(&article.text, &Limits::DEFAULT))
-            .expect("the segmentation fits");
+        common::prepare(&mut doc).expect("the earlier stages run");
         let attributions = article
             .gold
             .iter()
@@ -50,7 +51,7 @@ fn polnear_dev_source_distribution() {
     let distribution = attest_sources::source_distribution(&docs);
     println!("{distribution}");
     println!(
-        "{} bytes; segmentation + reading {:?}; sources over the collection {:?}",
+        "{} bytes; segmentation, tags, entities + reading {:?}; sources over the collection {:?}",
         bytes,
         segmented,
         started.elapsed() - segmented

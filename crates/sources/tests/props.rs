@@ -1,9 +1,12 @@
 //! The three stages never panic and every span they produce fits the text, on
-//! arbitrary segmented text with arbitrary valid attributions.
+//! arbitrary text, segmented, tagged and with its entities, with arbitrary
+//! valid attributions.
 
-use attest_doc::{Article, Attribution, AttributionKind, Doc, Limits, Span, Stage};
+use attest_doc::{Article, Attribution, AttributionKind, Doc, Span, Stage};
 use attest_sources::{HedgeFinder, SourceResolver, StanceClassifier};
 use proptest::prelude::*;
+
+mod common;
 
 /// Words the stages react to, mixed with noise, so the rules are exercised.
 const WORDS: &[&str] = &[
@@ -88,7 +91,7 @@ proptest! {
         ),
     ) {
         let mut doc = Doc::new(Article::new("p", text.clone()));
-        doc.set_segmentation(attest_text::segment(&text, &Limits::DEFAULT)).unwrap();
+        common::prepare(&mut doc).unwrap();
         let attributions = raw
             .iter()
             .map(|(s, c, t)| Attribution {

@@ -5,8 +5,12 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use attest_doc::{Limits, Segmentation, SourceKind, StanceLabel};
+use attest_doc::{SourceKind, StanceLabel};
 use attest_sources::{analyse_gold, evaluate, parse_gold};
+
+mod common;
+
+use common::prepare;
 
 #[test]
 fn sample_article_sources_stances_and_hedges() {
@@ -17,11 +21,11 @@ fn sample_article_sources_stances_and_hedges() {
     let gold = std::fs::read_to_string(&gold_path).expect("its annotation");
     let article = parse_gold("sample", text, &gold, &gold_path).expect("a valid annotation");
 
-    let report = evaluate(std::slice::from_ref(&article), &segment).expect("the stages run");
+    let report = evaluate(std::slice::from_ref(&article), &prepare).expect("the stages run");
     assert!(report.mistakes.is_empty(), "{report}");
     assert_eq!(report.hedges.true_pos, 1, "{report}");
 
-    let doc = analyse_gold(&article, &segment).expect("the stages run");
+    let doc = analyse_gold(&article, &prepare).expect("the stages run");
     let kinds: BTreeSet<String> = doc
         .sources()
         .iter()
@@ -84,8 +88,4 @@ fn sample_article_sources_stances_and_hedges() {
         "the quote paragraph inherits her"
     );
     assert_eq!(okafor.gender, None, "no pronoun or honorific states it");
-}
-
-fn segment(text: &str) -> Segmentation {
-    attest_text::segment(text, &Limits::DEFAULT)
 }
