@@ -980,6 +980,14 @@ impl<'v, 'a> State<'v, 'a> {
                 break;
             }
         }
+        if core.is_none()
+            && let Some((p, name)) = parts
+                .iter()
+                .enumerate()
+                .find_map(|(p, part)| Some((p, self.names_joined(part.clone())?)))
+        {
+            core = Some((Core::Name(name), p));
+        }
         if core.is_none() {
             // "chief executive Priya Raman", "Board chair Peter Lindqvist": a
             // person's name closing the part, the words before it a descriptor.
@@ -1266,6 +1274,64 @@ impl<'v, 'a> State<'v, 'a> {
                 r
             }
         });
+        Some(self.add_name(name))
+    }
+
+    /// A source part that is two or more names or places joined by "and" or
+    /// "&" and nothing more ("Obama and Clinton said", "Germany and France
+    /// said"): the people or bodies it names speak together, a named source
+    /// of its own, a person's when any of them is a person.
+    fn names_joined(&mut self, part: std::ops::Range<usize>) -> Option<usize> {
+        let core = if self.view.word(part.start) == "the" {
+            part.start + 1
+        } else {
+            part.start
+        };
+        let (mut at, mut items, mut person) = (core, 0, false);
+        while at < part.end {
+            if items > 0 {
+                if !matches!(self.view.word(at), "and" | "&") {
+                    return None;
+                }
+                at += 1;
+            }
+            let name = self
+                .name_at(at)
+                .and_then(|i| self.names.get(i))
+                .filter(|n| n.start == at && n.end <= part.end);
+            let place = self
+                .places
+                .get(self.places.partition_point(|(range, _)| range.start < at))
+                .map(|(range, _)| range)
+                .filter(|range| range.start == at && range.end <= part.end);
+            at = match (name, place) {
+                (Some(n), _) => {
+                    person |= n.kind == Kind::Person;
+                    n.end
+                }
+                (None, Some(range)) => range.end,
+                (None, None) => return None,
+            };
+            items += 1;
+        }
+        if items < 2 {
+            return None;
+        }
+        let kind = if person {
+            Kind::Person
+        } else {
+            Kind::Organization
+        };
+        let mut name = Name {
+            start: part.start,
+            end: part.end,
+            core,
+            kind,
+            referent: None,
+            link: None,
+        };
+        let words = self.words_of(core, part.end);
+        name.referent = Some(self.new_entity(&name, words));
         Some(self.add_name(name))
     }
 
@@ -2130,6 +2196,45 @@ mod tests {
         );
         let norway = named("Norway", SourceKind::Organization);
         assert_eq!(got, vec![norway.clone(), norway]);
+    }
+
+    #[test]
+    fn names_joined_by_and_are_a_named_source() {
+        use EntityLabel::{Location, Person};
+        let text = "Obama and Clinton said the deal was dead. Germany and France said \
+                    they would wait.";
+        let got = sources_with_entities(
+            text,
+            &[
+                ("Obama", Person, 0),
+                ("Clinton", Person, 1),
+                ("Germany", Location, 2),
+                ("France", Location, 3),
+            ],
+            &[
+                (("Obama and Clinton", 0), ("said", 0)),
+                (("Germany and France", 0), ("said", 1)),
+            ],
+        );
+        assert_eq!(
+            got,
+            vec![
+                named("Obama and Clinton", SourceKind::Person),
+                named("Germany and France", SourceKind::Organization),
+            ],
+            "named sources, not unnamed ones"
+        );
+        let text = "John Smith and Mary Jones said they were leaving.";
+        let got = sources_with_entities(
+            text,
+            &[("John Smith", Person, 0), ("Mary Jones", Person, 1)],
+            &[(("John Smith and Mary Jones", 0), ("said", 0))],
+        );
+        assert_eq!(
+            got,
+            vec![named("John Smith and Mary Jones", SourceKind::Person)],
+            "the first name is no title of the second"
+        );
     }
 
     #[test]
