@@ -28,6 +28,7 @@ use std::sync::LazyLock;
 
 use attest_doc::{Gender, from_serde_name};
 
+mod abbreviations;
 mod attributing;
 mod calendar;
 mod hedges;
@@ -37,6 +38,7 @@ mod quotes;
 mod stance;
 mod tagged;
 
+pub use abbreviations::{AbbreviationClass, abbreviation};
 pub use attributing::{AttributingKind, attributing_words};
 pub use calendar::{Month, MonthForm, month, month_abbreviations, weekday};
 pub use hedges::{HedgeUse, hedge_word};
