@@ -37,6 +37,8 @@ mod organizations;
 mod quotes;
 mod stance;
 mod tagged;
+mod time_words;
+mod words;
 
 pub use abbreviations::{AbbreviationClass, abbreviation};
 pub use attributing::{AttributingKind, attributing_words};
@@ -46,6 +48,8 @@ pub use names::{NameList, names};
 pub use organizations::{OrganizationUse, organization_word, organization_words};
 pub use quotes::{QuoteMark, QuoteSide, quote_mark};
 pub use stance::{Declining, declining, stance_class};
+pub use time_words::{TimeWordUse, time_word};
+pub use words::{WordList, listed, words};
 
 /// The longest word any list holds, folded; longer words are in none.
 const LONGEST: usize = 24;
