@@ -28,22 +28,30 @@ use std::sync::LazyLock;
 
 use attest_doc::{Gender, from_serde_name};
 
+mod abbreviations;
 mod attributing;
 mod calendar;
 mod hedges;
 mod names;
 mod organizations;
+mod quantity_bounds;
 mod quotes;
 mod stance;
 mod tagged;
+mod time_words;
+mod words;
 
+pub use abbreviations::{AbbreviationClass, abbreviation};
 pub use attributing::{AttributingKind, attributing_words};
 pub use calendar::{Month, MonthForm, month, month_abbreviations, weekday};
 pub use hedges::{HedgeUse, hedge_word};
 pub use names::{NameList, names};
 pub use organizations::{OrganizationUse, organization_word, organization_words};
+pub use quantity_bounds::{BoundPhrase, QuantityBound, bound_phrases, starts_bound_phrase};
 pub use quotes::{QuoteMark, QuoteSide, quote_mark};
 pub use stance::{Declining, declining, stance_class};
+pub use time_words::{TimeWordUse, time_word};
+pub use words::{WordList, listed, words};
 
 /// The longest word any list holds, folded; longer words are in none.
 const LONGEST: usize = 24;

@@ -12,9 +12,10 @@
 //! - An **organization** or **media outlet** is merged by its whole name, without
 //!   a leading "the": "the Teamsters Union" and "Teamsters Union" are one source,
 //!   "Teamsters" is another. The name must be specific: it holds a capitalized
-//!   word that is not a generic noun of organizations (`GENERIC`), so "the
-//!   union", "the company", "Police" or "the terminal operator" stay with their
-//!   article, since every article's union is a different one.
+//!   word that is not a generic noun of organizations (attest-lang's
+//!   `generic-organization-nouns.txt`), so "the union", "the company",
+//!   "Police" or "the terminal operator" stay with their article, since every
+//!   article's union is a different one.
 //! - **Unnamed** sources, **documents** and **social-media** posts are never
 //!   merged: "officials" in one article are not those of the next.
 //!
@@ -24,53 +25,11 @@
 //! while "Ortiz Lee" does not.
 
 use attest_doc::{SourceKind, serde_name};
+use attest_lang::{WordList, listed};
 use unicode_normalization::UnicodeNormalization;
 
-/// Nouns that name a kind of organization rather than one organization: a name
-/// made only of these (and lowercase words) is a description, never merged.
-/// Compared lowercased; sorted for binary search.
-const GENERIC: &[&str] = &[
-    "administration",
-    "agency",
-    "association",
-    "authorities",
-    "authority",
-    "board",
-    "bureau",
-    "campaign",
-    "city",
-    "coalition",
-    "commission",
-    "committee",
-    "company",
-    "council",
-    "county",
-    "court",
-    "department",
-    "district",
-    "firm",
-    "government",
-    "group",
-    "hospital",
-    "league",
-    "ministry",
-    "office",
-    "officials",
-    "operator",
-    "organization",
-    "party",
-    "police",
-    "school",
-    "spokesman",
-    "spokesperson",
-    "spokeswoman",
-    "state",
-    "union",
-    "university",
-];
-
 /// Whether an organization's name picks out one organization: some word of it,
-/// after a leading "the", is capitalized and not a [`GENERIC`] noun.
+/// after a leading "the", is capitalized and not a generic noun of organizations.
 fn is_specific(name: &str) -> bool {
     let name = name.trim();
     let name = ["the ", "The ", "THE "]
@@ -80,9 +39,7 @@ fn is_specific(name: &str) -> bool {
     name.split_whitespace().any(|word| {
         let word = word.trim_matches(|c: char| !c.is_alphanumeric());
         word.chars().next().is_some_and(char::is_uppercase)
-            && GENERIC
-                .binary_search(&word.to_lowercase().as_str())
-                .is_err()
+            && !listed(WordList::GenericOrganizationNouns, &word.to_lowercase())
     })
 }
 
@@ -196,11 +153,6 @@ mod tests {
             key("Vice Jane Doe").as_deref(),
             Some("person:vice jane doe")
         );
-    }
-
-    #[test]
-    fn the_generic_list_is_sorted_for_binary_search() {
-        assert!(GENERIC.windows(2).all(|pair| pair[0] < pair[1]));
     }
 
     #[test]

@@ -50,6 +50,7 @@
 //! ("10 Downing Street"), and "one"/"a" with nothing counted ("one of the").
 
 use attest_doc::{Doc, Layer, LayerError, Quantity, Span, Stage, TokenKind};
+use attest_lang::QuantityBound;
 
 use crate::number::{self, Form, Number};
 use crate::view::{self, View};
@@ -125,62 +126,38 @@ fn may_start(view: &View<'_>, i: usize) -> bool {
         return true;
     }
     let head = lower.split('-').next().unwrap_or(lower);
-    matches!(
-        head,
-        "more"
-            | "greater"
-            | "at"
-            | "upwards"
-            | "no"
-            | "in"
-            | "over"
-            | "above"
-            | "less"
-            | "fewer"
-            | "just"
-            | "up"
-            | "under"
-            | "nearly"
-            | "almost"
-            | "below"
-            | "an"
-            | "a"
-            | "close"
-            | "about"
-            | "around"
-            | "roughly"
-            | "approximately"
-            | "some"
-            | "between"
-            | "from"
-            | "half"
-            | "aged"
-            | "age"
-            | "tens"
-            | "dozens"
-            | "scores"
-            | "hundreds"
-            | "thousands"
-            | "millions"
-            | "billions"
-            | "trillions"
-            | "us"
-            | "u.s."
-            | "c"
-            | "hk"
-            | "nz"
-            | "s"
-            | "r"
-            | "usd"
-            | "eur"
-            | "gbp"
-            | "jpy"
-            | "cny"
-            | "chf"
-            | "cad"
-            | "aud"
-            | "inr"
-    ) || number::small_word(head).is_some()
+    attest_lang::starts_bound_phrase(head)
+        || matches!(
+            head,
+            "a" | "half"
+                | "aged"
+                | "age"
+                | "tens"
+                | "dozens"
+                | "scores"
+                | "hundreds"
+                | "thousands"
+                | "millions"
+                | "billions"
+                | "trillions"
+                | "us"
+                | "u.s."
+                | "c"
+                | "hk"
+                | "nz"
+                | "s"
+                | "r"
+                | "usd"
+                | "eur"
+                | "gbp"
+                | "jpy"
+                | "cny"
+                | "chf"
+                | "cad"
+                | "aud"
+                | "inr"
+        )
+        || number::small_word(head).is_some()
 }
 
 fn candidate(
@@ -323,54 +300,17 @@ fn emit(
 
 /// A bound or approximation before the number, and the token after it.
 fn modifier(view: &View<'_>, i: usize, end: usize) -> (Bound, usize) {
-    const LOWER: &[&[&str]] = &[
-        &["more", "than"],
-        &["greater", "than"],
-        &["at", "least"],
-        &["upwards", "of"],
-        &["no", "fewer", "than"],
-        &["no", "less", "than"],
-        &["in", "excess", "of"],
-        &["over"],
-        &["above"],
-    ];
-    const UPPER: &[&[&str]] = &[
-        &["less", "than"],
-        &["fewer", "than"],
-        &["just", "under"],
-        &["up", "to"],
-        &["at", "most"],
-        &["no", "more", "than"],
-        &["under"],
-        &["nearly"],
-        &["almost"],
-        &["below"],
-    ];
-    const APPROX: &[&[&str]] = &[
-        &["an", "estimated"],
-        &["close", "to"],
-        &["about"],
-        &["around"],
-        &["roughly"],
-        &["approximately"],
-        &["some"],
-        &["between"],
-        &["from"],
-    ];
-    for (table, bound) in [
-        (LOWER, Bound::Lower),
-        (UPPER, Bound::Upper),
-        (APPROX, Bound::Exact),
-    ] {
-        for words in table {
-            if i + words.len() < end && view.seq(i, words) {
-                let bound = match words.first() {
-                    Some(&"between") => Bound::Between,
-                    Some(&"from") => Bound::From,
-                    _ => bound,
-                };
-                return (bound, i + words.len());
-            }
+    for phrase in attest_lang::bound_phrases() {
+        let words = &phrase.words;
+        if i + words.len() < end && view.seq(i, words) {
+            let bound = match phrase.bound {
+                QuantityBound::Lower => Bound::Lower,
+                QuantityBound::Upper => Bound::Upper,
+                QuantityBound::About => Bound::Exact,
+                QuantityBound::Between => Bound::Between,
+                QuantityBound::From => Bound::From,
+            };
+            return (bound, i + words.len());
         }
     }
     (Bound::Exact, i)

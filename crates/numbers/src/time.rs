@@ -66,6 +66,7 @@
 use attest_doc::{
     Doc, Granularity, Layer, LayerError, Published, Span, Stage, TimeExpr, TokenKind,
 };
+use attest_lang::{TimeWordUse, WordList, listed, time_word};
 use jiff::civil::{Date, DateTime, Weekday};
 
 use crate::number::{self, Form};
@@ -386,11 +387,6 @@ fn part_of_day(view: &View<'_>, i: usize, end: usize) -> Option<(Part, usize)> {
     Some((part, i))
 }
 
-const TIME_ZONES: &[&str] = &[
-    "ET", "EST", "EDT", "CT", "CST", "CDT", "MT", "MST", "MDT", "PT", "PST", "PDT", "GMT", "UTC",
-    "BST", "CET", "CEST",
-];
-
 /// A time of day at `i`: its hour and minute and its last token.
 fn clock(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<((i8, i8), usize)> {
     if i >= end {
@@ -439,7 +435,7 @@ fn clock(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<((i8, i8
     if !(0..=23).contains(&hour) || !(0..=59).contains(&minute) {
         return None;
     }
-    if last + 1 < end && TIME_ZONES.contains(&view.w(last + 1)) {
+    if last + 1 < end && listed(WordList::TimeZones, view.w(last + 1)) {
         last += 1;
     }
     Some(((hour, minute), last))
@@ -530,11 +526,6 @@ fn month_date(view: &View<'_>, i: usize, month: i8, end: usize) -> Option<Expr> 
     ))
 }
 
-const MONTH_CUES: &[&str] = &[
-    "in", "since", "until", "till", "by", "early", "late", "mid", "of", "from", "through",
-    "during", "before", "after", "to", "between", "and",
-];
-
 fn base(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
     if i >= end {
         return None;
@@ -575,7 +566,7 @@ fn base(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
                 i + 1,
             ));
         }
-        let cued = i > start && MONTH_CUES.contains(&view.l(i - 1));
+        let cued = i > start && time_word(view.l(i - 1), TimeWordUse::MonthCue);
         if cued && view.kind(i) == Some(TokenKind::Word) {
             return Some(Expr::new(
                 When::Month {
@@ -905,39 +896,12 @@ fn amount(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
     }
 }
 
-const FUTURE: &[&str] = &[
-    "will",
-    "'ll",
-    "’ll",
-    "wo",
-    "shall",
-    "scheduled",
-    "upcoming",
-    "expected",
-    "expects",
-    "plans",
-    "plan",
-    "planning",
-    "due",
-    "going",
-    "next",
-    "begins",
-    "opens",
-    "starts",
-    "ends",
-    "closes",
-    "resumes",
-];
-
-/// Markers of the past that are no verbs; verbs are read from their tags.
-const PAST: &[&str] = &["ago", "last", "since"];
-
 fn tense_at(view: &View<'_>, k: usize) -> Option<Tense> {
     let lower = view.l(k);
-    if FUTURE.contains(&lower) {
+    if time_word(lower, TimeWordUse::Future) {
         return Some(Tense::Future);
     }
-    if PAST.contains(&lower) || view.is_past_tense(k) {
+    if time_word(lower, TimeWordUse::Past) || view.is_past_tense(k) {
         return Some(Tense::Past);
     }
     None

@@ -15,6 +15,7 @@ use attest_doc::{
     Limits, Paragraph, ParagraphRole, Segmentation, Sentence, SentenceId, Span, Token, TokenId,
     TokenKind,
 };
+use attest_lang::{WordList, listed};
 
 use crate::{abbrev, token};
 
@@ -258,76 +259,6 @@ fn continues_sentence(next: &str, kind: TokenKind) -> bool {
     }
 }
 
-/// Words that, capitalized, typically open a sentence, so that an abbreviation
-/// before them is read as ending the one before.
-const SENTENCE_STARTERS: &[&str] = &[
-    "A",
-    "After",
-    "Also",
-    "An",
-    "And",
-    "As",
-    "At",
-    "Because",
-    "Before",
-    "But",
-    "By",
-    "During",
-    "Each",
-    "Even",
-    "For",
-    "From",
-    "He",
-    "Her",
-    "His",
-    "How",
-    "However",
-    "I",
-    "If",
-    "In",
-    "It",
-    "Its",
-    "Last",
-    "Many",
-    "Meanwhile",
-    "More",
-    "Most",
-    "My",
-    "No",
-    "Now",
-    "Of",
-    "On",
-    "One",
-    "Or",
-    "Our",
-    "She",
-    "Since",
-    "So",
-    "Some",
-    "Still",
-    "That",
-    "The",
-    "Their",
-    "There",
-    "These",
-    "They",
-    "This",
-    "Those",
-    "Though",
-    "To",
-    "Under",
-    "We",
-    "What",
-    "When",
-    "Where",
-    "While",
-    "Who",
-    "Why",
-    "With",
-    "Yet",
-    "You",
-];
-
 /// Whether the token after an abbreviation opens a new sentence: a sentence
 /// starter, or an opening quote before a capitalized word ("the U.S. “clearly”"
 /// does not). A bracket does not: "Louisville, Ky. (AP)" is a dateline.
@@ -336,7 +267,7 @@ fn starts_sentence(next: &str, kind: TokenKind, after: Option<(&str, TokenKind)>
         TokenKind::Quote => after.is_some_and(|(word, kind)| {
             kind == TokenKind::Word && word.chars().next().is_some_and(char::is_uppercase)
         }),
-        TokenKind::Word => SENTENCE_STARTERS.contains(&next),
+        TokenKind::Word => listed(WordList::SentenceStarters, next),
         _ => false,
     }
 }

@@ -319,7 +319,7 @@ impl Lexer<'_, '_> {
         }
         let end = if self.peek(pos) == Some('.')
             && takes_period(word)
-            && (!is_number_abbreviation(word) || self.digit_follows(pos + 1))
+            && (!abbrev::is_number_abbreviation(word) || self.digit_follows(pos + 1))
         {
             pos + 1
         } else {
@@ -384,12 +384,6 @@ fn contraction_split(word: &str) -> Option<usize> {
         "gonna" | "wanna" | "gotta" => Some(3),
         _ => None,
     }
-}
-
-/// "No." and "Nos." abbreviate "number" only before one: "the answer is no." ends
-/// a sentence.
-fn is_number_abbreviation(word: &str) -> bool {
-    matches!(word, "No" | "no" | "Nos" | "nos")
 }
 
 /// Whether a word followed by "." keeps the period as part of itself.
