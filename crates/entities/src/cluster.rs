@@ -28,12 +28,9 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use attest_doc::{ClusterId, EntityLabel, Span};
+use attest_lang::{WordList, listed};
 
 use crate::gazetteer;
-
-/// Lower-case words not counted in initials ("Department of State" is "DOS"
-/// only to no one; "DS" is no better, but "of" never is an initial).
-const FUNCTION_WORDS: &[&str] = &["of", "the", "and", "for", "&", "on", "in", "at", "de"];
 
 /// A mention's name, ready to compare.
 #[derive(Clone, Debug)]
@@ -78,7 +75,8 @@ impl Name {
         let words: Vec<String> = written.iter().map(|w| w.to_lowercase()).collect();
         let initials = written
             .iter()
-            .filter(|w| !FUNCTION_WORDS.contains(&w.to_lowercase().as_str()))
+            // "Department of State" is "DOS" to no one: "of" is never an initial.
+            .filter(|w| !listed(WordList::InitialFunctionWords, &w.to_lowercase()))
             .filter_map(|w| w.chars().next())
             .filter(|c| c.is_uppercase())
             .collect();

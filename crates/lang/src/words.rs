@@ -19,6 +19,21 @@ pub enum WordList {
     /// ("agency", "union"): a name made only of these is a description, which
     /// the ledger never merges across articles.
     GenericOrganizationNouns,
+    /// Words that introduce the text of a sign or a chant ("placard",
+    /// "chanted"); the quotation finder's, lowercase.
+    SloganWords,
+    /// Words that introduce the title of a work ("film", "titled"); the
+    /// quotation finder's, lowercase.
+    WorkTitleWords,
+    /// Lowercase words that may stand inside a capitalized title ("with",
+    /// "the"); the quotation finder's.
+    TitleSmallWords,
+    /// Where someone puts up a post or a statement ("account", "feed"); the
+    /// source resolver's, lowercase.
+    AccountWords,
+    /// Lowercase words never counted as a name's initials ("of", "the", "&");
+    /// the entity clusterer's.
+    InitialFunctionWords,
 }
 
 impl WordList {
@@ -29,6 +44,11 @@ impl WordList {
             WordList::GenericOrganizationNouns => {
                 include_str!("../data/generic-organization-nouns.txt")
             }
+            WordList::SloganWords => include_str!("../data/slogan-words.txt"),
+            WordList::WorkTitleWords => include_str!("../data/work-title-words.txt"),
+            WordList::TitleSmallWords => include_str!("../data/title-small-words.txt"),
+            WordList::AccountWords => include_str!("../data/account-words.txt"),
+            WordList::InitialFunctionWords => include_str!("../data/initial-function-words.txt"),
         }
     }
 
@@ -76,8 +96,20 @@ mod tests {
                 );
             }
         }
-        let lowercase = words(WordList::GenericOrganizationNouns);
-        assert!(lowercase.iter().all(|word| word.to_lowercase() == *word));
+        for list in [
+            WordList::GenericOrganizationNouns,
+            WordList::SloganWords,
+            WordList::WorkTitleWords,
+            WordList::TitleSmallWords,
+            WordList::AccountWords,
+            WordList::InitialFunctionWords,
+        ] {
+            let lowercase = words(list);
+            assert!(
+                lowercase.iter().all(|word| word.to_lowercase() == *word),
+                "{list:?}"
+            );
+        }
     }
 
     #[test]

@@ -29,6 +29,7 @@
 use attest_doc::{
     AttributionId, Doc, Layer, LayerError, Quotation, QuoteStatus, SourceId, Span, Stage,
 };
+use attest_lang::{WordList, listed};
 
 /// The quotations stage.
 #[derive(Clone, Copy, Debug, Default)]
@@ -178,38 +179,6 @@ pub fn find_quotations(doc: &Doc) -> Vec<Quotation> {
     quotations
 }
 
-/// Words that introduce the text of a sign or a chant.
-const SLOGAN_WORDS: &[&str] = &[
-    "banner", "banners", "chant", "chanted", "chanting", "chants", "motto", "placard", "placards",
-    "poster", "posters", "read", "reading", "reads", "sign", "signs", "slogan", "slogans",
-];
-
-/// Words that introduce the title of a work.
-const TITLE_WORDS: &[&str] = &[
-    "album",
-    "book",
-    "column",
-    "documentary",
-    "entitled",
-    "episode",
-    "essay",
-    "film",
-    "movie",
-    "musical",
-    "novel",
-    "play",
-    "podcast",
-    "series",
-    "show",
-    "song",
-    "titled",
-];
-
-/// Lowercase words that may stand inside a capitalized title.
-const TITLE_SMALL_WORDS: &[&str] = &[
-    "a", "an", "and", "at", "by", "for", "in", "of", "on", "or", "the", "to", "with",
-];
-
 /// Whether only quotation marks, commas and "and" or "or" stand between the
 /// end of `before` and the mark at `mark`.
 fn joined_by_and(text: &str, before: Span, mark: usize) -> bool {
@@ -252,12 +221,8 @@ fn reason(text: &str, passage: &Passage) -> QuoteStatus {
                 .to_lowercase()
         })
         .collect();
-    let near = |list: &[&str]| {
-        before
-            .iter()
-            .any(|w| list.binary_search(&w.as_str()).is_ok())
-    };
-    if near(SLOGAN_WORDS) {
+    let near = |list: WordList| before.iter().any(|w| listed(list, w));
+    if near(WordList::SloganWords) {
         return QuoteStatus::Slogan;
     }
     let inner = passage.inner.get(text).unwrap_or("");
@@ -268,10 +233,10 @@ fn reason(text: &str, passage: &Passage) -> QuoteStatus {
             bare.chars()
                 .next()
                 .is_some_and(|c| c.is_uppercase() || c.is_numeric())
-                || (i > 0 && TITLE_SMALL_WORDS.binary_search(&bare).is_ok())
+                || (i > 0 && listed(WordList::TitleSmallWords, bare))
         });
     let sentence_end = inner.trim_end().ends_with(['.', '!', '?']);
-    if near(TITLE_WORDS) || (capitalized && !sentence_end) {
+    if near(WordList::WorkTitleWords) || (capitalized && !sentence_end) {
         return QuoteStatus::Title;
     }
     // Scare quotes keep a comma or full stop set inside the marks ("tidy.").
@@ -394,13 +359,6 @@ mod tests {
                 (doc.span_text(q.span).to_string(), q.status, source)
             })
             .collect()
-    }
-
-    #[test]
-    fn the_word_lists_are_sorted_for_binary_search() {
-        for list in [SLOGAN_WORDS, TITLE_WORDS, TITLE_SMALL_WORDS] {
-            assert!(list.windows(2).all(|pair| pair[0] < pair[1]), "{list:?}");
-        }
     }
 
     #[test]
