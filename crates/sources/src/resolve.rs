@@ -12,9 +12,10 @@
 //!    correct the tagger on names it has never seen: a mention is widened
 //!    over the capitalized words it left beside it ("Youth Voices Dunmore",
 //!    "Riders for Reliable Transit"), without the common nouns that open a
-//!    sentence ("Owner Kenji Ōtani") or a person before her group ("Ines
-//!    Marlow of Clean Kettle"); a name holding an organization word ("Inc.",
-//!    "Department", "Union"), or a plural noun beside other words ("Warehouse
+//!    sentence ("Owner Kenji Ōtani"), a word tagged a determiner or
+//!    conjunction ("Neither Acme nor the city") or a person before her group
+//!    ("Ines Marlow of Clean Kettle"); a name holding an organization word
+//!    ("Inc.", "Department", "Union"), or a plural noun beside other words ("Warehouse
 //!    Workers United"), is an organization's, and one holding an outlet word
 //!    ("Post", "News") an outlet's, whatever its label; a person-labelled
 //!    name the article speaks of as an organization (an apposition, "which",
@@ -28,8 +29,10 @@
 //!    with those words before it, or the organization whose name it ends or
 //!    spells ("Pinecrest also said", "The Mariners", "HLA"), and one that is a
 //!    place and nothing more ("Russia said", "the White House said") the
-//!    organization that speaks there. Other mentions of places, other names
-//!    and a platform a post is made on ("on LinkedIn") are no names.
+//!    organization that speaks there; names joined by "and" ("Obama and
+//!    Clinton", "NASA and the Pentagon") are one named source. Other mentions
+//!    of places, other names and a platform a post is made on ("on LinkedIn")
+//!    are no names.
 //! 2. **Source phrases**, in text order. A source span is split at its commas;
 //!    the part that is a name, else a pronoun, else the first part is its core,
 //!    the other parts its descriptors ("Hugh Hill, a doctor" → "a doctor").
@@ -698,9 +701,12 @@ impl<'v, 'a> State<'v, 'a> {
                         Some(Head::Group | Head::Person | Head::Police)
                     )
             };
+            // A capitalized determiner or conjunction opening a sentence
+            // ("Neither Acme nor the city responded") is no part of a name.
             let widens = |k: usize| {
                 view.kind(k) == Some(TokenKind::Word)
                     && view.is_capitalized(k)
+                    && !view.is_function_word(k)
                     && honorific(view.raw(k)).is_none()
                     && !is_name_stopword(view.raw(k))
             };
@@ -1280,8 +1286,9 @@ impl<'v, 'a> State<'v, 'a> {
 
     /// A source part that is two or more names or places joined by "and" or
     /// "&" and nothing more ("Obama and Clinton said", "Germany and France
-    /// said"): the people or bodies it names speak together, a named source
-    /// of its own, a person's when any of them is a person.
+    /// said", "NASA and the Pentagon declined"): the people or bodies it names
+    /// speak together, a named source of its own, a person's when any of them
+    /// is a person.
     fn names_joined(&mut self, part: std::ops::Range<usize>) -> Option<usize> {
         let core = if self.view.word(part.start) == "the" {
             part.start + 1
@@ -1295,6 +1302,10 @@ impl<'v, 'a> State<'v, 'a> {
                     return None;
                 }
                 at += 1;
+                // "NASA and the Pentagon".
+                if self.view.word(at) == "the" {
+                    at += 1;
+                }
             }
             let name = self
                 .name_at(at)
@@ -2105,6 +2116,17 @@ mod tests {
         mentions: &[Mention],
         parts: &[Said],
     ) -> Vec<Option<(String, SourceKind)>> {
+        sources_with_tags(text, mentions, parts, &[])
+    }
+
+    /// [`sources_with_entities`] with a part-of-speech layer when `determiners`
+    /// is not empty: those words tagged DT, every other token NNP.
+    fn sources_with_tags(
+        text: &str,
+        mentions: &[Mention],
+        parts: &[Said],
+        determiners: &[&str],
+    ) -> Vec<Option<(String, SourceKind)>> {
         let nth = |needle: &str, n: usize| {
             let start = text.match_indices(needle).nth(n).expect("present").0;
             Span::must(start, start + needle.len())
@@ -2136,6 +2158,22 @@ mod tests {
             })
             .collect();
         doc.set_entities(entities).expect("the spans fit");
+        if !determiners.is_empty() {
+            let tag = |name: &str| attest_doc::PosTag::from_name(name).expect("a tag");
+            let tags = doc
+                .tokens()
+                .iter()
+                .map(|t| {
+                    let word = t.span.get(text).unwrap_or("");
+                    tag(if determiners.contains(&word) {
+                        "DT"
+                    } else {
+                        "NNP"
+                    })
+                })
+                .collect();
+            doc.set_pos(tags).expect("one tag a token");
+        }
         named_sources(&doc)
     }
 
@@ -2195,6 +2233,29 @@ mod tests {
     }
 
     #[test]
+    fn a_determiner_opening_the_sentence_is_no_part_of_a_name() {
+        let text = "Bellmere said in a statement that it would reopen. Neither Bellmere \
+                    nor the county would say more.";
+        let source = |determiners: &[&str]| {
+            sources_with_tags(
+                text,
+                &[
+                    ("Bellmere", EntityLabel::Organization, 0),
+                    ("Bellmere", EntityLabel::Organization, 0),
+                ],
+                &[(("Bellmere", 0), ("said", 0))],
+                determiners,
+            )
+        };
+        let tagged = source(&["Neither", "nor", "the", "a", "that", "it"]);
+        assert_eq!(
+            tagged,
+            vec![named("Bellmere", SourceKind::Organization)],
+            "not \"Neither Bellmere\""
+        );
+    }
+
+    #[test]
     fn names_joined_by_and_are_a_named_source() {
         use EntityLabel::{Location, Person};
         let text = "Obama and Clinton said the deal was dead. Germany and France said \
@@ -2230,6 +2291,19 @@ mod tests {
             got,
             vec![named("John Smith and Mary Jones", SourceKind::Person)],
             "the first name is no title of the second"
+        );
+        let text = "NASA and the Pentagon declined to comment.";
+        let got = sources_with_entities(
+            text,
+            &[
+                ("NASA", EntityLabel::Organization, 0),
+                ("Pentagon", EntityLabel::Organization, 1),
+            ],
+            &[(("NASA and the Pentagon", 0), ("declined", 0))],
+        );
+        assert_eq!(
+            got,
+            vec![named("NASA and the Pentagon", SourceKind::Organization)]
         );
     }
 

@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use attest_doc::{Doc, FoldedWords, Span, Token, TokenKind};
+use attest_doc::{Doc, FoldedWords, Layer, PosTag, Span, Token, TokenKind};
 
 /// The token indices whose spans lie wholly inside `span`.
 pub(crate) fn tokens_in(tokens: &[Token], span: Span) -> Range<usize> {
@@ -22,6 +22,8 @@ pub(crate) struct View<'a> {
     pub(crate) tokens: &'a [Token],
     /// The folded form of every token, made once per document.
     folded: &'a FoldedWords,
+    /// The part-of-speech tags, empty when the document has none.
+    pos: &'a [PosTag],
     /// For each sentence, its token range.
     sentences: Vec<Range<usize>>,
 }
@@ -39,6 +41,7 @@ impl<'a> View<'a> {
             text,
             tokens,
             folded: doc.folded(),
+            pos: if doc.has(Layer::Pos) { doc.pos() } else { &[] },
             sentences,
         }
     }
@@ -81,6 +84,30 @@ impl<'a> View<'a> {
     pub(crate) fn is_capitalized(&self, i: usize) -> bool {
         self.kind(i) == Some(TokenKind::Word)
             && self.raw(i).chars().next().is_some_and(char::is_uppercase)
+    }
+
+    /// Whether token `i` is tagged a function word (a determiner, conjunction,
+    /// preposition, pronoun, adverb or modal), which no name begins with;
+    /// false in a document without tags.
+    pub(crate) fn is_function_word(&self, i: usize) -> bool {
+        self.pos.get(i).is_some_and(|tag| {
+            matches!(
+                tag.name(),
+                "CC" | "DT"
+                    | "EX"
+                    | "IN"
+                    | "MD"
+                    | "PDT"
+                    | "PRP"
+                    | "PRP$"
+                    | "RB"
+                    | "TO"
+                    | "WDT"
+                    | "WP"
+                    | "WP$"
+                    | "WRB"
+            )
+        })
     }
 
     /// The token range of the sentence holding token `i`.
