@@ -1189,11 +1189,7 @@ impl<'v, 'a> State<'v, 'a> {
         if part.is_empty() || !part.clone().all(|k| view.is_capitalized(k)) {
             return None;
         }
-        let core = if view.word(part.start) == "the" {
-            part.start + 1
-        } else {
-            part.start
-        };
+        let core = self.past_the(part.start);
         let words = self.words_of(core, part.end);
         if words.is_empty() {
             return None;
@@ -1251,14 +1247,9 @@ impl<'v, 'a> State<'v, 'a> {
     /// that speaks there: an organization, one for all mentions of that place
     /// that are sources.
     fn place_named(&mut self, part: std::ops::Range<usize>) -> Option<usize> {
-        let core = if self.view.word(part.start) == "the" {
-            part.start + 1
-        } else {
-            part.start
-        };
-        let at = self.places.partition_point(|(range, _)| range.start < core);
-        let &(ref range, cluster) = self.places.get(at)?;
-        if range.end != part.end || range.start != core {
+        let core = self.past_the(part.start);
+        let &(ref range, cluster) = self.place_at(core)?;
+        if range.end != part.end {
             return None;
         }
         let mut name = Name {
@@ -1290,11 +1281,7 @@ impl<'v, 'a> State<'v, 'a> {
     /// speak together, a named source of its own, a person's when any of them
     /// is a person.
     fn names_joined(&mut self, part: std::ops::Range<usize>) -> Option<usize> {
-        let core = if self.view.word(part.start) == "the" {
-            part.start + 1
-        } else {
-            part.start
-        };
+        let core = self.past_the(part.start);
         let (mut at, mut items, mut person) = (core, 0, false);
         while at < part.end {
             if items > 0 {
@@ -1303,19 +1290,16 @@ impl<'v, 'a> State<'v, 'a> {
                 }
                 at += 1;
                 // "NASA and the Pentagon".
-                if self.view.word(at) == "the" {
-                    at += 1;
-                }
+                at = self.past_the(at);
             }
             let name = self
                 .name_at(at)
                 .and_then(|i| self.names.get(i))
                 .filter(|n| n.start == at && n.end <= part.end);
             let place = self
-                .places
-                .get(self.places.partition_point(|(range, _)| range.start < at))
+                .place_at(at)
                 .map(|(range, _)| range)
-                .filter(|range| range.start == at && range.end <= part.end);
+                .filter(|range| range.end <= part.end);
             at = match (name, place) {
                 (Some(n), _) => {
                     person |= n.kind == Kind::Person;
@@ -1345,6 +1329,23 @@ impl<'v, 'a> State<'v, 'a> {
         let words = self.words_of(core, part.end);
         name.referent = Some(self.new_entity(&name, words));
         Some(self.add_name(name))
+    }
+
+    /// The token after `at` when `at` is "the", else `at`.
+    fn past_the(&self, at: usize) -> usize {
+        if self.view.word(at) == "the" {
+            at + 1
+        } else {
+            at
+        }
+    }
+
+    /// The place mention that starts at token `at`.
+    fn place_at(&self, at: usize) -> Option<&(std::ops::Range<usize>, ClusterId)> {
+        let index = self.places.partition_point(|(range, _)| range.start < at);
+        self.places
+            .get(index)
+            .filter(|(range, _)| range.start == at)
     }
 
     /// Adds a name found for a source phrase.
