@@ -30,10 +30,13 @@ pub struct Filter {
     pub kind: Option<SourceKind>,
 }
 
-/// How [`crate::Ledger::stats`] groups articles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How the statistics group articles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum GroupBy {
     /// By outlet.
+    #[default]
     Outlet,
     /// By month of publication (`YYYY-MM`).
     Month,

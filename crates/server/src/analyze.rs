@@ -17,26 +17,30 @@
 //! (see the `origin` module).
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use std::io::{self, Write};
 
-use crate::{ApiError, AppState, CancelOnDrop};
+use crate::{ApiError, AppState, CancelOnDrop, Params};
 
 /// The id of an article that comes without one.
 const REQUEST_ID: &str = "request";
 
+/// The query of `POST /v1/analyze`.
 #[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub(crate) struct AnalyzeQuery {
+    /// Include tokens and part-of-speech tags.
     #[serde(default)]
     tokens: bool,
 }
 
 pub(crate) async fn analyze(
     State(state): State<AppState>,
-    Query(query): Query<AnalyzeQuery>,
+    Params(query): Params<AnalyzeQuery>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {

@@ -12,36 +12,39 @@ use std::collections::hash_map::Entry;
 use attest_doc::Canceller;
 use attest_doc::{SourceKind, from_serde_name, serde_name};
 use attest_ledger::{Budget, Filter, GroupBy, Ledger, LedgerError, OpenOptions};
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{Path, Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
-use crate::{ApiError, AppState, CancelOnDrop};
+use crate::{ApiError, AppState, CancelOnDrop, Params};
 
 /// The most rows one request may ask for; a larger `limit` gets 400.
 const MAX_ROWS: usize = 1_000;
 
-/// Filters every ledger route takes, as query parameters.
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Params {
+/// The articles a ledger route looks at, as query parameters every ledger
+/// route with a query takes.
+#[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+struct Articles {
+    /// Only articles of this outlet, exactly as stored.
     outlet: Option<String>,
+    /// Only articles published on or after this date.
+    // A string, so that a wrong date is refused with a message that names
+    // the parameter as the page's form names its field.
+    #[cfg_attr(feature = "schema", schemars(extend("format" = "date")))]
     since: Option<String>,
+    /// Only articles published on or before this date.
+    #[cfg_attr(feature = "schema", schemars(extend("format" = "date")))]
     until: Option<String>,
-    #[serde(rename = "type")]
-    kind: Option<String>,
-    limit: Option<usize>,
-    offset: Option<usize>,
-    q: Option<String>,
-    by: Option<String>,
 }
 
-impl Params {
-    fn filter(&self) -> Result<Filter, ApiError> {
+impl Articles {
+    /// The ledger's filter for these articles and, where the route takes
+    /// one, the kind of source.
+    fn filter(&self, kind: Option<SourceKind>) -> Result<Filter, ApiError> {
         let date = |name: &str, value: &Option<String>| -> Result<_, ApiError> {
             value
                 .as_deref()
@@ -54,8 +57,48 @@ impl Params {
                 })
                 .transpose()
         };
-        let kind = self
-            .kind
+        Ok(Filter {
+            outlet: self.outlet.clone(),
+            since: date("since", &self.since)?,
+            until: date("until", &self.until)?,
+            kind,
+        })
+    }
+}
+
+/// The query of `GET /v1/articles`.
+#[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ArticlesQuery {
+    #[serde(flatten)]
+    articles: Articles,
+    #[serde(default)]
+    limit: Limit<50>,
+    /// Skip this many rows first.
+    #[serde(default)]
+    offset: usize,
+}
+
+/// The query of `GET /v1/sources`.
+#[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SourcesQuery {
+    #[serde(flatten)]
+    articles: Articles,
+    /// Only sources of this kind.
+    // A string, so that an unknown kind is refused with the list of kinds.
+    #[serde(rename = "type")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<SourceKind>"))]
+    kind: Option<String>,
+    #[serde(default)]
+    limit: Limit<20>,
+}
+
+impl SourcesQuery {
+    fn kind(&self) -> Result<Option<SourceKind>, ApiError> {
+        self.kind
             .as_deref()
             .map(|name| {
                 from_serde_name::<SourceKind>(name).ok_or_else(|| {
@@ -66,29 +109,103 @@ impl Params {
                     ))
                 })
             })
-            .transpose()?;
-        Ok(Filter {
-            outlet: self.outlet.clone(),
-            since: date("since", &self.since)?,
-            until: date("until", &self.until)?,
-            kind,
-        })
-    }
-
-    fn limit(&self, default: usize) -> Result<usize, ApiError> {
-        match self.limit {
-            Some(limit) if limit > MAX_ROWS => Err(ApiError::bad_request(format!(
-                "limit={limit} is over {MAX_ROWS}, the most rows one request gives"
-            ))),
-            limit => Ok(limit.unwrap_or(default)),
-        }
+            .transpose()
     }
 }
 
-fn params(query: Result<Query<Params>, QueryRejection>) -> Result<Params, ApiError> {
-    query
-        .map(|Query(params)| params)
-        .map_err(|rejection| ApiError::bad_request(rejection.body_text()))
+/// The query of `GET /v1/sources/{id}`.
+#[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StatementsQuery {
+    #[serde(flatten)]
+    articles: Articles,
+    #[serde(default)]
+    limit: Limit<MAX_ROWS>,
+}
+
+/// The query of `GET /v1/search`.
+#[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SearchQuery {
+    /// The words to search for.
+    // Optional to serde, so that the route refuses a missing `q` with a
+    // message that says how to give it; required all the same.
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    q: Option<String>,
+    #[serde(flatten)]
+    articles: Articles,
+    #[serde(default)]
+    limit: Limit<50>,
+    // Described from the constant the route checks, which a doc comment
+    // cannot name.
+    #[serde(default)]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(description = format!(
+            "Skip this many hits first; offset + limit is at most {MAX_SEARCH_DEPTH}."
+        ))
+    )]
+    offset: usize,
+}
+
+/// The query of `GET /v1/stats`.
+#[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StatsQuery {
+    #[serde(flatten)]
+    articles: Articles,
+    /// How to group articles.
+    #[serde(default)]
+    by: GroupBy,
+}
+
+/// `limit`: at most this many rows, `DEFAULT` when not given.
+#[derive(Deserialize)]
+#[serde(transparent)]
+struct Limit<const DEFAULT: usize>(usize);
+
+impl<const DEFAULT: usize> Default for Limit<DEFAULT> {
+    fn default() -> Self {
+        Limit(DEFAULT)
+    }
+}
+
+impl<const DEFAULT: usize> Limit<DEFAULT> {
+    /// The rows asked for, refused when over [`MAX_ROWS`].
+    fn rows(&self) -> Result<usize, ApiError> {
+        let Limit(limit) = *self;
+        if limit > MAX_ROWS {
+            return Err(ApiError::bad_request(format!(
+                "limit={limit} is over {MAX_ROWS}, the most rows one request gives"
+            )));
+        }
+        Ok(limit)
+    }
+}
+
+#[cfg(feature = "schema")]
+impl<const DEFAULT: usize> schemars::JsonSchema for Limit<DEFAULT> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("Limit{DEFAULT}").into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut schema = generator.subschema_for::<usize>();
+        schema.insert("maximum".into(), MAX_ROWS.into());
+        schema.insert("default".into(), DEFAULT.into());
+        schema.insert(
+            "description".into(),
+            "At most this many rows; more than the maximum gets 400.".into(),
+        );
+        schema
+    }
 }
 
 /// The ledger routes, each refusing a path and query over
@@ -197,18 +314,19 @@ pub(crate) fn ledger_error(error: LedgerError) -> ApiError {
     }
 }
 
+/// Rows of a ledger table.
 #[derive(Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(inline))]
 pub(crate) struct Rows<T> {
     rows: Vec<T>,
 }
 
 pub(crate) async fn articles(
     State(state): State<AppState>,
-    query: Result<Query<Params>, QueryRejection>,
+    Params(query): Params<ArticlesQuery>,
 ) -> Result<Json<Rows<attest_ledger::ArticleRow>>, ApiError> {
-    let params = params(query)?;
-    let filter = params.filter()?;
-    let (limit, offset) = (params.limit(50)?, params.offset.unwrap_or(0));
+    let filter = query.articles.filter(None)?;
+    let (limit, offset) = (query.limit.rows()?, query.offset);
     let rows = ask(&state, move |ledger| {
         ledger
             .articles(&filter, limit, offset)
@@ -234,11 +352,10 @@ pub(crate) async fn article(
 
 pub(crate) async fn sources(
     State(state): State<AppState>,
-    query: Result<Query<Params>, QueryRejection>,
+    Params(query): Params<SourcesQuery>,
 ) -> Result<Json<Rows<attest_ledger::SourceRow>>, ApiError> {
-    let params = params(query)?;
-    let filter = params.filter()?;
-    let limit = params.limit(20)?;
+    let filter = query.articles.filter(query.kind()?)?;
+    let limit = query.limit.rows()?;
     let rows = ask(&state, move |ledger| {
         ledger.top_sources(&filter, limit).map_err(ledger_error)
     })
@@ -246,7 +363,9 @@ pub(crate) async fn sources(
     Ok(Json(Rows { rows }))
 }
 
+/// A source and what it said.
 #[derive(Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(inline))]
 pub(crate) struct SourcePage {
     source: attest_ledger::SourceRow,
     statements: Vec<attest_ledger::Statement>,
@@ -255,14 +374,13 @@ pub(crate) struct SourcePage {
 pub(crate) async fn source(
     State(state): State<AppState>,
     Path(id): Path<String>,
-    query: Result<Query<Params>, QueryRejection>,
+    Params(query): Params<StatementsQuery>,
 ) -> Result<Json<SourcePage>, ApiError> {
     let id: i64 = id
         .parse()
         .map_err(|_| ApiError::bad_request(format!("source id {id:?} is not a number")))?;
-    let params = params(query)?;
-    let filter = params.filter()?;
-    let limit = params.limit(MAX_ROWS)?;
+    let filter = query.articles.filter(None)?;
+    let limit = query.limit.rows()?;
     let page = ask(&state, move |ledger| {
         let source = ledger
             .source(id)
@@ -283,10 +401,14 @@ const MAX_SEARCH_DEPTH: usize = 10_000;
 
 /// A page of search hits, whether more follow it, and how many there are.
 #[derive(Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(inline))]
 pub(crate) struct SearchPage {
     rows: Vec<Hit>,
+    /// The offset asked for.
     offset: usize,
+    /// Whether hits follow this page.
     more: bool,
+    /// How many hits the search has in all.
     total: u64,
 }
 
@@ -327,15 +449,13 @@ fn check_search(text: &str) -> Result<(), ApiError> {
 
 pub(crate) async fn search(
     State(state): State<AppState>,
-    query: Result<Query<Params>, QueryRejection>,
+    Params(query): Params<SearchQuery>,
 ) -> Result<Json<SearchPage>, ApiError> {
-    let params = params(query)?;
-    let filter = params.filter()?;
-    let limit = params.limit(50)?;
-    let offset = params.offset.unwrap_or(0);
-    let text = params
+    let filter = query.articles.filter(None)?;
+    let limit = query.limit.rows()?;
+    let offset = query.offset;
+    let text = query
         .q
-        .clone()
         .filter(|q| !q.trim().is_empty())
         .ok_or_else(|| ApiError::bad_request("give the words to search for as q=..."))?;
     check_search(&text)?;
@@ -399,20 +519,10 @@ pub(crate) async fn search(
 
 pub(crate) async fn stats(
     State(state): State<AppState>,
-    query: Result<Query<Params>, QueryRejection>,
+    Params(query): Params<StatsQuery>,
 ) -> Result<Json<Rows<attest_ledger::StatsRow>>, ApiError> {
-    let params = params(query)?;
-    let filter = params.filter()?;
-    let by = match params.by.as_deref().unwrap_or("outlet") {
-        "outlet" => GroupBy::Outlet,
-        "month" => GroupBy::Month,
-        "all" => GroupBy::All,
-        other => {
-            return Err(ApiError::bad_request(format!(
-                "by={other:?} is not one of outlet, month, all"
-            )));
-        }
-    };
+    let filter = query.articles.filter(None)?;
+    let by = query.by;
     let rows = ask(&state, move |ledger| {
         ledger.stats(by, &filter).map_err(ledger_error)
     })

@@ -59,7 +59,7 @@ use tokio::sync::Semaphore;
 
 pub use error::{ApiError, ServerError};
 #[cfg(feature = "schema")]
-pub use openapi::openapi;
+pub use openapi::{OpenApiError, openapi};
 pub use routes::{ROUTES, router};
 
 /// The limits that keep one client from taking the server down.
@@ -204,6 +204,28 @@ struct CancelOnDrop(attest_doc::Canceller);
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
         self.0.cancel();
+    }
+}
+
+/// A route's query parameters, parsed as `T`; an unknown or malformed one
+/// gets 400 with serde's reason, as every failure is an [`ApiError`].
+struct Params<T>(T);
+
+impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequestParts<S>
+    for Params<T>
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        axum::extract::Query::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Query(params)| Params(params))
+            .map_err(|rejection: axum::extract::rejection::QueryRejection| {
+                ApiError::bad_request(rejection.body_text())
+            })
     }
 }
 

@@ -46,18 +46,26 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
+/// What `GET /v1/health` answers while the server is up.
+const UP: &str = "ok";
+
+/// The server's state.
 #[derive(Serialize)]
-struct Health {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(inline))]
+pub(crate) struct Health {
+    #[cfg_attr(feature = "schema", schemars(extend("const" = UP)))]
     status: &'static str,
     version: &'static str,
     stages: Vec<&'static str>,
+    /// Whether the ledger routes answer.
     ledger: bool,
+    /// Whether the server takes corrections (attest serve --allow-corrections).
     corrections: bool,
 }
 
 async fn health(State(state): State<AppState>) -> axum::Json<Health> {
     axum::Json(Health {
-        status: "ok",
+        status: UP,
         version: env!("CARGO_PKG_VERSION"),
         stages: state.pipeline.stages().iter().map(|s| s.name()).collect(),
         ledger: state.ledger.is_some(),
@@ -65,9 +73,12 @@ async fn health(State(state): State<AppState>) -> axum::Json<Health> {
     })
 }
 
+/// The token a POST of another type than JSON carries, and its header.
 #[derive(Serialize)]
-struct Token<'a> {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(inline))]
+pub(crate) struct Token<'a> {
     token: &'a str,
+    #[cfg_attr(feature = "schema", schemars(extend("const" = origin::TOKEN_HEADER)))]
     header: &'static str,
 }
 
