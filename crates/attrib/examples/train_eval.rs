@@ -28,6 +28,9 @@ struct Options {
     /// The role tagger's pruning threshold.
     #[arg(long, default_value_t = 10.0)]
     role_prune: f32,
+    /// How many visiting orders the final taggers average.
+    #[arg(long, default_value_t = 8)]
+    shuffles: usize,
     /// The seed of the training order.
     #[arg(long, default_value_t = 0x5eed)]
     seed: u64,
@@ -328,6 +331,7 @@ fn main() {
         epochs: options.epochs,
         cue_prune: options.prune,
         role_prune: options.role_prune,
+        shuffles: options.shuffles,
     };
     if let Some(folds) = options.folds {
         cross_validate(&train_set, &config, folds, options.dump_folds.as_deref());

@@ -29,7 +29,7 @@
 //!     confidence: 1.0,
 //! }];
 //! let examples = [TrainingExample { doc: doc.clone(), gold }];
-//! let bytes = train(&examples, &TrainConfig { seed: 1, epochs: 30, cue_prune: 0.0, role_prune: 0.0 });
+//! let bytes = train(&examples, &TrainConfig { seed: 1, epochs: 30, cue_prune: 0.0, role_prune: 0.0, shuffles: 1 });
 //! let model = Attributor::from_bytes(&bytes)?;
 //! let found = model.attributions(&doc);
 //! assert_eq!(found.len(), 1);

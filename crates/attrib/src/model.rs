@@ -338,6 +338,7 @@ mod tests {
                 epochs: 20,
                 cue_prune: 0.0,
                 role_prune: 0.0,
+                shuffles: 1,
             },
         )
     }

@@ -55,6 +55,7 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
         epochs: 12,
         cue_prune: 3.5,
         role_prune: 10.0,
+        shuffles: 8,
     };
     let attrib_bytes = attest_attrib::train(&examples, &config);
     write_model(&args.out.join("attrib.model"), &attrib_bytes)?;

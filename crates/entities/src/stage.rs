@@ -7,6 +7,8 @@ use attest_learn::ModelError;
 
 use crate::Model;
 use crate::cluster::{clusters, harmonize};
+use crate::gazetteer;
+use attest_lang::{OrganizationUse, organization_word};
 
 /// The model shipped with attest, trained by `attest train`.
 static BUNDLED: &[u8] = include_bytes!(concat!(
@@ -61,6 +63,7 @@ pub(crate) fn entities_from(doc: &Doc, mut mentions: Vec<(Span, EntityLabel)>) -
     bylines_name_people(doc, &mut mentions);
     datelines_name_places(doc, &mut mentions);
     family_names_name_people(doc, &mut mentions);
+    titled_names_name_people(doc.text(), &mut mentions);
     harmonize(doc.text(), &mut mentions);
     let assigned = clusters(doc.text(), &mentions);
     mentions
@@ -202,6 +205,44 @@ fn family_names_name_people(doc: &Doc, mentions: &mut Vec<(Span, EntityLabel)>) 
     }
 }
 
+/// Makes a mention that opens with a person's title and goes on in capitals
+/// ("Mayor Ines Calloway", "Gov. Ada Byrne") a person's, unless a word of it
+/// makes it an organization's ("Mayor Office Supplies Inc."). The
+/// title's capitals make the tagger read some such names as an
+/// organization's, and the clusters, which keep each label apart, would then
+/// part the person from her later "Calloway".
+fn titled_names_name_people(text: &str, mentions: &mut [(Span, EntityLabel)]) {
+    for (span, label) in mentions.iter_mut() {
+        if *label != EntityLabel::Organization {
+            continue;
+        }
+        let words: Vec<&str> = span
+            .get(text)
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect();
+        let titles = words
+            .iter()
+            .take_while(|word| gazetteer::is_title(&word.to_lowercase()))
+            .count();
+        let name = words.get(titles..).unwrap_or_default();
+        let organization = |word: &&str| {
+            let word = word.trim_end_matches(',');
+            organization_word(word, OrganizationUse::Name)
+                || organization_word(word, OrganizationUse::Suffix)
+        };
+        if titles > 0
+            && !name.is_empty()
+            && name
+                .iter()
+                .all(|word| word.chars().next().is_some_and(char::is_uppercase))
+            && !words.iter().any(organization)
+        {
+            *label = EntityLabel::Person;
+        }
+    }
+}
+
 impl Stage for EntityTagger {
     const NAME: &'static str = "entities";
     const REQUIRES: &'static [Layer] = &[
@@ -299,5 +340,32 @@ mod tests {
         let mut none = vec![(span_of(text, "Smalls", 1), EntityLabel::Person)];
         family_names_name_people(&doc, &mut none);
         assert_eq!(none.len(), 1, "no full name, no family name");
+    }
+
+    #[test]
+    fn a_titled_name_is_a_person_unless_an_organization_word_is_in_it() {
+        let text = "Mayor Ines Calloway spoke. Gov. Ada Byrne agreed. Mayor Office Supplies \
+                    Inc. paid. Mayor said so.";
+        let mentions: Vec<(Span, EntityLabel)> = [
+            "Mayor Ines Calloway",
+            "Gov. Ada Byrne",
+            "Mayor Office Supplies Inc.",
+            "Mayor",
+        ]
+        .iter()
+        .map(|words| (span_of(text, words, 0), EntityLabel::Organization))
+        .collect();
+        let mut relabelled = mentions.clone();
+        titled_names_name_people(text, &mut relabelled);
+        let labels: Vec<EntityLabel> = relabelled.iter().map(|(_, label)| *label).collect();
+        assert_eq!(
+            labels,
+            [
+                EntityLabel::Person,
+                EntityLabel::Person,
+                EntityLabel::Organization,
+                EntityLabel::Organization,
+            ]
+        );
     }
 }

@@ -26,10 +26,11 @@
 //!    the entity stage clusters each label apart; a name closed by a company
 //!    suffix ("Novalight Inc.") is read where the tagger found none; a source
 //!    phrase of capitalized words that the tagger missed is the name written
-//!    with those words before it, or the organization whose name it ends or
-//!    spells ("Pinecrest also said", "The Mariners", "HLA"), and one that is a
-//!    place and nothing more ("Russia said", "the White House said") the
-//!    organization that speaks there; names joined by "and" ("Obama and
+//!    with those words before it, or the organization whose name it ends,
+//!    opens or spells ("Pinecrest also said", "The Mariners", "HLA"), else an
+//!    outlet's name when it ends with an outlet word ("The Ledger has
+//!    learned"), and one that is a place and nothing more ("Russia said", "the
+//!    White House said") the organization that speaks there; names joined by "and" ("Obama and
 //!    Clinton", "NASA and the Pentagon") are one named source. Other mentions
 //!    of places, other names and a platform a post is made on ("on LinkedIn")
 //!    are no names.
@@ -279,6 +280,7 @@ fn resolve_counted(doc: &Doc) -> (Resolution, usize) {
         added_at: BTreeMap::new(),
         places: Vec::new(),
         place_referents: BTreeMap::new(),
+        missed_outlets: BTreeMap::new(),
         events: Default::default(),
         referents: Vec::new(),
         visited: Cell::new(0),
@@ -440,6 +442,8 @@ struct State<'v, 'a> {
     places: Vec<(std::ops::Range<usize>, ClusterId)>,
     /// The organization each place that speaks stands for.
     place_referents: BTreeMap<ClusterId, usize>,
+    /// The outlets read from source phrases the tagger left out, by their words.
+    missed_outlets: BTreeMap<Vec<String>, usize>,
     /// Every (position, referent) mention, for recency searches.
     events: BTreeSet<(usize, usize)>,
     referents: Vec<Referent>,
@@ -1039,6 +1043,7 @@ impl<'v, 'a> State<'v, 'a> {
             && let Some(first) = parts.first()
             && let Some(name) = self
                 .name_repeated(first.clone())
+                .or_else(|| self.outlet_named(first.clone()))
                 .or_else(|| self.place_named(first.clone()))
         {
             core = Some((Core::Name(name), 0));
@@ -1183,32 +1188,14 @@ impl<'v, 'a> State<'v, 'a> {
     /// A source part of capitalized words only that the tagger left out is a
     /// mention of the name written with the same words before it ("Pinecrest
     /// also said"), or of the organization whose name it ends ("The Mariners
-    /// tweeted"), if any.
+    /// tweeted") or opens ("Brightline denied", after "Brightline Freight
+    /// Inc."), if any.
     fn name_repeated(&mut self, part: std::ops::Range<usize>) -> Option<usize> {
-        let view = self.view;
-        if part.is_empty() || !part.clone().all(|k| view.is_capitalized(k)) {
-            return None;
-        }
-        let core = self.past_the(part.start);
-        let words = self.words_of(core, part.end);
-        if words.is_empty() {
-            return None;
-        }
-        let before = self.read_names().partition_point(|n| n.start < part.start);
-        if self
-            .read_names()
-            .get(before)
-            .is_some_and(|n| n.start < part.end)
-            || before
-                .checked_sub(1)
-                .and_then(|i| self.names.get(i))
-                .is_some_and(|n| n.end > part.start)
-        {
-            return None;
-        }
+        let (core, words, before) = self.missed_name(part.clone())?;
         // As the tagger's clusters and [`State::join_shortened_organizations`]
-        // join names: "the Mariners" ends "the Harbor City Mariners", "HLA"
-        // spells "Harbor Labor Authority".
+        // join names: "the Mariners" ends "the Harbor City Mariners",
+        // "Pinecrest" opens "Pinecrest Logistics", "HLA" spells "Harbor Labor
+        // Authority".
         let organization = |n: &Name| {
             matches!(n.kind, Kind::Organization | Kind::Media)
                 .then(|| n.referent.and_then(|r| self.referents.get(r)))
@@ -1221,7 +1208,9 @@ impl<'v, 'a> State<'v, 'a> {
                 return Some((n, MergeReason::SameName));
             }
             let r = organization(n)?;
-            if r.words.len() > words.len() && r.words.ends_with(&words) {
+            if r.words.len() > words.len()
+                && (r.words.ends_with(&words) || r.words.starts_with(&words))
+            {
                 Some((n, MergeReason::ShortenedName))
             } else if let [acronym] = words.as_slice()
                 && is_acronym_of(acronym, &r.words)
@@ -1242,6 +1231,48 @@ impl<'v, 'a> State<'v, 'a> {
         Some(self.add_name(name))
     }
 
+    /// A source part of capitalized words only that no name read from the
+    /// entity layer overlaps: where its name starts past a leading "the", its
+    /// words, and how many read names come before it.
+    fn missed_name(&self, part: std::ops::Range<usize>) -> Option<(usize, Vec<String>, usize)> {
+        let view = self.view;
+        if part.is_empty() || !part.clone().all(|k| view.is_capitalized(k)) {
+            return None;
+        }
+        let core = self.past_the(part.start);
+        let words = self.words_of(core, part.end);
+        if words.is_empty() {
+            return None;
+        }
+        let before = self.read_names().partition_point(|n| n.start < part.start);
+        let overlapped = self
+            .read_names()
+            .get(before)
+            .is_some_and(|n| n.start < part.end)
+            || before
+                .checked_sub(1)
+                .and_then(|i| self.names.get(i))
+                .is_some_and(|n| n.end > part.start);
+        (!overlapped).then_some((core, words, before))
+    }
+
+    /// A source part of capitalized words only that the tagger left out and
+    /// that ends with an outlet word ("The Ledger has learned", "Harbor
+    /// Courier reported") is an outlet's name, as such a name the tagger finds
+    /// is; its repetitions are the same outlet.
+    fn outlet_named(&mut self, part: std::ops::Range<usize>) -> Option<usize> {
+        let (core, words, _) = self.missed_name(part.clone())?;
+        if !is_outlet_word(words.last()?) || (core..part.end).any(|k| is_org_word(self.view.raw(k)))
+        {
+            return None;
+        }
+        Some(
+            self.add_found_name(part, core, Kind::Media, words, |state| {
+                &mut state.missed_outlets
+            }),
+        )
+    }
+
     /// A source part that is a place the tagger found, and nothing more
     /// ("Russia said", "the White House said"), is the government or office
     /// that speaks there: an organization, one for all mentions of that place
@@ -1252,15 +1283,33 @@ impl<'v, 'a> State<'v, 'a> {
         if range.end != part.end {
             return None;
         }
+        Some(
+            self.add_found_name(part, core, Kind::Organization, cluster, |state| {
+                &mut state.place_referents
+            }),
+        )
+    }
+
+    /// Adds the name of `kind` over `part`, its name proper from `core`: the
+    /// entity of the names found before under `key` in the map `known` picks,
+    /// else a new one.
+    fn add_found_name<K: Ord>(
+        &mut self,
+        part: std::ops::Range<usize>,
+        core: usize,
+        kind: Kind,
+        key: K,
+        known: fn(&mut Self) -> &mut BTreeMap<K, usize>,
+    ) -> usize {
         let mut name = Name {
             start: part.start,
             end: part.end,
             core,
-            kind: Kind::Organization,
+            kind,
             referent: None,
             link: None,
         };
-        name.referent = Some(match self.place_referents.get(&cluster) {
+        let referent = match known(self).get(&key) {
             Some(&r) => {
                 name.link = Some(MergeReason::SameName);
                 r
@@ -1268,11 +1317,12 @@ impl<'v, 'a> State<'v, 'a> {
             None => {
                 let words = self.words_of(core, part.end);
                 let r = self.new_entity(&name, words);
-                self.place_referents.insert(cluster, r);
+                known(self).insert(key, r);
                 r
             }
-        });
-        Some(self.add_name(name))
+        };
+        name.referent = Some(referent);
+        self.add_name(name)
     }
 
     /// A source part that is two or more names or places joined by "and" or
@@ -2214,6 +2264,36 @@ mod tests {
             vec![named("Novalight Inc.", SourceKind::Organization)],
             "the platform a post is made on speaks for no company"
         );
+    }
+
+    #[test]
+    fn a_company_named_by_its_first_word_where_the_tagger_missed_it() {
+        let text = "Brightline Freight Inc. runs the depot. Brightline denied that jobs would go.";
+        let got = sources_with_entities(
+            text,
+            &[("Brightline Freight Inc.", EntityLabel::Organization, 0)],
+            &[(("Brightline", 1), ("denied", 0))],
+        );
+        assert_eq!(
+            got,
+            vec![named("Brightline Freight Inc.", SourceKind::Organization)]
+        );
+    }
+
+    #[test]
+    fn an_outlet_the_tagger_missed_is_read_from_its_outlet_word() {
+        let text = "The Harbor Courier has learned that the mill will close. The Harbor \
+                    Courier also reported that talks had failed.";
+        let got = sources_with_entities(
+            text,
+            &[],
+            &[
+                (("The Harbor Courier", 0), ("has learned", 0)),
+                (("The Harbor Courier", 1), ("reported", 0)),
+            ],
+        );
+        let courier = named("The Harbor Courier", SourceKind::MediaOutlet);
+        assert_eq!(got, vec![courier.clone(), courier]);
     }
 
     #[test]
