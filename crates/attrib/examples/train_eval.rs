@@ -29,7 +29,7 @@ struct Options {
     #[arg(long, default_value_t = 10.0)]
     role_prune: f32,
     /// How many visiting orders the final taggers average.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = attest_learn::TRAINING_ORDERS)]
     shuffles: usize,
     /// The seed of the training order.
     #[arg(long, default_value_t = 0x5eed)]

@@ -35,9 +35,9 @@ pub struct TrainConfig {
     /// more: the bundled model uses 10, which keeps a fifth of its rows with
     /// no loss on dev; 20 costs a source point.
     pub role_prune: f32,
-    /// How many visiting orders the final cue and role taggers are trained
-    /// with, their weights then averaged: one order's luck moves dev F1 by
-    /// about a point, the mean of several much less.
+    /// How many visiting orders each tagger (the fold taggers that predict
+    /// the role tagger's cues included) is trained with, their weights then
+    /// averaged ([`attest_learn::SequenceTrainer::mean_of`]).
     pub shuffles: usize,
 }
 

@@ -55,7 +55,7 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
         epochs: 12,
         cue_prune: 3.5,
         role_prune: 10.0,
-        shuffles: 8,
+        shuffles: attest_learn::TRAINING_ORDERS,
     };
     let attrib_bytes = attest_attrib::train(&examples, &config);
     write_model(&args.out.join("attrib.model"), &attrib_bytes)?;

@@ -91,8 +91,7 @@ impl Default for TrainConfig {
             // third decimal), while dropping them halves the model and the
             // tables tagging reads.
             prune_below: 1.5,
-            // As many as `attest train` gives the attribution model.
-            shuffles: 8,
+            shuffles: attest_learn::TRAINING_ORDERS,
         }
     }
 }

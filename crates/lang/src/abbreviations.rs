@@ -1,9 +1,7 @@
 //! Abbreviations whose period belongs to the word (`data/abbreviations.tsv`),
 //! compared as written: the tokenizer's list.
 
-use std::sync::LazyLock;
-
-use crate::tagged::{Tagged, Use};
+use crate::tagged::{Use, use_list};
 
 /// What the tokenizer takes an abbreviation for (the file's `uses` column).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, strum::VariantArray, strum::IntoStaticStr)]
@@ -18,30 +16,23 @@ pub enum AbbreviationClass {
     Number,
 }
 
-impl Use for AbbreviationClass {
-    const LOWERCASE: bool = false;
-}
-
-const FILE: &str = "abbreviations.tsv";
-const ABBREVIATIONS_TSV: &str = include_str!("../data/abbreviations.tsv");
-
-static ABBREVIATIONS: LazyLock<Tagged> =
-    LazyLock::new(|| Tagged::load::<AbbreviationClass>(FILE, ABBREVIATIONS_TSV));
+use_list!(AbbreviationClass, "abbreviations.tsv", lowercase: false);
 
 /// Whether `word`, without its final period and compared as written, is an
 /// abbreviation of that class; the months' abbreviations are
 /// [`month_abbreviations`](crate::month_abbreviations).
 pub fn abbreviation(word: &str, class: AbbreviationClass) -> bool {
-    ABBREVIATIONS.has(word, class)
+    class.listed(word)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tagged::Tagged;
 
     #[test]
     fn the_shipped_file_parses_and_may_end_excludes_before_name() {
-        let list = Tagged::parse::<AbbreviationClass>(FILE, ABBREVIATIONS_TSV).unwrap();
+        let list = Tagged::parse::<AbbreviationClass>().unwrap();
         let before = list.words(AbbreviationClass::BeforeName);
         let may_end = list.words(AbbreviationClass::MayEnd);
         assert!(!before.iter().any(|word| may_end.contains(word)));

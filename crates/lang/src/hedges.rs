@@ -1,8 +1,6 @@
 //! Words that hedge what an article itself asserts (`data/hedges.tsv`).
 
-use std::sync::LazyLock;
-
-use crate::tagged::{Tagged, Use};
+use crate::tagged::{Use, use_list};
 
 /// How a word hedges (the file's `uses` column).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, strum::VariantArray, strum::IntoStaticStr)]
@@ -22,27 +20,21 @@ pub enum HedgeUse {
     ReportModifier,
 }
 
-impl Use for HedgeUse {
-    const LOWERCASE: bool = true;
-}
-
-const FILE: &str = "hedges.tsv";
-const HEDGES_TSV: &str = include_str!("../data/hedges.tsv");
-
-static HEDGES: LazyLock<Tagged> = LazyLock::new(|| Tagged::load::<HedgeUse>(FILE, HEDGES_TSV));
+use_list!(HedgeUse, "hedges.tsv", lowercase: true);
 
 /// Whether `word`, lowercase, hedges in that use.
 pub fn hedge_word(word: &str, use_: HedgeUse) -> bool {
-    HEDGES.has(word, use_)
+    use_.listed(word)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tagged::Tagged;
 
     #[test]
     fn the_shipped_file_parses() {
-        Tagged::parse::<HedgeUse>(FILE, HEDGES_TSV).unwrap();
+        Tagged::parse::<HedgeUse>().unwrap();
         assert!(hedge_word("reportedly", HedgeUse::Hearsay));
         assert!(hedge_word("believed", HedgeUse::Raising));
         assert!(!hedge_word("Reportedly", HedgeUse::Hearsay));

@@ -3,7 +3,7 @@
 
 use std::sync::LazyLock;
 
-use crate::tagged::{Tagged, Use};
+use crate::tagged::{Use, use_list};
 
 /// What a reader takes an organization word for (the file's `uses` column).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, strum::VariantArray, strum::IntoStaticStr)]
@@ -24,15 +24,7 @@ pub enum OrganizationUse {
     Public,
 }
 
-impl Use for OrganizationUse {
-    const LOWERCASE: bool = false;
-}
-
-const FILE: &str = "organizations.tsv";
-const ORGANIZATIONS_TSV: &str = include_str!("../data/organizations.tsv");
-
-static ORGANIZATIONS: LazyLock<Tagged> =
-    LazyLock::new(|| Tagged::load::<OrganizationUse>(FILE, ORGANIZATIONS_TSV));
+use_list!(OrganizationUse, "organizations.tsv", lowercase: false);
 
 /// The company suffixes, lowercased.
 static SUFFIXES: LazyLock<Vec<String>> = LazyLock::new(|| {
@@ -49,21 +41,22 @@ pub fn organization_word(word: &str, use_: OrganizationUse) -> bool {
         let lower = word.to_lowercase();
         return SUFFIXES.contains(&lower);
     }
-    ORGANIZATIONS.has(word, use_)
+    use_.listed(word)
 }
 
 /// The organization words of one use, as written, sorted.
 pub fn organization_words(use_: OrganizationUse) -> &'static [&'static str] {
-    ORGANIZATIONS.words(use_)
+    use_.words()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tagged::Tagged;
 
     #[test]
     fn the_shipped_file_parses() {
-        Tagged::parse::<OrganizationUse>(FILE, ORGANIZATIONS_TSV).unwrap();
+        Tagged::parse::<OrganizationUse>().unwrap();
     }
 
     #[test]

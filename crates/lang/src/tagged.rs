@@ -5,12 +5,20 @@ use std::collections::HashMap;
 use crate::entries;
 
 /// The uses a list's words are put to, one enum per list, each use named in
-/// the file as its variant in kebab case.
+/// the file as its variant in kebab case; [`use_list`] implements it for a
+/// file of `data/`.
 pub(crate) trait Use:
     Copy + Eq + strum::VariantArray + Into<&'static str> + 'static
 {
     /// Whether the list's words are all lowercase.
     const LOWERCASE: bool;
+    /// The list's file, as errors name it.
+    const FILE: &'static str;
+    /// The file's text.
+    const TEXT: &'static str;
+
+    /// The list, read on first use.
+    fn list() -> &'static Tagged;
 
     fn name(self) -> &'static str {
         self.into()
@@ -20,7 +28,36 @@ pub(crate) trait Use:
         let index = Self::VARIANTS.iter().position(|u| *u == self).unwrap_or(0);
         1 << index
     }
+
+    /// Whether `word`, compared as given, is listed with this use.
+    fn listed(self, word: &str) -> bool {
+        Self::list().has(word, self)
+    }
+
+    /// The words listed with this use, sorted.
+    fn words(self) -> &'static [&'static str] {
+        Self::list().words(self)
+    }
 }
+
+/// Implements [`Use`] for the enum `$use` of the file `data/$file`, whose
+/// words are all lowercase when `$lowercase` says so.
+macro_rules! use_list {
+    ($use:ty, $file:literal, lowercase: $lowercase:literal) => {
+        impl $crate::tagged::Use for $use {
+            const LOWERCASE: bool = $lowercase;
+            const FILE: &'static str = $file;
+            const TEXT: &'static str = include_str!(concat!("../data/", $file));
+
+            fn list() -> &'static $crate::tagged::Tagged {
+                static LIST: std::sync::LazyLock<$crate::tagged::Tagged> =
+                    std::sync::LazyLock::new($crate::tagged::Tagged::load::<$use>);
+                &LIST
+            }
+        }
+    };
+}
+pub(crate) use use_list;
 
 /// The `word<TAB>uses` lines of `text`, the file `file`, each with its word
 /// and its uses column; an error names the first line whose word is not after
@@ -56,16 +93,22 @@ pub(crate) struct Tagged {
 }
 
 impl Tagged {
-    /// Parses `text`, the file `file`; an empty list when it does not parse,
-    /// which the file's unit test rules out for the shipped one.
-    pub(crate) fn load<U: Use>(file: &str, text: &'static str) -> Tagged {
-        Tagged::parse::<U>(file, text).unwrap_or_else(|_| Tagged {
+    /// The list of `U`'s file; an empty list when it does not parse, which
+    /// the file's unit test rules out for the shipped one.
+    pub(crate) fn load<U: Use>() -> Tagged {
+        Tagged::parse::<U>().unwrap_or_else(|_| Tagged {
             uses: HashMap::new(),
             by_use: vec![Vec::new(); U::VARIANTS.len()],
         })
     }
 
-    pub(crate) fn parse<U: Use>(file: &str, text: &'static str) -> Result<Tagged, String> {
+    /// Parses `U`'s file.
+    pub(crate) fn parse<U: Use>() -> Result<Tagged, String> {
+        Tagged::parse_text::<U>(U::FILE, U::TEXT)
+    }
+
+    /// Parses `text`, the file `file`, as a list of `U`.
+    fn parse_text<U: Use>(file: &str, text: &'static str) -> Result<Tagged, String> {
         let mut tagged = Tagged {
             uses: HashMap::new(),
             by_use: vec![Vec::new(); U::VARIANTS.len()],
@@ -116,15 +159,25 @@ mod tests {
 
     impl Use for Color {
         const LOWERCASE: bool = true;
+        const FILE: &'static str = "t";
+        const TEXT: &'static str = "";
+
+        fn list() -> &'static Tagged {
+            unreachable!("the test parses its own texts")
+        }
     }
 
     #[test]
     fn reads_uses_and_refuses_malformed_lines() {
-        let list = Tagged::parse::<Color>("t", "# c\nberry\tred,blue\nsky\tblue\n").unwrap();
+        let list = Tagged::parse_text::<Color>("t", "# c\nberry\tred,blue\nsky\tblue\n").unwrap();
         assert!(list.has("berry", Color::Red) && list.has("sky", Color::Blue));
         assert!(!list.has("sky", Color::Red) && !list.has("Sky", Color::Blue));
         assert_eq!(list.words(Color::Blue), ["berry", "sky"]);
-        let error = |text| Tagged::parse::<Color>("t", text).err().unwrap_or_default();
+        let error = |text| {
+            Tagged::parse_text::<Color>("t", text)
+                .err()
+                .unwrap_or_default()
+        };
         assert!(error("sky\tgreen\n").contains("unknown use"));
         assert!(error("sky\tblue\n").contains("no word is listed for red"));
         assert!(error("Sky\tblue,red\n").contains("not lowercase"));

@@ -1,8 +1,6 @@
 //! Words that place a time expression (`data/time-words.tsv`).
 
-use std::sync::LazyLock;
-
-use crate::tagged::{Tagged, Use};
+use crate::tagged::{Use, use_list};
 
 /// What the time tagger takes a word for (the file's `uses` column).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, strum::VariantArray, strum::IntoStaticStr)]
@@ -17,28 +15,21 @@ pub enum TimeWordUse {
     Past,
 }
 
-impl Use for TimeWordUse {
-    const LOWERCASE: bool = true;
-}
-
-const FILE: &str = "time-words.tsv";
-const TIME_WORDS_TSV: &str = include_str!("../data/time-words.tsv");
-
-static TIME_WORDS: LazyLock<Tagged> =
-    LazyLock::new(|| Tagged::load::<TimeWordUse>(FILE, TIME_WORDS_TSV));
+use_list!(TimeWordUse, "time-words.tsv", lowercase: true);
 
 /// Whether `word`, lowercase, is a time word of that use.
 pub fn time_word(word: &str, use_: TimeWordUse) -> bool {
-    TIME_WORDS.has(word, use_)
+    use_.listed(word)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tagged::Tagged;
 
     #[test]
     fn the_shipped_file_parses() {
-        Tagged::parse::<TimeWordUse>(FILE, TIME_WORDS_TSV).unwrap();
+        Tagged::parse::<TimeWordUse>().unwrap();
         assert!(time_word("since", TimeWordUse::MonthCue) && time_word("since", TimeWordUse::Past));
         assert!(time_word("’ll", TimeWordUse::Future) && time_word("'ll", TimeWordUse::Future));
         assert!(!time_word("Will", TimeWordUse::Future));

@@ -78,5 +78,7 @@ pub use perceptron::{Trainer, Weights};
 pub use quantised::{KeyTable, MAX_LABELS, QuantisedModel, Sums};
 pub use rng::SplitMix64;
 pub use scorer::Scorer;
-pub use sequence::{SequenceModel, SequenceTrainer, TransitionMask, decode_scores};
+pub use sequence::{
+    SequenceModel, SequenceTrainer, TRAINING_ORDERS, TransitionMask, decode_scores,
+};
 pub use wire::{Reader, Writer};

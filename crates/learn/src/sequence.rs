@@ -136,6 +136,10 @@ pub struct SequenceTrainer {
     clock: u64,
 }
 
+/// How many visiting orders `attest train` averages per model (see
+/// [`SequenceTrainer::mean_of`]).
+pub const TRAINING_ORDERS: usize = 8;
+
 impl SequenceTrainer {
     /// A trainer for labels `0..n_labels`.
     pub fn new(n_labels: u16) -> SequenceTrainer {
@@ -256,8 +260,7 @@ impl SequenceTrainer {
                 trainer.average()
             })
             .collect();
-        // Every model has `n_labels` labels, so the mean exists.
-        SequenceModel::mean(&models).unwrap_or_else(|| SequenceTrainer::new(n_labels).average())
+        SequenceModel::mean(n_labels, &models)
     }
 }
 
@@ -276,17 +279,10 @@ impl SequenceModel {
         self.emissions.n_classes()
     }
 
-    /// The weight-wise mean of models trained on one feature numbering.
-    /// `None` for no models or unlike label sets.
-    fn mean(models: &[SequenceModel]) -> Option<SequenceModel> {
-        let first = models.first()?;
-        let n_labels = first.n_labels();
-        if models.iter().any(|model| {
-            model.n_labels() != n_labels || model.transitions.len() != first.transitions.len()
-        }) {
-            return None;
-        }
-        let count = models.len() as f32;
+    /// The weight-wise mean of models of `n_labels` labels trained on one
+    /// feature numbering.
+    fn mean(n_labels: u16, models: &[SequenceModel]) -> SequenceModel {
+        let count = models.len().max(1) as f32;
         let n_features = models
             .iter()
             .map(|model| model.emissions.n_features())
@@ -314,7 +310,8 @@ impl SequenceModel {
             );
             emissions.push_row(&entries);
         }
-        let transitions = (0..first.transitions.len())
+        let n_transitions = (usize::from(n_labels) + 1) * usize::from(n_labels);
+        let transitions = (0..n_transitions)
             .map(|index| {
                 models
                     .iter()
@@ -323,10 +320,10 @@ impl SequenceModel {
                     / count
             })
             .collect();
-        Some(SequenceModel {
+        SequenceModel {
             emissions,
             transitions,
-        })
+        }
     }
 
     /// The best label sequence for the positions' features; with a mask, the best
