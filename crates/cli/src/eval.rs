@@ -7,7 +7,11 @@ use anyhow::Context;
 use attest_corpus::{Corpus, CorpusArticle};
 use std::time::Instant;
 
-use attest_corpus::score::{evaluate_attributions, evaluate_segmentation};
+use attest_corpus::SplitLabels;
+use attest_corpus::score::{
+    HedgeLabelReport, HedgeLabelScorer, SourceLabelReport, SourceLabelScorer,
+    evaluate_attributions, evaluate_segmentation, match_attributions,
+};
 use attest_doc::{Doc, LayerError, Limits, Stage};
 use attest_pipeline::Pipeline;
 use attest_write::AnalysisModel;
@@ -60,32 +64,26 @@ fn test_set(args: &TestSetArgs, set: TestSet) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Segments a document holding only its article, tags it and finds its
-/// entities with the bundled models: the layers the source stages read
-/// besides the attributions.
-fn source_layers() -> anyhow::Result<impl Fn(&mut Doc) -> Result<(), LayerError>> {
-    let tagger = attest_tag::Tagger::bundled().context("loading the part-of-speech model")?;
-    let entities = attest_entities::EntityTagger::bundled().context("loading the entity model")?;
-    Ok(move |doc: &mut Doc| {
-        doc.set_segmentation(attest_text::segment(doc.text(), &Limits::DEFAULT))?;
-        tagger.run(doc)?;
-        entities.run(doc)
-    })
-}
-
 fn sources(args: &SourcesEvalArgs) -> anyhow::Result<()> {
-    let prepare = source_layers()?;
+    // The layers the source stages read besides the attributions, from the
+    // chosen models.
+    let tagging = args.model.tagging()?;
+    let prepare = |doc: &mut Doc| -> Result<(), LayerError> {
+        doc.set_segmentation(attest_text::segment(doc.text(), &Limits::DEFAULT))?;
+        tagging.tagger.run(doc)?;
+        tagging.entities.run(doc)
+    };
     let mut sets = Vec::with_capacity(args.gold.len());
     for dir in &args.gold {
-        let report = attest_sources::eval_gold(dir, &prepare)
+        let report = attest_sources::eval_gold(dir, &prepare, &tagging.sourcing)
             .with_context(|| format!("scoring the gold set in {}", dir.display()))?;
         sets.push((dir, report));
     }
     let overall = attest_sources::SourcesReport::overall(
         &sets.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>(),
     );
-    let distribution = match &args.polnear {
-        Some(dir) => Some(gold_source_distribution(dir)?),
+    let labelled = match &args.polnear {
+        Some(dir) => Some(score_labelled(dir, args)?),
         None => None,
     };
     let mut out = io::stdout().lock();
@@ -94,7 +92,7 @@ fn sources(args: &SourcesEvalArgs) -> anyhow::Result<()> {
             .iter()
             .map(|(dir, report)| serde_json::json!({ "dir": dir, "scores": report }))
             .collect();
-        let json = serde_json::json!({ "sets": sets, "overall": overall, "polnear": distribution });
+        let json = serde_json::json!({ "sets": sets, "overall": overall, "polnear": labelled });
         writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
     } else {
         for (dir, report) in &sets {
@@ -105,13 +103,8 @@ fn sources(args: &SourcesEvalArgs) -> anyhow::Result<()> {
             writeln!(out, "Overall, {} sets", sets.len())?;
             writeln!(out, "{overall}")?;
         }
-        if let (Some(dir), Some(distribution)) = (&args.polnear, &distribution) {
-            writeln!(
-                out,
-                "Gold source spans of {} as attest resolves them",
-                dir.display()
-            )?;
-            write!(out, "{distribution}")?;
+        if let (Some(dir), Some(labelled)) = (&args.polnear, &labelled) {
+            write!(out, "{}", labelled.display(dir))?;
         }
     }
     if let Some(floors) = &args.floors {
@@ -130,7 +123,149 @@ fn sources(args: &SourcesEvalArgs) -> anyhow::Result<()> {
             )?;
         }
     }
+    if let (Some(floors), Some(labelled)) = (&args.floors, &labelled) {
+        labelled.check_floors(&mut out, floors)?;
+    }
     Ok(())
+}
+
+/// The scores of a PolNeAR split against attest's labels of it.
+#[derive(serde::Serialize)]
+struct LabelledScores {
+    model: &'static str,
+    /// Sources with the gold attributions given.
+    given: SourceLabelReport,
+    /// Sources over the attributions attest finds, matched by content.
+    end_to_end: SourceLabelReport,
+    /// The hedges layer alone, end to end.
+    hedges: HedgeLabelReport,
+    /// The hedges layer with the source-less attribution cues attest finds.
+    hedges_and_sourceless_cues: HedgeLabelReport,
+    /// How the gold source spans resolve, the gold attributions given.
+    distribution: attest_sources::Distribution,
+}
+
+impl LabelledScores {
+    fn display(&self, dir: &Path) -> String {
+        format!(
+            "Sources of {dir} against attest's labels, gold attributions given\n{}\n\
+             Sources of {dir} against attest's labels, end to end ({model} model)\n{}\n\
+             Writer's hedges of {dir}, the hedges layer alone ({model} model)\n{}\n\
+             Writer's hedges of {dir}, with attest's source-less attribution cues\n{}\n\
+             Gold source spans of {dir} as attest resolves them\n{}",
+            self.given,
+            self.end_to_end,
+            self.hedges,
+            self.hedges_and_sourceless_cues,
+            self.distribution,
+            dir = dir.display(),
+            model = self.model,
+        )
+    }
+
+    /// Holds the figures to `sources_polnear_given`, `sources_polnear` and
+    /// `hedges_polnear` of the floors file, accurate mode's end-to-end
+    /// figures to the sections ending in `_accurate`.
+    fn check_floors(&self, out: &mut dyn Write, floors: &Path) -> anyhow::Result<()> {
+        let suffix = if self.model == "accurate" {
+            "_accurate"
+        } else {
+            ""
+        };
+        check_floors(
+            out,
+            floors,
+            "sources_polnear_given",
+            &self.given.headline()[1..],
+        )?;
+        check_floors(
+            out,
+            floors,
+            &format!("sources_polnear{suffix}"),
+            &self.end_to_end.headline(),
+        )?;
+        check_floors(
+            out,
+            floors,
+            &format!("hedges_polnear{suffix}"),
+            &self.hedges.headline(),
+        )
+    }
+}
+
+/// Scores a PolNeAR split against the labels of `args.labels`, with the gold
+/// attributions given and end to end.
+fn score_labelled(dir: &Path, args: &SourcesEvalArgs) -> anyhow::Result<LabelledScores> {
+    let corpus = Corpus::open(dir).with_context(|| format!("opening {}", dir.display()))?;
+    let split = dir
+        .file_name()
+        .and_then(|name| name.to_str())
+        .with_context(|| format!("{}: the split directory has no name", dir.display()))?;
+    let labels = SplitLabels::read(&args.labels, split)?;
+    let pipeline = args.model.pipeline(&Limits::DEFAULT)?;
+    let (mut given, mut end_to_end) = (SourceLabelScorer::new(), SourceLabelScorer::new());
+    let (mut hedges, mut with_cues) = (HedgeLabelScorer::new(), HedgeLabelScorer::new());
+    let mut given_docs = Vec::new();
+    for name in labels.names() {
+        let article = corpus
+            .article(name)
+            .with_context(|| format!("{}: labelled article", args.labels.display()))?;
+        let Some(article_labels) = labels.article(name) else {
+            continue;
+        };
+        let problems = article_labels.check(&article);
+        if !problems.is_empty() {
+            anyhow::bail!(
+                "the labels disagree with the gold:\n{}",
+                problems.join("\n")
+            );
+        }
+        let gold: Vec<_> = article
+            .gold
+            .iter()
+            .map(|g| g.to_attribution(&article.text))
+            .collect();
+        let doc = pipeline
+            .analyze_given(article.to_article(), gold)
+            .with_context(|| format!("{name}: analysing with the gold attributions"))?;
+        let identity: Vec<_> = (0..article.gold.len()).map(Some).collect();
+        given.add(&article, article_labels, &doc, &identity);
+        given_docs.push(doc);
+
+        let doc = analyze(&pipeline, &article);
+        let mut counterpart = vec![None; article.gold.len()];
+        for (gold, found) in match_attributions(&article.text, &article.gold, doc.attributions()) {
+            counterpart[gold] = Some(found);
+        }
+        end_to_end.add(&article, article_labels, &doc, &counterpart);
+        let layer: Vec<_> = doc.hedges().iter().map(|h| (h.cue, h.scope)).collect();
+        hedges.add(&article, article_labels, &layer);
+        let mut found = layer;
+        found.extend(
+            doc.attributions()
+                .iter()
+                .filter(|a| a.source.is_empty())
+                .filter_map(|a| {
+                    let cue = *a.cue.first()?;
+                    let scope = a.content.first().map_or(cue, |first| {
+                        attest_doc::Span::must(
+                            first.byte_start(),
+                            a.content.last().unwrap_or(first).byte_end(),
+                        )
+                    });
+                    Some((cue, scope))
+                }),
+        );
+        with_cues.add(&article, article_labels, &found);
+    }
+    Ok(LabelledScores {
+        model: args.model.kind().name(),
+        given: given.report(),
+        end_to_end: end_to_end.report(),
+        hedges: hedges.report(),
+        hedges_and_sourceless_cues: with_cues.report(),
+        distribution: attest_sources::source_distribution(&given_docs),
+    })
 }
 
 /// The section of the floors file that holds a gold set's figures: `sources`
@@ -140,28 +275,6 @@ fn floor_section(dir: &Path) -> String {
         Some("gold") | None => "sources".to_string(),
         Some(name) => format!("sources_{name}"),
     }
-}
-
-/// How the gold source spans of a PolNeAR split resolve, the gold attributions
-/// placed into each segmented article.
-fn gold_source_distribution(dir: &Path) -> anyhow::Result<attest_sources::Distribution> {
-    let corpus = Corpus::open(dir).with_context(|| format!("opening {}", dir.display()))?;
-    let prepare = source_layers()?;
-    let mut docs = Vec::with_capacity(corpus.len());
-    for article in corpus.articles() {
-        let article = article.with_context(|| format!("reading {}", dir.display()))?;
-        let mut doc = Doc::new(article.to_article());
-        prepare(&mut doc).with_context(|| format!("segmenting and tagging {}", article.name))?;
-        let gold = article
-            .gold
-            .iter()
-            .map(|gold| gold.to_attribution(&article.text))
-            .collect();
-        doc.set_attributions(gold)
-            .with_context(|| format!("placing the gold attributions of {}", article.name))?;
-        docs.push(doc);
-    }
-    Ok(attest_sources::source_distribution(&docs))
 }
 
 fn attributions(args: &EvalArgs) -> anyhow::Result<()> {

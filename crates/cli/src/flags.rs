@@ -122,7 +122,7 @@ pub(crate) struct TrainArgs {
     #[arg(long, default_value = "../shared/data/polnear", value_name = "DIR")]
     pub(crate) data: PathBuf,
 
-    /// Where to write pos.model, attrib.model and entities.model.
+    /// Where to write pos.model, attrib.model, entities.model and stance.model.
     #[arg(long, default_value = "models", value_name = "DIR")]
     pub(crate) out: PathBuf,
 
@@ -136,6 +136,17 @@ pub(crate) struct TrainArgs {
     /// the attribution model. The shipped models use none.
     #[arg(long, value_name = "DIR")]
     pub(crate) extra_gold: Option<PathBuf>,
+
+    /// attest's labels of PolNeAR (train.sources.tsv), which the stance
+    /// model learns from.
+    #[arg(long, default_value = "eval/polnear", value_name = "DIR")]
+    pub(crate) labels: PathBuf,
+
+    /// Train only the models learned from the labels (stance.model), over the
+    /// bundled tagger and entity model: the same bytes a whole run writes,
+    /// since it retrains those two byte for byte.
+    #[arg(long)]
+    pub(crate) sourcing_only: bool,
 }
 
 #[derive(Debug, Args)]
@@ -357,10 +368,23 @@ pub(crate) struct SourcesEvalArgs {
     )]
     pub(crate) gold: Vec<PathBuf>,
 
-    /// Also describe how the gold source spans of a PolNeAR-format split resolve
-    /// (named, pronoun to a name, unnamed), such as ../shared/data/polnear/dev.
+    /// Also score a PolNeAR-format split, such as ../shared/data/polnear/dev,
+    /// against attest's labels of it (--labels): source type, canonical source,
+    /// stance and direct quote with the gold attributions given and end to end,
+    /// with the stance and type confusion tables; the writer's hedges; and how
+    /// the gold source spans resolve (named, pronoun to a name, unnamed).
     #[arg(long, value_name = "DIR")]
     pub(crate) polnear: Option<PathBuf>,
+
+    /// The directory of the labels of --polnear: SPLIT.sources.tsv and
+    /// SPLIT.hedges.tsv, SPLIT being the split directory's name
+    /// (crates/corpus/src/labels.rs describes them).
+    #[arg(long, value_name = "DIR", default_value = "eval/polnear")]
+    pub(crate) labels: PathBuf,
+
+    /// The model flags: the end-to-end scores of --polnear are the chosen model's.
+    #[command(flatten)]
+    pub(crate) model: crate::model::ModelArgs,
 
     /// Print the scores as JSON.
     #[arg(long)]

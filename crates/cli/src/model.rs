@@ -78,7 +78,7 @@ impl ModelArgs {
     }
 
     /// The tagger and entity model: `--models DIR`, or the bundled ones.
-    fn tagging(&self) -> anyhow::Result<TaggingModels> {
+    pub(crate) fn tagging(&self) -> anyhow::Result<TaggingModels> {
         match &self.models {
             Some(dir) => TaggingModels::read(dir).with_context(|| self.models_context(dir)),
             None => TaggingModels::bundled().context("loading the bundled models"),

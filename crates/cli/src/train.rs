@@ -24,6 +24,12 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
         Corpus::open(&train_dir).with_context(|| format!("opening {}", train_dir.display()))?;
     fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let mut out = std::io::stdout().lock();
+    if args.sourcing_only {
+        let tagger = attest_tag::Tagger::bundled().context("loading the part-of-speech model")?;
+        let entities =
+            attest_entities::EntityTagger::bundled().context("loading the entity model")?;
+        return train_sourcing(args, &tagger, &entities, &mut out);
+    }
 
     let started = Instant::now();
     let tagger = train_tagger(&corpus, args.seed)?;
@@ -74,6 +80,110 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
         out,
         "entities.model: {} bytes, {articles} articles, {:.1} s",
         entity_bytes.len(),
+        started.elapsed().as_secs_f64()
+    )?;
+    let entities = attest_entities::EntityTagger::new(
+        attest_entities::Model::from_bytes(&entity_bytes)
+            .context("reading the new entity model")?,
+    );
+    train_sourcing(args, &tagger, &entities, &mut out)
+}
+
+/// Trains the models learned from attest's labels of the train split:
+/// stance.model, over documents with the gold attributions placed, tagged by
+/// `tagger` and `entities`.
+fn train_sourcing(
+    args: &TrainArgs,
+    tagger: &attest_tag::Tagger,
+    entities: &attest_entities::EntityTagger,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let train_dir = args.data.join("train");
+    let corpus =
+        Corpus::open(&train_dir).with_context(|| format!("opening {}", train_dir.display()))?;
+    let labels = attest_corpus::SplitLabels::read(&args.labels, "train")?;
+    let (mut examples, mut type_examples) = (Vec::new(), Vec::new());
+    for name in labels.names() {
+        let article = corpus.article(name)?;
+        let Some(article_labels) = labels.article(name) else {
+            continue;
+        };
+        let problems = article_labels.check(&article);
+        anyhow::ensure!(
+            problems.is_empty(),
+            "the labels disagree with the gold:\n{}",
+            problems.join("\n")
+        );
+        let mut doc = tagged_doc(&article, tagger)?;
+        entities
+            .run(&mut doc)
+            .with_context(|| format!("finding the entities of {name}"))?;
+        let gold = article
+            .gold
+            .iter()
+            .map(|g| g.to_attribution(&article.text))
+            .collect();
+        doc.set_attributions(gold)
+            .with_context(|| format!("placing the gold of {name}"))?;
+        let labelled: Vec<(usize, attest_doc::StanceLabel)> = article
+            .gold
+            .iter()
+            .enumerate()
+            .filter_map(|(index, gold)| Some((index, article_labels.source(&gold.id)?.stance)))
+            .collect();
+        examples.extend(attest_sources::stance::training_examples(&doc, &labelled));
+        let typed: Vec<(usize, attest_corpus::LabelledType)> = article
+            .gold
+            .iter()
+            .enumerate()
+            .filter_map(|(index, gold)| Some((index, article_labels.source(&gold.id)?.source_type)))
+            .collect();
+        type_examples.extend(attest_sources::types::training_examples(&doc, &typed));
+    }
+    let stances: Vec<&str> = attest_doc::StanceLabel::ALL
+        .iter()
+        .map(|s| s.name())
+        .collect();
+    let config = attest_sources::classifier::TrainConfig {
+        epochs: 10,
+        orders: attest_learn::TRAINING_ORDERS,
+        seed: args.seed,
+    };
+    let models = [
+        (
+            "stance.model",
+            attest_sources::stance::MODEL_KIND,
+            stances,
+            &examples,
+        ),
+        (
+            "source-type.model",
+            attest_sources::types::MODEL_KIND,
+            attest_sources::types::class_names(),
+            &type_examples,
+        ),
+    ];
+    for (file, kind, classes, examples) in models {
+        let bytes = attest_sources::classifier::train(
+            kind,
+            &classes,
+            examples,
+            &config,
+            &[("articles", labels.len().to_string())],
+        );
+        write_model(&args.out.join(file), &bytes)?;
+        writeln!(
+            out,
+            "{file}: {} bytes, {} labelled examples of {} articles",
+            bytes.len(),
+            examples.len(),
+            labels.len(),
+        )?;
+    }
+    writeln!(
+        out,
+        "sourcing models: {:.1} s",
         started.elapsed().as_secs_f64()
     )?;
     Ok(())

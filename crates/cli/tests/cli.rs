@@ -507,6 +507,112 @@ fn eval_sources_scores_each_gold_set_and_all_together() {
     assert!(text.contains("floor sources_gold2.stance"), "{text}");
 }
 
+/// attest's first gold set of sources.
+fn gold_set() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../sources/tests/data/gold")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A PolNeAR-format split of one article written for this test, and labels of it.
+fn labelled_split(name: &str, sources_rows: &str) -> (PathBuf, PathBuf) {
+    let root = temp_dir(name);
+    let split = root.join("mini");
+    std::fs::create_dir_all(split.join("text")).expect("a directory");
+    std::fs::create_dir_all(split.join("attributions")).expect("a directory");
+    let text = "Mayor Ines Calloway denied the report. The port probably lost money.\n";
+    std::fs::write(split.join("text/story.txt"), text).expect("written");
+    let ann = "T1\tSource 0 19\tMayor Ines Calloway\nT2\tCue 20 26\tdenied\nT3\tContent 27 37\tthe report\n\
+               T4\tAttribution 20 26\tdenied\nE1\tAttribution:T4 Source:T1 Cue:T2 Content:T3\n";
+    std::fs::write(split.join("attributions/story_a1.ann"), ann).expect("written");
+    let labels = root.join("labels");
+    std::fs::create_dir_all(&labels).expect("a directory");
+    std::fs::write(
+        labels.join("mini.sources.tsv"),
+        format!("article\tattribution_id\tstance\tsource_type\tcanonical_source\tdirect_quote\n{sources_rows}"),
+    )
+    .expect("written");
+    std::fs::write(
+        labels.join("mini.hedges.tsv"),
+        "article\thedge_id\tcue_start\tcue_end\tscope_start\tscope_end\tannotated_as\tinside_content_of\n\
+         story\tH1\t48\t56\t39\t67\t-\t-\n",
+    )
+    .expect("written");
+    (split, labels)
+}
+
+#[test]
+fn eval_sources_scores_a_labelled_split_given_and_end_to_end() {
+    let (split, labels) = labelled_split(
+        "labelled-split",
+        "story\tE1\tdenies\tnamed person\tInes Calloway\tno\n",
+    );
+    let (split, labels) = (split.to_string_lossy(), labels.to_string_lossy());
+    let gold = gold_set();
+    let output = attest(&[
+        "eval",
+        "sources",
+        &gold,
+        "--polnear",
+        &split,
+        "--labels",
+        &labels,
+        "--json",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    let given = &json["polnear"]["given"];
+    assert_eq!(given["labelled"], 1);
+    assert_eq!(given["matched"], 1);
+    assert_eq!(given["stance"]["right"], 1, "{given}");
+    assert_eq!(given["source_type"]["right"], 1, "{given}");
+    assert_eq!(given["canonical_source"]["right"], 1, "{given}");
+    assert_eq!(given["stance_confusion"][0]["labelled"], "denies");
+    let hedges = &json["polnear"]["hedges"];
+    assert_eq!(hedges["labelled"], 1);
+    assert_eq!(hedges["matched"], 1, "\"probably\" is found: {hedges}");
+
+    let output = attest(&[
+        "eval",
+        "sources",
+        &gold,
+        "--polnear",
+        &split,
+        "--labels",
+        &labels,
+    ]);
+    let text = stdout(&output);
+    assert!(
+        text.contains("stance confusion (rows labelled, columns found)"),
+        "{text}"
+    );
+    assert!(text.contains("source type confusion"), "{text}");
+}
+
+#[test]
+fn eval_sources_refuses_labels_that_disagree_with_the_gold_naming_the_line() {
+    let (split, labels) = labelled_split(
+        "mislabelled-split",
+        "story\tE1\tdenies\tnamed person\tInes Calloway\tno\nstory\tE2\tasserts\tnamed person\tInes Calloway\tno\n",
+    );
+    let output = attest(&[
+        "eval",
+        "sources",
+        &gold_set(),
+        "--polnear",
+        &split.to_string_lossy(),
+        "--labels",
+        &labels.to_string_lossy(),
+    ]);
+    assert!(!output.status.success());
+    let err = stderr(&output);
+    assert!(
+        err.contains("story line 3 (E2): no such attribution in the .ann file"),
+        "{err}"
+    );
+}
+
 // ------------------------------------------------------- the streaming filter
 
 /// Five records on standard input: a good one, one that is not JSON, one whose

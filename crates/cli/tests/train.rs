@@ -107,13 +107,36 @@ fn write_article(
     fs::write(dir.join(format!("silver/{name}.tsv")), tsv).unwrap();
 }
 
+/// Labels of the train split's attributions (one each, E1), as
+/// `eval/polnear/train.sources.tsv` holds them, in `dir`.
+fn write_labels(dir: &Path) {
+    fs::create_dir_all(dir).unwrap();
+    let mut sources = String::from(
+        "article\tattribution_id\tstance\tsource_type\tcanonical_source\tdirect_quote\n",
+    );
+    for (name, _, [source, ..]) in ARTICLES {
+        let canonical = source.split_once(' ').map_or(*source, |(_, name)| name);
+        sources.push_str(&format!(
+            "{name}\tE1\tasserts\tnamed person\t{canonical}\tno\n"
+        ));
+    }
+    fs::write(dir.join("train.sources.tsv"), sources).unwrap();
+    fs::write(
+        dir.join("train.hedges.tsv"),
+        "article\thedge_id\tcue_start\tcue_end\tscope_start\tscope_end\tannotated_as\tinside_content_of\n",
+    )
+    .unwrap();
+}
+
 fn train(data: &Path, out: &Path, extra: Option<&Path>) -> String {
     let mut command = Command::new(env!("CARGO_BIN_EXE_attest"));
     command
         .args(["train", "--data"])
         .arg(data)
         .arg("--out")
-        .arg(out);
+        .arg(out)
+        .arg("--labels")
+        .arg(data.join("labels"));
     if let Some(extra) = extra {
         command.arg("--extra-gold").arg(extra);
     }
@@ -136,9 +159,14 @@ fn extra_gold_joins_the_train_split_for_the_attribution_model() {
     }
     let extra = dir.join("corrections");
     write_article(&extra, EXTRA, "corrections", false);
+    write_labels(&dir.join("data/labels"));
 
     let plain = train(&dir.join("data"), &dir.join("plain"), None);
     assert!(plain.contains("attrib.model"), "{plain}");
+    assert!(
+        plain.contains("stance.model") && plain.contains("2 labelled examples"),
+        "{plain}"
+    );
     assert!(!plain.contains("extra gold"), "{plain}");
     let with_extra = train(&dir.join("data"), &dir.join("extra"), Some(&extra));
     assert!(

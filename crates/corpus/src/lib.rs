@@ -30,6 +30,7 @@ mod brat;
 mod corpus;
 mod entities;
 mod error;
+mod labels;
 mod pos;
 pub mod score;
 mod silver;
@@ -39,5 +40,9 @@ pub use brat::{Annotations, GoldAttribution, Label, TextBound, parse_ann};
 pub use corpus::{AnnotatorChoice, ArticleMetadata, Corpus, CorpusArticle};
 pub use entities::{SilverMention, entity_label_of_class, silver_mentions};
 pub use error::{CorpusError, LineError};
+pub use labels::{
+    ArticleLabels, DirectQuote, HEDGES_HEADER, HedgeLabel, LabelledType, SOURCES_HEADER,
+    SourceLabel, SplitLabels,
+};
 pub use pos::{PosSentence, article_pos_sentences, pos_sentences};
 pub use silver::{SilverToken, parse_silver};

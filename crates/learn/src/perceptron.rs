@@ -223,6 +223,36 @@ impl Weights {
             .push(u32::try_from(self.classes.len()).unwrap_or(u32::MAX));
     }
 
+    /// The weight-wise mean of weights of `n_classes` classes trained on one
+    /// feature numbering: what averaging several training orders keeps.
+    pub fn mean(n_classes: u16, all: &[&Weights]) -> Weights {
+        let count = all.len().max(1) as f32;
+        let n_features = all.iter().map(|w| w.n_features()).max().unwrap_or(0);
+        let mut mean = Weights::empty(n_classes);
+        let mut sums = vec![0.0f32; usize::from(n_classes)];
+        let mut entries = Vec::new();
+        for feature in 0..n_features {
+            let id = u32::try_from(feature).unwrap_or(u32::MAX);
+            sums.fill(0.0);
+            for weights in all {
+                for (class, value) in weights.row(id) {
+                    if let Some(sum) = sums.get_mut(usize::from(class)) {
+                        *sum += value;
+                    }
+                }
+            }
+            entries.clear();
+            entries.extend(
+                (0u16..)
+                    .zip(&sums)
+                    .filter(|(_, sum)| **sum != 0.0)
+                    .map(|(class, sum)| (class, sum / count)),
+            );
+            mean.push_row(&entries);
+        }
+        mean
+    }
+
     /// How many classes the weights tell apart.
     pub fn n_classes(&self) -> u16 {
         self.n_classes

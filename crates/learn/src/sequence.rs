@@ -283,33 +283,8 @@ impl SequenceModel {
     /// feature numbering.
     fn mean(n_labels: u16, models: &[SequenceModel]) -> SequenceModel {
         let count = models.len().max(1) as f32;
-        let n_features = models
-            .iter()
-            .map(|model| model.emissions.n_features())
-            .max()
-            .unwrap_or(0);
-        let mut emissions = Weights::empty(n_labels);
-        let mut sums = vec![0.0f32; usize::from(n_labels)];
-        let mut entries = Vec::new();
-        for feature in 0..n_features {
-            let id = u32::try_from(feature).unwrap_or(u32::MAX);
-            sums.fill(0.0);
-            for model in models {
-                for (label, value) in model.emissions.row(id) {
-                    if let Some(sum) = sums.get_mut(usize::from(label)) {
-                        *sum += value;
-                    }
-                }
-            }
-            entries.clear();
-            entries.extend(
-                (0u16..)
-                    .zip(&sums)
-                    .filter(|(_, sum)| **sum != 0.0)
-                    .map(|(label, sum)| (label, sum / count)),
-            );
-            emissions.push_row(&entries);
-        }
+        let emissions: Vec<&Weights> = models.iter().map(|model| &model.emissions).collect();
+        let emissions = Weights::mean(n_labels, &emissions);
         let n_transitions = (usize::from(n_labels) + 1) * usize::from(n_labels);
         let transitions = (0..n_transitions)
             .map(|index| {

@@ -36,8 +36,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
 use attest_doc::{
-    Article, Budget, Diagnostic, Doc, Exhausted, Layer, LayerError, LayerSet, Limits, Stage,
-    StageError,
+    Article, Attribution, Budget, Diagnostic, Doc, Exhausted, Layer, LayerError, LayerSet, Limits,
+    Stage, StageError,
 };
 
 /// One stage of the pipeline: a closed set, so that dispatch is a `match`.
@@ -253,9 +253,9 @@ impl Pipeline {
             AnyStage::Segment(attest_text::Segmenter::new(*limits)),
             AnyStage::Pos(Box::new(models.tagger)),
             attributions,
-            AnyStage::Stances(attest_sources::StanceClassifier),
+            AnyStage::Stances(models.sourcing.stances),
             AnyStage::Entities(Box::new(models.entities)),
-            AnyStage::Sources(attest_sources::SourceResolver),
+            AnyStage::Sources(models.sourcing.sources),
             AnyStage::Hedges(attest_sources::HedgeFinder),
             AnyStage::Quotations(attest_sources::QuotationFinder),
             AnyStage::Quantities(attest_numbers::QuantityTagger::new()),
@@ -311,6 +311,27 @@ impl Pipeline {
             }
         }
         doc
+    }
+
+    /// Analyses one article with `attributions` given in place of the
+    /// attribution stage's, as an evaluation with gold attributions needs:
+    /// every other stage runs as in [`Pipeline::analyze`], unguarded and
+    /// without a budget. A stage's error is returned.
+    pub fn analyze_given(
+        &self,
+        article: Article,
+        attributions: Vec<Attribution>,
+    ) -> Result<Doc, LayerError> {
+        let mut doc = Doc::new(article);
+        let mut given = Some(attributions);
+        for stage in &self.stages {
+            if stage.assigns().contains(&Layer::Attributions) {
+                doc.set_attributions(given.take().unwrap_or_default())?;
+            } else {
+                stage.run(&mut doc)?;
+            }
+        }
+        Ok(doc)
     }
 
     /// Analyses a batch of articles, each with diagnostics of its own, stage by
@@ -453,6 +474,8 @@ pub struct TaggingModels {
     pub tagger: attest_tag::Tagger,
     /// The entity model (entities.model).
     pub entities: attest_entities::EntityTagger,
+    /// The stance and source type models (stance.model, source-type.model).
+    pub sourcing: attest_sources::SourcingModels,
 }
 
 impl TaggingModels {
@@ -462,11 +485,14 @@ impl TaggingModels {
             tagger: attest_tag::Tagger::bundled().map_err(model_error::<attest_tag::Tagger>)?,
             entities: attest_entities::EntityTagger::bundled()
                 .map_err(model_error::<attest_entities::EntityTagger>)?,
+            sourcing: attest_sources::SourcingModels::bundled()
+                .map_err(model_error::<attest_sources::SourceResolver>)?,
         })
     }
 
-    /// The models in `dir` (pos.model, entities.model), as `attest train --out
-    /// DIR` writes them; errors name the file.
+    /// The models in `dir` (pos.model, entities.model, stance.model,
+    /// source-type.model), as `attest train --out DIR` writes them; errors
+    /// name the file.
     pub fn read(dir: &Path) -> Result<TaggingModels, PipelineError> {
         let (bytes, file) = read_model(dir, "pos.model")?;
         let tagger = attest_tag::Model::from_bytes(&bytes)
@@ -476,7 +502,18 @@ impl TaggingModels {
         let entities = attest_entities::Model::from_bytes(&bytes)
             .map(attest_entities::EntityTagger::new)
             .map_err(|error| model_error::<attest_entities::EntityTagger>(error.in_file(file)))?;
-        Ok(TaggingModels { tagger, entities })
+        let (bytes, file) = read_model(dir, "stance.model")?;
+        let stances = attest_sources::StanceClassifier::from_bytes(&bytes).map_err(|error| {
+            model_error::<attest_sources::StanceClassifier>(error.in_file(file))
+        })?;
+        let (bytes, file) = read_model(dir, "source-type.model")?;
+        let sources = attest_sources::SourceResolver::from_bytes(&bytes)
+            .map_err(|error| model_error::<attest_sources::SourceResolver>(error.in_file(file)))?;
+        Ok(TaggingModels {
+            tagger,
+            entities,
+            sourcing: attest_sources::SourcingModels { stances, sources },
+        })
     }
 }
 
@@ -575,7 +612,12 @@ mod tests {
         let missing = LinearModels::read(&dir).unwrap_err().to_string();
         assert!(missing.contains("pos.model"), "{missing}");
         let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
-        for name in ["pos.model", "entities.model"] {
+        for name in [
+            "pos.model",
+            "entities.model",
+            "stance.model",
+            "source-type.model",
+        ] {
             std::fs::copy(shipped.join(name), dir.join(name)).unwrap();
         }
         assert!(

@@ -31,7 +31,7 @@ use attest_doc::{
 };
 use serde::Serialize;
 
-use crate::{HedgeFinder, QuotationFinder, SourceResolver, StanceClassifier};
+use crate::{HedgeFinder, QuotationFinder, SourcingModels};
 
 /// Assigns to a document holding only its article the layers the source
 /// stages read before the attributions: tokens, sentences, paragraphs, POS
@@ -589,7 +589,11 @@ impl fmt::Display for SourcesReport {
 /// read before the attributions (tokens, sentences, paragraphs, POS and
 /// entities; the caller's stages, so that this stage crate depends on none of
 /// them), and the gold attributions are placed into the document.
-pub fn analyse_gold(article: &GoldArticle, prepare: Prepare<'_>) -> Result<Doc, GoldError> {
+pub fn analyse_gold(
+    article: &GoldArticle,
+    prepare: Prepare<'_>,
+    models: &SourcingModels,
+) -> Result<Doc, GoldError> {
     let layer = |source| GoldError::Layer {
         article: article.name.clone(),
         source,
@@ -604,29 +608,34 @@ pub fn analyse_gold(article: &GoldArticle, prepare: Prepare<'_>) -> Result<Doc, 
             .collect(),
     )
     .map_err(layer)?;
-    StanceClassifier.run(&mut doc).map_err(layer)?;
-    SourceResolver.run(&mut doc).map_err(layer)?;
+    models.stances.run(&mut doc).map_err(layer)?;
+    models.sources.run(&mut doc).map_err(layer)?;
     HedgeFinder.run(&mut doc).map_err(layer)?;
     QuotationFinder.run(&mut doc).map_err(layer)?;
     Ok(doc)
 }
 
 /// Evaluates the stages on the gold set in `dir`.
-pub fn eval_gold(dir: &Path, prepare: Prepare<'_>) -> Result<SourcesReport, GoldError> {
-    evaluate(&read_gold(dir)?, prepare)
+pub fn eval_gold(
+    dir: &Path,
+    prepare: Prepare<'_>,
+    models: &SourcingModels,
+) -> Result<SourcesReport, GoldError> {
+    evaluate(&read_gold(dir)?, prepare, models)
 }
 
 /// Evaluates the stages on annotated articles.
 pub fn evaluate(
     articles: &[GoldArticle],
     prepare: Prepare<'_>,
+    models: &SourcingModels,
 ) -> Result<SourcesReport, GoldError> {
     let mut report = SourcesReport {
         articles: articles.len(),
         ..SourcesReport::empty()
     };
     for article in articles {
-        let doc = analyse_gold(article, prepare)?;
+        let doc = analyse_gold(article, prepare, models)?;
         score_article(article, &doc, &mut report);
     }
     report.hedges.finish();

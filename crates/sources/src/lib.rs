@@ -38,8 +38,8 @@
 //!     kind: AttributionKind::Indirect,
 //!     confidence: 1.0,
 //! }]).unwrap();
-//! StanceClassifier.run(&mut doc).unwrap();
-//! SourceResolver.run(&mut doc).unwrap();
+//! StanceClassifier::rules().run(&mut doc).unwrap();
+//! SourceResolver::rules().run(&mut doc).unwrap();
 //! HedgeFinder.run(&mut doc).unwrap();
 //!
 //! assert_eq!(doc.stances()[0].label, StanceLabel::Declines);
@@ -51,6 +51,7 @@
 
 #![deny(missing_docs)]
 
+pub mod classifier;
 mod distribution;
 mod gold;
 mod hedge;
@@ -60,6 +61,7 @@ pub mod resolve;
 pub mod stance;
 #[cfg(test)]
 mod testing;
+pub mod types;
 mod words;
 
 pub use distribution::{Distribution, source_distribution};
@@ -70,4 +72,34 @@ pub use gold::{
 pub use hedge::{HedgeFinder, find_hedges};
 pub use quote::{QuotationFinder, find_quotations};
 pub use resolve::{Resolution, Route, SourceResolver, resolve};
-pub use stance::{StanceClassifier, classify_all};
+pub use stance::StanceClassifier;
+
+/// The source stages that learn from attest's labels, with their models: the
+/// stance classifier and the resolver with its source types.
+#[derive(Clone, Debug)]
+pub struct SourcingModels {
+    /// The stance stage (stance.model).
+    pub stances: StanceClassifier,
+    /// The source stage (source-type.model).
+    pub sources: SourceResolver,
+}
+
+impl SourcingModels {
+    /// The models built into attest.
+    pub fn bundled() -> Result<SourcingModels, attest_learn::ModelError> {
+        Ok(SourcingModels {
+            stances: StanceClassifier::bundled()?,
+            sources: SourceResolver::bundled()?,
+        })
+    }
+
+    /// The bundled models, loaded on first use and shared by every caller.
+    pub fn shared() -> Result<&'static SourcingModels, attest_learn::ModelError> {
+        static SHARED: std::sync::OnceLock<Result<SourcingModels, attest_learn::ModelError>> =
+            std::sync::OnceLock::new();
+        SHARED
+            .get_or_init(SourcingModels::bundled)
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}

@@ -347,7 +347,7 @@ mod tests {
                 .map(|(s, c, t)| attribution(text, s, c, t))
                 .collect(),
         );
-        SourceResolver.run(&mut doc).expect("sources fit");
+        SourceResolver::rules().run(&mut doc).expect("sources fit");
         QuotationFinder.run(&mut doc).expect("quotations fit");
         doc.quotations()
             .iter()

@@ -84,9 +84,45 @@ use crate::words::{View, tokens_in};
 /// a multi-megabyte text linear.
 const LOOKBACK: usize = 400;
 
-/// The source stage.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SourceResolver;
+/// The source stage: the rules, then the learned source types when it has a
+/// model ([`crate::types`]).
+#[derive(Clone, Debug, Default)]
+pub struct SourceResolver {
+    types: Option<crate::classifier::Classifier>,
+}
+
+/// The source type model shipped with attest, trained by `attest train`.
+static BUNDLED_TYPES: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../models/source-type.model"
+));
+
+impl SourceResolver {
+    /// The stage with the rules alone.
+    pub fn rules() -> SourceResolver {
+        SourceResolver { types: None }
+    }
+
+    /// The stage with a source type model file's bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<SourceResolver, attest_learn::ModelError> {
+        crate::classifier::Classifier::from_bytes(bytes, crate::types::MODEL_KIND)
+            .map(|types| SourceResolver { types: Some(types) })
+    }
+
+    /// The stage with the model built into attest.
+    pub fn bundled() -> Result<SourceResolver, attest_learn::ModelError> {
+        SourceResolver::from_bytes(BUNDLED_TYPES)
+    }
+
+    /// The sources of `doc`, typed by the model when there is one.
+    pub fn resolve(&self, doc: &Doc) -> Resolution {
+        let mut resolution = resolve(doc);
+        if let Some(types) = &self.types {
+            crate::types::retype(doc, &mut resolution, types);
+        }
+        resolution
+    }
+}
 
 impl Stage for SourceResolver {
     const NAME: &'static str = "sources";
@@ -100,7 +136,7 @@ impl Stage for SourceResolver {
     const ASSIGNS: &'static [Layer] = &[Layer::Sources];
 
     fn run(&self, doc: &mut Doc) -> Result<(), LayerError> {
-        let resolution = resolve(doc);
+        let resolution = self.resolve(doc);
         doc.set_sources(resolution.sources)
     }
 }

@@ -1,17 +1,27 @@
 //! The stance of each attribution, read from its cue and the words around it.
 //!
-//! A cue word carries a class (from the cue lexicon); when a cue holds several,
-//! the strongest wins ("was quoted as saying" reports). Then context changes it:
-//! a decline verb with its "to" ("declined to confirm"), a negated silence verb
-//! ("did not respond", "could not be reached"), a negated statement ("did not
-//! confirm", "would not say") all decline; "told a newspaper" and "according to"
-//! a news outlet or to reports report. Beliefs and intentions stay what they are
-//! under negation ("does not expect" still states a belief). The look-around
-//! windows stop at punctuation, so the "not" of a relative clause ("who did not
-//! attend, said") never reaches the cue.
+//! Two layers decide. The rules come first: a cue word carries a class (from
+//! the cue lexicon); when a cue holds several, the strongest wins ("was quoted
+//! as saying" reports). Then context changes it: a decline verb with its "to"
+//! ("declined to confirm"), a negated silence verb ("did not respond", "could
+//! not be reached"), a negated statement ("did not confirm", "would not say")
+//! all decline; "told a newspaper" and "according to" a news outlet or to
+//! reports report. Beliefs and intentions stay what they are under negation
+//! ("does not expect" still states a belief). The look-around windows stop at
+//! punctuation, so the "not" of a relative clause ("who did not attend, said")
+//! never reaches the cue.
+//!
+//! Then a classifier learned from attest's labels of real copy
+//! (`eval/polnear`, `models/stance.model`) reads the rule's answer with the
+//! cue's words, their negation and modals, the complement ("that", "to",
+//! "whether", a quotation), the source's first and last words and the words
+//! around, and decides; where it keeps the rule's answer, the rule's evidence
+//! stands, and where it overrules it, the cue is the evidence.
 
 use attest_doc::{Attribution, AttributionId, Doc, Layer, LayerError, Stage, Stance, StanceLabel};
+use attest_learn::ModelError;
 
+use crate::classifier::Classifier;
 use crate::lexicon::{
     is_decline_verb, is_decline_word, is_description_stop, is_media_noun, is_negator,
     is_outlet_word, is_silence_verb, negated, priority,
@@ -21,9 +31,86 @@ use crate::words::{View, tokens_in};
 /// How many tokens before and after a cue can change its stance.
 const WINDOW: usize = 4;
 
+/// How much more the model must score another stance than the rule's before
+/// it overrules the rule.
+const OVERRULE_MARGIN: f32 = 3.0;
+
+/// The kind of the stance model's file.
+pub const MODEL_KIND: [u8; 4] = *b"STN1";
+
+/// The model shipped with attest, trained by `attest train`.
+static BUNDLED: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../models/stance.model"
+));
+
 /// The stance stage: one [`Stance`] per attribution, with the words that decided it.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct StanceClassifier;
+#[derive(Clone, Debug)]
+pub struct StanceClassifier {
+    model: Option<Classifier>,
+}
+
+impl StanceClassifier {
+    /// The stage with a learned model over the rules.
+    pub fn new(model: Classifier) -> StanceClassifier {
+        StanceClassifier { model: Some(model) }
+    }
+
+    /// The stage with the rules alone: what training reads the rule's answer from.
+    pub fn rules() -> StanceClassifier {
+        StanceClassifier { model: None }
+    }
+
+    /// The stage with a model file's bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<StanceClassifier, ModelError> {
+        Classifier::from_bytes(bytes, MODEL_KIND).map(StanceClassifier::new)
+    }
+
+    /// The stage with the model built into attest.
+    pub fn bundled() -> Result<StanceClassifier, ModelError> {
+        StanceClassifier::from_bytes(BUNDLED)
+    }
+
+    /// The stance of every attribution of `doc`, in attribution order.
+    pub fn classify_all(&self, doc: &Doc) -> Vec<Stance> {
+        let view = View::new(doc);
+        doc.attributions()
+            .iter()
+            .enumerate()
+            .filter_map(|(index, attribution)| {
+                let (rule, evidence) = classify(&view, attribution);
+                let (label, evidence) = match &self.model {
+                    None => (rule, evidence),
+                    Some(model) => {
+                        let scores = model.scores(&features(&view, attribution, rule));
+                        let rule_index = StanceLabel::ALL.iter().position(|&l| l == rule);
+                        let rule_score = rule_index.and_then(|i| scores.get(i)).copied();
+                        let best = (0..scores.len())
+                            .fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
+                        let label = match (StanceLabel::ALL.get(best), rule_score) {
+                            // The rule's stance stands unless the model is clearly
+                            // surer of another (tuned on dev; see docs/sources.md).
+                            (Some(&label), Some(held)) if scores[best] - held > OVERRULE_MARGIN => {
+                                label
+                            }
+                            _ => rule,
+                        };
+                        if label == rule {
+                            (rule, evidence)
+                        } else {
+                            (label, attribution.cue.clone())
+                        }
+                    }
+                };
+                AttributionId::new(index).map(|attribution| Stance {
+                    attribution,
+                    label,
+                    evidence,
+                })
+            })
+            .collect()
+    }
+}
 
 impl Stage for StanceClassifier {
     const NAME: &'static str = "stances";
@@ -31,26 +118,130 @@ impl Stage for StanceClassifier {
     const ASSIGNS: &'static [Layer] = &[Layer::Stances];
 
     fn run(&self, doc: &mut Doc) -> Result<(), LayerError> {
-        let stances = classify_all(doc);
+        let stances = self.classify_all(doc);
         doc.set_stances(stances)
     }
 }
 
-/// The stance of every attribution of `doc`, in attribution order.
-pub fn classify_all(doc: &Doc) -> Vec<Stance> {
+/// The examples of a document whose attributions are labelled: for each
+/// `(attribution index, stance)`, the features the model reads, with the
+/// rules' answer among them.
+pub fn training_examples(doc: &Doc, labelled: &[(usize, StanceLabel)]) -> Vec<(Vec<String>, u16)> {
     let view = View::new(doc);
-    doc.attributions()
+    labelled
         .iter()
-        .enumerate()
-        .filter_map(|(index, attribution)| {
-            let (label, evidence) = classify(&view, attribution);
-            AttributionId::new(index).map(|attribution| Stance {
-                attribution,
-                label,
-                evidence,
-            })
+        .filter_map(|&(index, label)| {
+            let attribution = doc.attributions().get(index)?;
+            let (rule, _) = classify(&view, attribution);
+            let class = StanceLabel::ALL.iter().position(|&l| l == label)?;
+            Some((
+                features(&view, attribution, rule),
+                u16::try_from(class).ok()?,
+            ))
         })
         .collect()
+}
+
+/// A crude stem, so that "denied", "denies" and "deny" share a feature.
+fn stem(word: &str) -> &str {
+    for suffix in ["ing", "ied", "ies", "ed", "es", "s"] {
+        if let Some(stem) = word.strip_suffix(suffix)
+            && stem.len() >= 3
+        {
+            return stem;
+        }
+    }
+    word
+}
+
+const MODALS: &[&str] = &[
+    "will", "would", "could", "can", "may", "might", "should", "must", "shall", "wo", "ca",
+];
+
+/// What the model reads of one attribution.
+fn features(view: &View<'_>, attribution: &Attribution, rule: StanceLabel) -> Vec<String> {
+    let mut out = vec!["bias".to_owned(), format!("rule={}", rule.name())];
+    let cue = view.tokens_of(&attribution.cue);
+    let content = view.tokens_of(&attribution.content);
+    let source = view.tokens_of(&attribution.source);
+    out.push(format!("kind={:?}", attribution.kind));
+    let cue_words: Vec<&str> = cue.iter().map(|&i| view.word(i)).collect();
+    for word in &cue_words {
+        out.push(format!("cw={word}"));
+        out.push(format!("cs={}", stem(word)));
+        if let Some(class) = attest_lang::stance_class(word) {
+            out.push(format!("cls={}", class.name()));
+        }
+    }
+    out.push(format!("cue={}", cue_words.join("_")));
+    if let (Some(&first), Some(&last)) = (cue.first(), cue.last()) {
+        out.push(format!("cf={}", view.word(first)));
+        out.push(format!("cl={}", stem(view.word(last))));
+        out.push(format!("rule_cl={}_{}", rule.name(), stem(view.word(last))));
+        let sentence = view.sentence_of(first);
+        for k in 1..=3 {
+            let Some(i) = first.checked_sub(k).filter(|&i| i >= sentence.start) else {
+                break;
+            };
+            out.push(format!("b{k}={}", view.word(i)));
+            out.push(format!("bw={}", view.word(i)));
+            if is_negator(view.word(i)) {
+                out.push("neg_before".into());
+            }
+            if MODALS.contains(&view.word(i)) {
+                out.push(format!("modal={}", view.word(i)));
+            }
+        }
+        for k in 1..=3 {
+            let i = last + k;
+            if i >= sentence.end {
+                break;
+            }
+            out.push(format!("a{k}={}", view.word(i)));
+        }
+        if cue_words.iter().any(|w| is_negator(w)) {
+            out.push("neg_cue".into());
+        }
+        for word in cue_words.iter().filter(|w| MODALS.contains(w)) {
+            out.push(format!("modal={word}"));
+        }
+        match content.first() {
+            Some(&c) if c > last => {
+                out.push(format!("c0={}", view.word(c)));
+                out.push(format!("cl_c0={}_{}", stem(view.word(last)), view.word(c)));
+                if let Some(&c1) = content.get(1) {
+                    out.push(format!("c1={}", view.word(c1)));
+                }
+            }
+            Some(_) => out.push("content_before".into()),
+            None => out.push("no_content".into()),
+        }
+    } else {
+        out.push("no_cue".into());
+    }
+    for &c in content.iter().take(6) {
+        if MODALS.contains(&view.word(c)) || matches!(view.word(c), "going" | "plan" | "plans") {
+            out.push(format!("cmodal={}", view.word(c)));
+        }
+    }
+    match (source.first(), source.last()) {
+        (Some(&first), Some(&last)) => {
+            out.push(format!("s0={}", view.word(first)));
+            out.push(format!("sh={}", view.word(last)));
+            if view.is_capitalized(first) {
+                out.push("scap".into());
+            }
+            if source
+                .iter()
+                .any(|&i| is_outlet_word(view.raw(i)) || is_media_noun(view.word(i)))
+            {
+                out.push("smedia".into());
+                out.push(format!("smedia_cue={}", cue_words.join("_")));
+            }
+        }
+        _ => out.push("no_source".into()),
+    }
+    out
 }
 
 fn classify(view: &View<'_>, attribution: &Attribution) -> (StanceLabel, Vec<attest_doc::Span>) {
@@ -174,7 +365,7 @@ mod tests {
 
     fn stance_of(text: &str, source: &str, cue: &str, content: &str) -> (StanceLabel, String) {
         let doc = doc_with(text, vec![attribution(text, source, cue, content)]);
-        let stances = classify_all(&doc);
+        let stances = StanceClassifier::rules().classify_all(&doc);
         let stance = stances.first().expect("one stance per attribution");
         let evidence: Vec<&str> = stance.evidence.iter().map(|s| doc.span_text(*s)).collect();
         (stance.label, evidence.join(" | "))

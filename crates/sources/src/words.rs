@@ -119,6 +119,17 @@ impl<'a> View<'a> {
         }
     }
 
+    /// The tokens inside any of `spans`, in order, each once.
+    pub(crate) fn tokens_of(&self, spans: &[Span]) -> Vec<usize> {
+        let mut all: Vec<usize> = spans
+            .iter()
+            .flat_map(|span| tokens_in(self.tokens, *span))
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+
     /// The spans of a token list, adjacent tokens merged into one span.
     pub(crate) fn merged_spans(&self, indices: &[usize]) -> Vec<Span> {
         let mut sorted: Vec<usize> = indices.to_vec();

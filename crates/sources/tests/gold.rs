@@ -13,7 +13,7 @@ fn score(set: &str) -> attest_sources::SourcesReport {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(set);
-    attest_sources::eval_gold(&dir, &prepare).expect("the gold set reads")
+    attest_sources::eval_gold(&dir, &prepare, models()).expect("the gold set reads")
 }
 
 #[test]
@@ -24,4 +24,9 @@ fn gold_set_report() {
 #[test]
 fn blind_set_report() {
     insta::assert_snapshot!(score("gold2").to_string());
+}
+
+/// The bundled learned source stages.
+fn models() -> &'static attest_sources::SourcingModels {
+    attest_sources::SourcingModels::shared().expect("the bundled sourcing models load")
 }

@@ -29,14 +29,11 @@ fn polnear_dev_source_distribution() {
     }
     let segmented = started.elapsed();
     let stages = std::time::Instant::now();
+    let models = attest_sources::SourcingModels::shared().expect("the bundled models");
     for doc in &mut docs {
         use attest_doc::Stage;
-        attest_sources::StanceClassifier
-            .run(doc)
-            .expect("stances fit");
-        attest_sources::SourceResolver
-            .run(doc)
-            .expect("sources fit");
+        models.stances.run(doc).expect("stances fit");
+        models.sources.run(doc).expect("sources fit");
         attest_sources::HedgeFinder.run(doc).expect("hedges fit");
     }
     let staged = stages.elapsed();

@@ -105,8 +105,8 @@ proptest! {
         doc.set_attributions(attributions).unwrap();
         // Each `run` checks its layer against the text: an error is a span
         // that does not fit.
-        StanceClassifier.run(&mut doc).unwrap();
-        SourceResolver.run(&mut doc).unwrap();
+        StanceClassifier::rules().run(&mut doc).unwrap();
+        SourceResolver::rules().run(&mut doc).unwrap();
         HedgeFinder.run(&mut doc).unwrap();
         prop_assert_eq!(doc.stances().len(), doc.attributions().len());
         for source in doc.sources() {

@@ -215,19 +215,7 @@ impl AttributionScorer {
         self.direct_content.predicted += direct_pieces.len();
         self.direct_content.exact += direct.true_pos;
 
-        let tokens_of = |content: &[Span], cue: &[Span]| MatchTokens {
-            content: fragment_tokens(text, content),
-            cue: fragment_tokens(text, cue),
-        };
-        let gold_tokens: Vec<MatchTokens> = gold
-            .iter()
-            .map(|g| tokens_of(g.content(), g.cue()))
-            .collect();
-        let predicted_tokens: Vec<MatchTokens> = predicted
-            .iter()
-            .map(|p| tokens_of(p.content(), p.cue()))
-            .collect();
-        let pairs = match_by_content(&gold_tokens, &predicted_tokens);
+        let pairs = match_attributions(text, gold, predicted);
         self.attributions
             .add(Prf::from_counts(pairs.len(), predicted.len(), gold.len()));
         for (g, p) in pairs {
@@ -417,6 +405,29 @@ pub fn content_jaccard(text: &str, gold: &[Span], predicted: &[Span]) -> f64 {
 fn overlap(a: &[Span], b: &[Span]) -> (usize, usize) {
     let common = multiset_prf(a, b).true_pos;
     (common, a.len() + b.len() - common)
+}
+
+/// The (gold, predicted) pairs of the attribution protocol: contents with token
+/// Jaccard ≥ 0.5 (cues, where both lack a content), one to one, best first, in
+/// gold order.
+pub fn match_attributions<G: Roles, P: Roles>(
+    text: &str,
+    gold: &[G],
+    predicted: &[P],
+) -> Vec<(usize, usize)> {
+    let tokens_of = |content: &[Span], cue: &[Span]| MatchTokens {
+        content: fragment_tokens(text, content),
+        cue: fragment_tokens(text, cue),
+    };
+    let gold_tokens: Vec<MatchTokens> = gold
+        .iter()
+        .map(|g| tokens_of(g.content(), g.cue()))
+        .collect();
+    let predicted_tokens: Vec<MatchTokens> = predicted
+        .iter()
+        .map(|p| tokens_of(p.content(), p.cue()))
+        .collect();
+    match_by_content(&gold_tokens, &predicted_tokens)
 }
 
 /// The tokens an attribution is matched on.

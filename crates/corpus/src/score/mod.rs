@@ -11,13 +11,17 @@
 mod attribution;
 mod entities;
 mod segmentation;
+mod sources;
 
 pub use attribution::{
     AttributionProtocol, AttributionReport, AttributionScorer, RoleScores, Roles, SpanProtocol,
-    content_jaccard, paragraph_pieces, score_tokens,
+    content_jaccard, match_attributions, paragraph_pieces, score_tokens,
 };
 pub use entities::{EntityReport, EntityScorer, LabelScores};
 pub use segmentation::{SegmentationReport, SegmentationScorer};
+pub use sources::{
+    Confusion, HedgeLabelReport, HedgeLabelScorer, SourceLabelReport, SourceLabelScorer, Tally,
+};
 
 use attest_doc::{Attribution, Entity, Segmentation};
 use serde::{Serialize, Serializer, ser::SerializeStruct};
