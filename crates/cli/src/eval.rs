@@ -86,13 +86,17 @@ fn sources(args: &SourcesEvalArgs) -> anyhow::Result<()> {
         Some(dir) => Some(score_labelled(dir, args)?),
         None => None,
     };
+    let seed = match &args.seed {
+        Some(dir) => Some(score_seed(dir, args)?),
+        None => None,
+    };
     let mut out = io::stdout().lock();
     if args.json {
         let sets: Vec<_> = sets
             .iter()
             .map(|(dir, report)| serde_json::json!({ "dir": dir, "scores": report }))
             .collect();
-        let json = serde_json::json!({ "sets": sets, "overall": overall, "polnear": labelled });
+        let json = serde_json::json!({ "sets": sets, "overall": overall, "polnear": labelled, "seed": seed });
         writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
     } else {
         for (dir, report) in &sets {
@@ -105,6 +109,19 @@ fn sources(args: &SourcesEvalArgs) -> anyhow::Result<()> {
         }
         if let (Some(dir), Some(labelled)) = (&args.polnear, &labelled) {
             write!(out, "{}", labelled.display(dir))?;
+        }
+        if let (Some(dir), Some(seed)) = (&args.seed, &seed) {
+            write!(out, "{}", seed.scores.display(dir))?;
+            writeln!(
+                out,
+                "attributions attest adds beyond the gold: {}\nsources named by a pronoun: {}",
+                seed.extra_attributions,
+                if seed.pronoun_sources.is_empty() {
+                    "none".to_owned()
+                } else {
+                    seed.pronoun_sources.join(", ")
+                }
+            )?;
         }
     }
     if let Some(floors) = &args.floors {
@@ -125,6 +142,27 @@ fn sources(args: &SourcesEvalArgs) -> anyhow::Result<()> {
     }
     if let (Some(floors), Some(labelled)) = (&args.floors, &labelled) {
         labelled.check_floors(&mut out, floors)?;
+    }
+    if let (Some(floors), Some(seed)) = (&args.floors, &seed) {
+        // The seed's figures, held to `seed` (`seed_accurate` in accurate
+        // mode): what attest gets right end to end, and how little it adds.
+        let section = if seed.scores.model == "accurate" {
+            "seed_accurate"
+        } else {
+            "seed"
+        };
+        let end_to_end = seed.scores.end_to_end.headline();
+        let mut scores = end_to_end.to_vec();
+        scores.push(("hedge_recall", seed.scores.hedges.recall()));
+        scores.push((
+            "no_pronoun_sources",
+            f64::from(u8::from(seed.pronoun_sources.is_empty())),
+        ));
+        scores.push((
+            "at_most_two_extra",
+            f64::from(u8::from(seed.extra_attributions <= 2)),
+        ));
+        check_floors(&mut out, floors, section, &scores)?;
     }
     Ok(())
 }
@@ -203,17 +241,38 @@ fn score_labelled(dir: &Path, args: &SourcesEvalArgs) -> anyhow::Result<Labelled
         .with_context(|| format!("{}: the split directory has no name", dir.display()))?;
     let labels = SplitLabels::read(&args.labels, split)?;
     let pipeline = args.model.pipeline(&Limits::DEFAULT)?;
-    let (mut given, mut end_to_end) = (SourceLabelScorer::new(), SourceLabelScorer::new());
-    let (mut hedges, mut with_cues) = (HedgeLabelScorer::new(), HedgeLabelScorer::new());
-    let mut given_docs = Vec::new();
+    let mut scorer = LabelledScorer::default();
     for name in labels.names() {
         let article = corpus
             .article(name)
             .with_context(|| format!("{}: labelled article", args.labels.display()))?;
-        let Some(article_labels) = labels.article(name) else {
-            continue;
-        };
-        let problems = article_labels.check(&article);
+        if let Some(article_labels) = labels.article(name) {
+            scorer.add(&pipeline, &article, article_labels)?;
+        }
+    }
+    Ok(scorer.finish(args.model.kind().name()))
+}
+
+/// The sums of [`LabelledScores`] over the articles added.
+#[derive(Default)]
+struct LabelledScorer {
+    given: SourceLabelScorer,
+    end_to_end: SourceLabelScorer,
+    hedges: HedgeLabelScorer,
+    with_cues: HedgeLabelScorer,
+    given_docs: Vec<Doc>,
+}
+
+impl LabelledScorer {
+    /// Scores one labelled article, and returns attest's document of it and
+    /// the counterpart in it of each gold attribution.
+    fn add(
+        &mut self,
+        pipeline: &Pipeline,
+        article: &CorpusArticle,
+        labels: &attest_corpus::ArticleLabels,
+    ) -> anyhow::Result<(Doc, Vec<Option<usize>>)> {
+        let problems = labels.check(article);
         if !problems.is_empty() {
             anyhow::bail!(
                 "the labels disagree with the gold:\n{}",
@@ -227,19 +286,19 @@ fn score_labelled(dir: &Path, args: &SourcesEvalArgs) -> anyhow::Result<Labelled
             .collect();
         let doc = pipeline
             .analyze_given(article.to_article(), gold)
-            .with_context(|| format!("{name}: analysing with the gold attributions"))?;
+            .with_context(|| format!("{}: analysing with the gold attributions", article.name))?;
         let identity: Vec<_> = (0..article.gold.len()).map(Some).collect();
-        given.add(&article, article_labels, &doc, &identity);
-        given_docs.push(doc);
+        self.given.add(article, labels, &doc, &identity);
+        self.given_docs.push(doc);
 
-        let doc = analyze(&pipeline, &article);
+        let doc = analyze(pipeline, article);
         let mut counterpart = vec![None; article.gold.len()];
         for (gold, found) in match_attributions(&article.text, &article.gold, doc.attributions()) {
             counterpart[gold] = Some(found);
         }
-        end_to_end.add(&article, article_labels, &doc, &counterpart);
+        self.end_to_end.add(article, labels, &doc, &counterpart);
         let layer: Vec<_> = doc.hedges().iter().map(|h| (h.cue, h.scope)).collect();
-        hedges.add(&article, article_labels, &layer);
+        self.hedges.add(article, labels, &layer);
         let mut found = layer;
         found.extend(
             doc.attributions()
@@ -256,15 +315,74 @@ fn score_labelled(dir: &Path, args: &SourcesEvalArgs) -> anyhow::Result<Labelled
                     Some((cue, scope))
                 }),
         );
-        with_cues.add(&article, article_labels, &found);
+        self.with_cues.add(article, labels, &found);
+        Ok((doc, counterpart))
     }
-    Ok(LabelledScores {
-        model: args.model.kind().name(),
-        given: given.report(),
-        end_to_end: end_to_end.report(),
-        hedges: hedges.report(),
-        hedges_and_sourceless_cues: with_cues.report(),
-        distribution: attest_sources::source_distribution(&given_docs),
+
+    fn finish(self, model: &'static str) -> LabelledScores {
+        LabelledScores {
+            model,
+            given: self.given.report(),
+            end_to_end: self.end_to_end.report(),
+            hedges: self.hedges.report(),
+            hedges_and_sourceless_cues: self.with_cues.report(),
+            distribution: attest_sources::source_distribution(&self.given_docs),
+        }
+    }
+}
+
+/// The seed article's figures: its labelled scores, the attributions attest
+/// adds beyond the gold, and the sources it names by a pronoun.
+#[derive(serde::Serialize)]
+struct SeedScores {
+    scores: LabelledScores,
+    extra_attributions: usize,
+    pronoun_sources: Vec<String>,
+}
+
+/// Scores the seed articles of `dir`: each NAME.txt with its gold NAME.ann and
+/// its labels in the guideline's own tables, NAME.tsv and NAME.hedges.tsv.
+fn score_seed(dir: &Path, args: &SourcesEvalArgs) -> anyhow::Result<SeedScores> {
+    let pipeline = args.model.pipeline(&Limits::DEFAULT)?;
+    let mut scorer = LabelledScorer::default();
+    let (mut extra, mut pronouns) = (0, Vec::new());
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|entry| {
+            let path = entry.ok()?.path();
+            (path.extension()? == "ann").then(|| path.file_stem()?.to_str().map(str::to_owned))?
+        })
+        .collect();
+    names.sort();
+    anyhow::ensure!(!names.is_empty(), "{}: no NAME.ann", dir.display());
+    for name in names {
+        let read = |suffix: &str| {
+            let path = dir.join(format!("{name}{suffix}"));
+            std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))
+        };
+        let text = read(".txt")?;
+        let gold = attest_corpus::parse_ann(&read(".ann")?, &text)
+            .map_err(|err| anyhow::anyhow!("{name}.ann: {err}"))?
+            .attributions;
+        let labels = attest_corpus::ArticleLabels::from_guideline_tables(
+            &read(".tsv")?,
+            &read(".hedges.tsv")?,
+        )
+        .map_err(|err| anyhow::anyhow!("{name}: {err}"))?;
+        let article = CorpusArticle::unlisted(name, text, gold);
+        let (doc, counterpart) = scorer.add(&pipeline, &article, &labels)?;
+        extra += doc.attributions().len() - counterpart.iter().flatten().count();
+        pronouns.extend(
+            doc.sources()
+                .iter()
+                .filter(|s| attest_sources::is_pronoun_name(&s.name))
+                .map(|s| format!("{}: {:?}", article.name, s.name)),
+        );
+    }
+    Ok(SeedScores {
+        scores: scorer.finish(args.model.kind().name()),
+        extra_attributions: extra,
+        pronoun_sources: pronouns,
     })
 }
 

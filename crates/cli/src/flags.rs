@@ -382,7 +382,15 @@ pub(crate) struct SourcesEvalArgs {
     #[arg(long, value_name = "DIR", default_value = "eval/polnear")]
     pub(crate) labels: PathBuf,
 
-    /// The model flags: the end-to-end scores of --polnear are the chosen model's.
+    /// Also score the seed articles of DIR (such as ../shared/data/seed): each
+    /// NAME.txt with its gold NAME.ann and its labels in the guideline's tables
+    /// NAME.tsv and NAME.hedges.tsv; with the attributions attest adds beyond
+    /// the gold and the sources it names by a pronoun.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) seed: Option<PathBuf>,
+
+    /// The model flags: the end-to-end scores of --polnear and --seed are the
+    /// chosen model's.
     #[command(flatten)]
     pub(crate) model: crate::model::ModelArgs,
 

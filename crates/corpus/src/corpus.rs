@@ -52,6 +52,23 @@ pub struct CorpusArticle {
 }
 
 impl CorpusArticle {
+    /// An article read from outside a split (a seed article): its name, text
+    /// and gold, with no silver, annotator or metadata.
+    pub fn unlisted(name: String, text: String, gold: Vec<GoldAttribution>) -> CorpusArticle {
+        CorpusArticle {
+            name,
+            text,
+            gold,
+            silver: None,
+            annotator: None,
+            choice: AnnotatorChoice::Unannotated,
+            discarded: 0,
+            discussed: 0,
+            incomplete: 0,
+            metadata: None,
+        }
+    }
+
     /// The article as attest's readers give it: id, text, and from the metadata
     /// its title, outlet and publication date (when that parses).
     pub fn to_article(&self) -> Article {
@@ -399,16 +416,8 @@ mod tests {
         assert_eq!(a.publisher.as_deref(), Some("nyt"));
         assert_eq!(a.author, None, "the corpus writes None for no author");
         let article = |name: &str| CorpusArticle {
-            name: name.into(),
-            text: "Text.".into(),
-            gold: Vec::new(),
-            silver: None,
-            annotator: None,
-            choice: AnnotatorChoice::Unannotated,
-            discarded: 0,
-            discussed: 0,
-            incomplete: 0,
             metadata: Some(rows[name].metadata.clone()),
+            ..CorpusArticle::unlisted(name.into(), "Text.".into(), Vec::new())
         };
         let a = article("a").to_article();
         assert_eq!(a.title.as_deref(), Some("A Headline"));

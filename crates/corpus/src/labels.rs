@@ -35,7 +35,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use attest_doc::{OffsetIndex, Span, StanceLabel};
+use attest_doc::{LabelledType, OffsetIndex, Span, StanceLabel};
 
 use crate::{CorpusArticle, CorpusError, LineError};
 
@@ -44,63 +44,6 @@ pub const SOURCES_HEADER: &str =
     "article\tattribution_id\tstance\tsource_type\tcanonical_source\tdirect_quote";
 /// The header of a split's hedges table.
 pub const HEDGES_HEADER: &str = "article\thedge_id\tcue_start\tcue_end\tscope_start\tscope_end\tannotated_as\tinside_content_of";
-
-/// A source type as the labelling guideline names it: coarser than attest's
-/// [`attest_doc::SourceKind`], which tells documents, outlets and social media
-/// apart, and with a value for the attribution that has no source span.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Debug,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-    strum::EnumString,
-)]
-pub enum LabelledType {
-    /// A person named anywhere in the article.
-    #[strum(serialize = "named person")]
-    NamedPerson,
-    /// An organization named in the article, or someone speaking for it.
-    #[strum(serialize = "named organization")]
-    NamedOrganization,
-    /// People or groups the article does not name.
-    #[strum(serialize = "unnamed-or-anonymous")]
-    UnnamedOrAnonymous,
-    /// A text, an artifact or a news outlet.
-    #[strum(serialize = "document-or-media")]
-    DocumentOrMedia,
-    /// The attribution has no source span.
-    #[strum(serialize = "none (implicit)")]
-    Implicit,
-}
-
-impl LabelledType {
-    /// Every type, in the order confusion tables list them.
-    pub const ALL: &'static [LabelledType] = <LabelledType as strum::VariantArray>::VARIANTS;
-
-    /// The guideline's name of the type.
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
-    /// The guideline's type of one of attest's source kinds.
-    pub fn of_kind(kind: attest_doc::SourceKind) -> LabelledType {
-        use attest_doc::SourceKind;
-        match kind {
-            SourceKind::Person => LabelledType::NamedPerson,
-            SourceKind::Organization => LabelledType::NamedOrganization,
-            SourceKind::Unnamed => LabelledType::UnnamedOrAnonymous,
-            SourceKind::Document | SourceKind::MediaOutlet | SourceKind::SocialMedia => {
-                LabelledType::DocumentOrMedia
-            }
-        }
-    }
-}
 
 /// Whether an attribution's content is inside quotation marks.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, strum::IntoStaticStr, strum::EnumString)]
@@ -242,6 +185,55 @@ impl ArticleLabels {
             }
         }
         problems
+    }
+}
+
+impl ArticleLabels {
+    /// One article's labels in the guideline's own tables (`NAME.tsv` with
+    /// the header of `shared/docs/sources-annotation.md`, `NAME.hedges.tsv`
+    /// with that of `hedges-annotation.md`), whose text columns are read past.
+    /// A source-less attribution has no canonical source, whatever the table
+    /// describes it as.
+    pub fn from_guideline_tables(sources: &str, hedges: &str) -> Result<ArticleLabels, LineError> {
+        let pick = |table: &str, columns: &[&str]| -> Result<String, LineError> {
+            let mut lines = table.lines();
+            let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
+            let at: Vec<usize> = columns
+                .iter()
+                .map(|c| {
+                    header
+                        .iter()
+                        .position(|h| h == c)
+                        .ok_or_else(|| LineError::new(1, format!("no column {c:?}")))
+                })
+                .collect::<Result<_, _>>()?;
+            let mut out = format!("article\t{}\n", columns.join("\t"));
+            for line in lines.filter(|l| !l.is_empty()) {
+                let fields: Vec<&str> = line.split('\t').collect();
+                let row: Vec<&str> = at
+                    .iter()
+                    .map(|&i| fields.get(i).copied().unwrap_or(""))
+                    .collect();
+                out.push_str(&format!("-\t{}\n", row.join("\t")));
+            }
+            Ok(out)
+        };
+        let source_columns: Vec<&str> = SOURCES_HEADER.split('\t').skip(1).collect();
+        let mut sources = pick(sources, &source_columns)?;
+        // The guideline describes a missing source in words; the labels hold none.
+        sources = sources
+            .lines()
+            .map(|line| {
+                let mut fields: Vec<&str> = line.split('\t').collect();
+                if fields.get(3) == Some(&LabelledType::Implicit.name()) {
+                    fields[4] = "-";
+                }
+                fields.join("\t") + "\n"
+            })
+            .collect();
+        let hedge_columns: Vec<&str> = HEDGES_HEADER.split('\t').skip(1).collect();
+        let labels = SplitLabels::parse(&sources, &pick(hedges, &hedge_columns)?)?;
+        Ok(labels.article("-").cloned().unwrap_or_default())
     }
 }
 
@@ -429,18 +421,11 @@ mod tests {
     const HEDGES: &str = "article\thedge_id\tcue_start\tcue_end\tscope_start\tscope_end\tannotated_as\tinside_content_of\n";
 
     fn article(text: &str, ann: &str) -> CorpusArticle {
-        CorpusArticle {
-            name: "story".into(),
-            text: text.into(),
-            gold: parse_ann(ann, text).unwrap().attributions,
-            silver: None,
-            annotator: None,
-            choice: crate::AnnotatorChoice::Unannotated,
-            discarded: 0,
-            discussed: 0,
-            incomplete: 0,
-            metadata: None,
-        }
+        CorpusArticle::unlisted(
+            "story".into(),
+            text.into(),
+            parse_ann(ann, text).unwrap().attributions,
+        )
     }
 
     #[test]
@@ -523,6 +508,30 @@ mod tests {
             );
         }
         assert_eq!(problems.len(), expected.len(), "{problems:#?}");
+    }
+
+    #[test]
+    fn reads_the_guidelines_own_tables_past_their_text_columns() {
+        let sources = "attribution_id\tspec_id\tstance\tsource_type\tsource_text\tcanonical_source\tdirect_quote\tcue_text\tcontent_text\tnote\n\
+                       E1\tdock-denied\tdenies\tnamed organization\tThe port\tHarbor Port Authority\tno\tdenied\tthe report\t\n\
+                       E2\trumor\treports\tnone (implicit)\t\t(unspecified reports)\tno\treportedly\tit closed\t\n";
+        let hedges = "hedge_id\tcue_start\tcue_end\tcue_text\tscope_start\tscope_end\tscope_text\tannotated_as\tinside_content_of\tnote\n\
+                      H1\t4\t14\treportedly\t0\t20\tIt reportedly closed\tE2\t-\t\n";
+        let labels = ArticleLabels::from_guideline_tables(sources, hedges).unwrap();
+        assert_eq!(labels.sources.len(), 2);
+        assert_eq!(
+            labels.sources[0].canonical.as_deref(),
+            Some("Harbor Port Authority")
+        );
+        assert_eq!(
+            labels.sources[1].canonical, None,
+            "no source, whatever the table calls it"
+        );
+        assert_eq!(labels.hedges[0].cue, (4, 14));
+        assert_eq!(labels.hedges[0].annotated_as.as_deref(), Some("E2"));
+        let err =
+            ArticleLabels::from_guideline_tables("attribution_id\tstance\n", hedges).unwrap_err();
+        assert!(err.message.contains("no column"), "{err}");
     }
 
     #[test]

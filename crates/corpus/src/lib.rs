@@ -36,13 +36,14 @@ pub mod score;
 mod silver;
 pub mod testing;
 
+/// The labelling guideline's source types, which attest's labels use.
+pub use attest_doc::LabelledType;
 pub use brat::{Annotations, GoldAttribution, Label, TextBound, parse_ann};
 pub use corpus::{AnnotatorChoice, ArticleMetadata, Corpus, CorpusArticle};
 pub use entities::{SilverMention, entity_label_of_class, silver_mentions};
 pub use error::{CorpusError, LineError};
 pub use labels::{
-    ArticleLabels, DirectQuote, HEDGES_HEADER, HedgeLabel, LabelledType, SOURCES_HEADER,
-    SourceLabel, SplitLabels,
+    ArticleLabels, DirectQuote, HEDGES_HEADER, HedgeLabel, SOURCES_HEADER, SourceLabel, SplitLabels,
 };
 pub use pos::{PosSentence, article_pos_sentences, pos_sentences};
 pub use silver::{SilverToken, parse_silver};

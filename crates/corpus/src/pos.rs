@@ -44,7 +44,7 @@ pub fn pos_sentences(corpus: &Corpus) -> Result<Vec<PosSentence>, CorpusError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{AnnotatorChoice, silver::parse_silver};
+    use crate::silver::parse_silver;
 
     #[test]
     fn uses_the_original_text_and_splits_sentences() {
@@ -59,16 +59,8 @@ mod tests {
                    2\t1\tGone\t18\t22\tgo\tVBN\tO\t0\tROOT\n\
                    2\t2\t.\t22\t23\t.\t.\tO\t1\tpunct\n";
         let article = CorpusArticle {
-            name: "x".into(),
-            text: text.into(),
-            gold: Vec::new(),
             silver: Some(parse_silver(tsv, text).unwrap()),
-            annotator: None,
-            choice: AnnotatorChoice::Unannotated,
-            discarded: 0,
-            discussed: 0,
-            incomplete: 0,
-            metadata: None,
+            ..CorpusArticle::unlisted("x".into(), text.into(), Vec::new())
         };
         let sentences = article_pos_sentences(&article);
         assert_eq!(sentences.len(), 2);

@@ -122,9 +122,10 @@ impl PosTag {
 }
 
 /// How an attribution gives its content.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[strum(serialize_all = "snake_case")]
 pub enum AttributionKind {
     /// The content lies wholly inside quotation marks.
     Direct,
@@ -232,9 +233,21 @@ pub struct Stance {
 }
 
 /// What kind of source speaks.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, strum::VariantArray)]
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Debug,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[strum(serialize_all = "snake_case")]
 pub enum SourceKind {
     /// A named person.
     Person,
@@ -253,6 +266,62 @@ pub enum SourceKind {
 impl SourceKind {
     /// Every source type, in the order summaries list them (the order of the enum).
     pub const ALL: &'static [SourceKind] = <SourceKind as strum::VariantArray>::VARIANTS;
+}
+
+/// A source type as the labelling guideline names it: coarser than attest's
+/// [`SourceKind`], which tells documents, outlets and social media
+/// apart, and with a value for the attribution that has no source span.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Debug,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+    strum::EnumString,
+)]
+pub enum LabelledType {
+    /// A person named anywhere in the article.
+    #[strum(serialize = "named person")]
+    NamedPerson,
+    /// An organization named in the article, or someone speaking for it.
+    #[strum(serialize = "named organization")]
+    NamedOrganization,
+    /// People or groups the article does not name.
+    #[strum(serialize = "unnamed-or-anonymous")]
+    UnnamedOrAnonymous,
+    /// A text, an artifact or a news outlet.
+    #[strum(serialize = "document-or-media")]
+    DocumentOrMedia,
+    /// The attribution has no source span.
+    #[strum(serialize = "none (implicit)")]
+    Implicit,
+}
+
+impl LabelledType {
+    /// Every type, in the order confusion tables list them.
+    pub const ALL: &'static [LabelledType] = <LabelledType as strum::VariantArray>::VARIANTS;
+
+    /// The guideline's name of the type.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+
+    /// The guideline's type of one of attest's source kinds.
+    pub fn of_kind(kind: SourceKind) -> LabelledType {
+        match kind {
+            SourceKind::Person => LabelledType::NamedPerson,
+            SourceKind::Organization => LabelledType::NamedOrganization,
+            SourceKind::Unnamed => LabelledType::UnnamedOrAnonymous,
+            SourceKind::Document | SourceKind::MediaOutlet | SourceKind::SocialMedia => {
+                LabelledType::DocumentOrMedia
+            }
+        }
+    }
 }
 
 /// Grammatical gender as the article states it, by pronoun or honorific.
@@ -371,9 +440,10 @@ pub struct Hedge {
 }
 
 /// The type of a named entity.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[strum(serialize_all = "snake_case")]
 pub enum EntityLabel {
     /// A person.
     Person,

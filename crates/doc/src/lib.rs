@@ -45,8 +45,9 @@ pub use folded::FoldedWords;
 pub use ids::{AttributionId, ClusterId, ParagraphId, SentenceId, SourceId, TokenId};
 pub use layers::{
     Attribution, AttributionKind, Diagnostic, Entity, EntityLabel, FoundAttribution, Gender,
-    Granularity, Hedge, Merge, MergeReason, Paragraph, ParagraphRole, PosTag, Quantity, Quotation,
-    QuoteStatus, Sentence, Source, SourceKind, Stance, StanceLabel, TimeExpr, Token, TokenKind,
+    Granularity, Hedge, LabelledType, Merge, MergeReason, Paragraph, ParagraphRole, PosTag,
+    Quantity, Quotation, QuoteStatus, Sentence, Source, SourceKind, Stance, StanceLabel, TimeExpr,
+    Token, TokenKind,
 };
 pub use limits::Limits;
 pub use names::{from_serde_name, serde_name};

@@ -256,7 +256,7 @@ impl Pipeline {
             AnyStage::Stances(models.sourcing.stances),
             AnyStage::Entities(Box::new(models.entities)),
             AnyStage::Sources(models.sourcing.sources),
-            AnyStage::Hedges(attest_sources::HedgeFinder),
+            AnyStage::Hedges(models.sourcing.hedges),
             AnyStage::Quotations(attest_sources::QuotationFinder),
             AnyStage::Quantities(attest_numbers::QuantityTagger::new()),
             AnyStage::Times(attest_numbers::TimeTagger::new()),
@@ -474,7 +474,8 @@ pub struct TaggingModels {
     pub tagger: attest_tag::Tagger,
     /// The entity model (entities.model).
     pub entities: attest_entities::EntityTagger,
-    /// The stance and source type models (stance.model, source-type.model).
+    /// The stance, source type and hedge models (stance.model,
+    /// source-type.model, hedges.model).
     pub sourcing: attest_sources::SourcingModels,
 }
 
@@ -509,10 +510,17 @@ impl TaggingModels {
         let (bytes, file) = read_model(dir, "source-type.model")?;
         let sources = attest_sources::SourceResolver::from_bytes(&bytes)
             .map_err(|error| model_error::<attest_sources::SourceResolver>(error.in_file(file)))?;
+        let (bytes, file) = read_model(dir, "hedges.model")?;
+        let hedges = attest_sources::HedgeFinder::from_bytes(&bytes)
+            .map_err(|error| model_error::<attest_sources::HedgeFinder>(error.in_file(file)))?;
         Ok(TaggingModels {
             tagger,
             entities,
-            sourcing: attest_sources::SourcingModels { stances, sources },
+            sourcing: attest_sources::SourcingModels {
+                stances,
+                sources,
+                hedges,
+            },
         })
     }
 }
@@ -617,6 +625,7 @@ mod tests {
             "entities.model",
             "stance.model",
             "source-type.model",
+            "hedges.model",
         ] {
             std::fs::copy(shipped.join(name), dir.join(name)).unwrap();
         }

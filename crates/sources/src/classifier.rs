@@ -13,11 +13,43 @@ use attest_learn::{FeatureTable, Model, ModelError, Scorer, SplitMix64, Trainer,
 /// One training example: its features and its class index.
 pub type Example = (Vec<String>, u16);
 
+/// Where a stage writes its features, each as the parts of its name: joined
+/// into names when training ([`Names`]), hashed and scored at once when
+/// running ([`Scores`]), so that running formats and allocates nothing.
+pub trait Features {
+    /// Adds the feature whose name is the concatenation of `parts`.
+    fn add(&mut self, parts: &[&str]);
+}
+
+/// Features as names, for training.
+#[derive(Debug, Default)]
+pub struct Names(pub Vec<String>);
+
+impl Features for Names {
+    fn add(&mut self, parts: &[&str]) {
+        self.0.push(parts.concat());
+    }
+}
+
+/// Features hashed as they come, for running: their weights are looked up
+/// together, so that the lookups' cache misses overlap.
+#[derive(Debug, Default)]
+pub struct Scores {
+    hashes: Vec<u64>,
+}
+
+impl Features for Scores {
+    fn add(&mut self, parts: &[&str]) {
+        self.hashes.push(Scorer::hash(parts));
+    }
+}
+
 /// A trained classifier, ready to score.
 #[derive(Clone, Debug)]
 pub struct Classifier {
     scorer: Scorer,
     labels: Vec<String>,
+    vocabulary: std::collections::BTreeSet<String>,
 }
 
 impl Classifier {
@@ -28,7 +60,14 @@ impl Classifier {
         Ok(Classifier {
             scorer: Scorer::new(&model.keys, &model.weights),
             labels: model.labels,
+            vocabulary: model.vocabulary,
         })
+    }
+
+    /// The words the model was trained to look at, when its stage chooses
+    /// candidates by word (the hedge finder's triggers); empty otherwise.
+    pub fn vocabulary(&self) -> &std::collections::BTreeSet<String> {
+        &self.vocabulary
     }
 
     /// The class names, by index.
@@ -36,26 +75,13 @@ impl Classifier {
         &self.labels
     }
 
-    /// Each class's score for `features`, by class index.
-    pub fn scores(&self, features: &[String]) -> Vec<f32> {
+    /// Each class's score, by class index, for the features `write` adds.
+    pub fn scores(&self, write: impl FnOnce(&mut Scores)) -> Vec<f32> {
+        let mut sink = Scores::default();
+        write(&mut sink);
         let mut scores = vec![0.0f32; self.labels.len()];
-        for feature in features {
-            self.scorer.add(&[feature.as_str()], &mut scores);
-        }
+        self.scorer.add_all(&sink.hashes, &mut scores);
         scores
-    }
-
-    /// The best class for `features`, as an index into [`Classifier::labels`]
-    /// (ties go to the lower index).
-    pub fn predict(&self, features: &[String]) -> usize {
-        let scores = self.scores(features);
-        let mut best = 0;
-        for (class, score) in scores.iter().enumerate() {
-            if *score > scores[best] {
-                best = class;
-            }
-        }
-        best
     }
 }
 
@@ -68,17 +94,30 @@ pub struct TrainConfig {
     pub orders: usize,
     /// Seeds the visiting orders.
     pub seed: u64,
+    /// Weights smaller than this are dropped from the model, which keeps the
+    /// file small: most features are rare words with tiny averaged weights.
+    pub prune: f32,
 }
 
-/// Trains a classifier of `kind` over classes `labels` and writes its model
-/// file; `meta` records how it was made.
+/// What a trained model is called and made of, besides its weights.
+#[derive(Clone, Debug, Default)]
+pub struct ModelSpec<'a> {
+    /// The class names, by index.
+    pub labels: &'a [&'a str],
+    /// The words the stage looks at (see [`Classifier::vocabulary`]).
+    pub vocabulary: std::collections::BTreeSet<String>,
+    /// How it was made, recorded in the file.
+    pub meta: &'a [(&'a str, String)],
+}
+
+/// Trains a classifier of `kind` and writes its model file.
 pub fn train(
     kind: [u8; 4],
-    labels: &[&str],
+    spec: &ModelSpec<'_>,
     examples: &[Example],
     config: &TrainConfig,
-    meta: &[(&str, String)],
 ) -> Vec<u8> {
+    let (labels, meta) = (spec.labels, spec.meta);
     let mut table = FeatureTable::new();
     let ids: Vec<(Vec<u32>, u16)> = examples
         .iter()
@@ -105,7 +144,8 @@ pub fn train(
             trainer.average()
         })
         .collect();
-    let weights = Weights::mean(n_classes, &orders.iter().collect::<Vec<_>>());
+    let mut weights = Weights::mean(n_classes, &orders.iter().collect::<Vec<_>>());
+    weights.prune(config.prune);
     let mut model_meta: std::collections::BTreeMap<String, String> = meta
         .iter()
         .map(|(k, v)| ((*k).to_owned(), v.clone()))
@@ -122,7 +162,7 @@ pub fn train(
         weights,
         transitions: Vec::new(),
         lexicon: Default::default(),
-        vocabulary: Default::default(),
+        vocabulary: spec.vocabulary.clone(),
     }
     .to_bytes()
 }
@@ -138,18 +178,28 @@ mod tests {
             .map(|(w, c)| (vec![format!("w={w}"), "bias".to_owned()], *c))
             .collect();
         let config = TrainConfig {
+            prune: 0.0,
             epochs: 5,
             orders: 3,
             seed: 7,
         };
-        let bytes = train(*b"TEST", &["asserts", "denies"], &examples, &config, &[]);
-        assert_eq!(
-            bytes,
-            train(*b"TEST", &["asserts", "denies"], &examples, &config, &[])
-        );
+        let spec = ModelSpec {
+            labels: &["asserts", "denies"],
+            vocabulary: ["said".to_owned()].into(),
+            ..ModelSpec::default()
+        };
+        let bytes = train(*b"TEST", &spec, &examples, &config);
+        assert_eq!(bytes, train(*b"TEST", &spec, &examples, &config));
         let classifier = Classifier::from_bytes(&bytes, *b"TEST").unwrap();
-        assert_eq!(classifier.predict(&["w=denied".into(), "bias".into()]), 1);
-        assert_eq!(classifier.predict(&["w=said".into(), "bias".into()]), 0);
+        let scores = |word: &str| {
+            classifier.scores(|out| {
+                out.add(&["w=", word]);
+                out.add(&["bias"]);
+            })
+        };
+        assert!(scores("denied")[1] > scores("denied")[0]);
+        assert!(scores("said")[0] > scores("said")[1]);
+        assert!(classifier.vocabulary().contains("said"));
         assert!(Classifier::from_bytes(&bytes, *b"NOPE").is_err());
     }
 }

@@ -31,7 +31,7 @@ use attest_doc::{
 };
 use serde::Serialize;
 
-use crate::{HedgeFinder, QuotationFinder, SourcingModels};
+use crate::{QuotationFinder, SourcingModels};
 
 /// Assigns to a document holding only its article the layers the source
 /// stages read before the attributions: tokens, sentences, paragraphs, POS
@@ -610,7 +610,7 @@ pub fn analyse_gold(
     .map_err(layer)?;
     models.stances.run(&mut doc).map_err(layer)?;
     models.sources.run(&mut doc).map_err(layer)?;
-    HedgeFinder.run(&mut doc).map_err(layer)?;
+    models.hedges.run(&mut doc).map_err(layer)?;
     QuotationFinder.run(&mut doc).map_err(layer)?;
     Ok(doc)
 }

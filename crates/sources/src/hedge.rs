@@ -1,42 +1,349 @@
-//! Unattributed hedges: statements the article makes only on hearsay.
+//! The writer's hedges: where the article itself marks a statement as
+//! uncertain or second-hand.
 //!
-//! A hedge cue is an adverb of hearsay ("reportedly", "allegedly",
-//! "apparently", "purportedly", "supposedly") or of likelihood ("likely",
-//! "probably"), "may" or "might" before "have" or "be" ("may have recorded"),
-//! a raising construction ("is believed to", "is said to", "appears to",
-//! "seems to"), "according to (media) reports" or "reports say".
-//! Its scope is the clause that holds it: the sentence, cut at semicolons, with
-//! its closing punctuation left out, and without the "according to reports"
-//! or "reports say" phrase when that stands at the clause's edge. A cue inside
-//! what someone else says (an attribution's content) is that source's hedge,
-//! not the article's, and is skipped. So is a cue that is the whole cue of an
-//! attribution ("reportedly" annotated as a cue with no source, as PolNeAR
-//! does): that statement is already listed, as an attribution without a
-//! source, and the summary would count the one piece of hearsay twice. A cue
-//! that only overlaps an attribution's cue ("X reportedly said") is kept.
+//! Rules propose, a model decides. A rule cue is an adverb of hearsay
+//! ("reportedly", "allegedly", "apparently", "purportedly", "supposedly") or of
+//! likelihood ("likely", "probably"), "may" or "might" before "have" or "be"
+//! ("may have recorded"), a raising construction ("is believed to", "is said
+//! to", "appears to", "seems to"), "according to (media) reports" or "reports
+//! say". Its scope is the clause that holds it: the sentence, cut at
+//! semicolons, with its closing punctuation left out, and without the
+//! "according to reports" or "reports say" phrase when that stands at the
+//! clause's edge.
 //!
-//! "is expected to" is no hedge: attest's first gold set reads it as a plain
-//! schedule ("The board is expected to vote in April").
+//! With a model (`models/hedges.model`, learned from attest's labels of PolNeAR
+//! under `shared/docs/hedges-annotation.md`), every rule cue and every word the
+//! labels use as a hedge ("could", "may", "perhaps", "seemed", "potential",
+//! "unclear", the model's vocabulary) is a candidate, and a classifier decides
+//! from the word, its neighbours and tags, an "if" or "whether" before it, and
+//! where it stands among the attributions: inside the content of a person's or
+//! an organization's attribution a hedge is the source's, in a cue or in what a
+//! document shows it is the writer's. A candidate the rules did not shape is
+//! its one word. Without a model, the rules decide alone, and a cue inside
+//! someone's content or the whole cue of an attribution is skipped.
 
-use attest_doc::{Doc, Hedge, Layer, LayerError, Span, Stage, TokenKind};
+use std::collections::BTreeSet;
+
+use attest_doc::{Doc, Hedge, Layer, LayerError, SourceKind, Span, Stage, TokenKind};
 use attest_lang::{HedgeUse, hedge_word};
+use attest_learn::ModelError;
 
+use crate::classifier::{Classifier, Features, Names};
 use crate::words::View;
 
+/// The kind of the hedge model's file.
+pub const MODEL_KIND: [u8; 4] = *b"HDG1";
+
+/// How much more a candidate must score as a hedge than as none: precision
+/// over recall, tuned on dev (docs/sources.md).
+const MARGIN: f32 = 1.5;
+
+/// The classes of the hedge model.
+pub const CLASSES: [&str; 2] = ["no", "hedge"];
+
+/// The model shipped with attest, trained by `attest train`.
+static BUNDLED: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../models/hedges.model"
+));
+
 /// The hedge stage.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct HedgeFinder;
+#[derive(Clone, Debug, Default)]
+pub struct HedgeFinder {
+    model: Option<Classifier>,
+}
+
+impl HedgeFinder {
+    /// The stage with the rules alone.
+    pub fn rules() -> HedgeFinder {
+        HedgeFinder { model: None }
+    }
+
+    /// The stage with a hedge model file's bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<HedgeFinder, ModelError> {
+        Classifier::from_bytes(bytes, MODEL_KIND).map(|model| HedgeFinder { model: Some(model) })
+    }
+
+    /// The stage with the model built into attest.
+    pub fn bundled() -> Result<HedgeFinder, ModelError> {
+        HedgeFinder::from_bytes(BUNDLED)
+    }
+
+    /// The writer's hedges of `doc`, in text order.
+    pub fn find(&self, doc: &Doc) -> Vec<Hedge> {
+        let Some(model) = &self.model else {
+            return find_hedges(doc);
+        };
+        let view = View::new(doc);
+        let context = Context::new(doc, &view);
+        candidates(&view, model.vocabulary())
+            .into_iter()
+            .filter(|candidate| {
+                let scores = model.scores(|out| features(&view, &context, candidate, out));
+                scores[1] - scores[0] > MARGIN
+            })
+            .filter_map(|candidate| {
+                let cue = view
+                    .span(candidate.start)?
+                    .cover(view.span(candidate.end - 1)?);
+                let scope = scope_of(&view, candidate.start, candidate.end, candidate.phrase)
+                    .unwrap_or(cue);
+                Some(Hedge { cue, scope })
+            })
+            .collect()
+    }
+}
 
 impl Stage for HedgeFinder {
     const NAME: &'static str = "hedges";
-    const REQUIRES: &'static [Layer] = &[Layer::Tokens, Layer::Sentences, Layer::Attributions];
+    const REQUIRES: &'static [Layer] = &[
+        Layer::Tokens,
+        Layer::Sentences,
+        Layer::Attributions,
+        Layer::Sources,
+    ];
     const ASSIGNS: &'static [Layer] = &[Layer::Hedges];
 
     fn run(&self, doc: &mut Doc) -> Result<(), LayerError> {
-        let hedges = find_hedges(doc);
+        let hedges = self.find(doc);
         doc.set_hedges(hedges)
     }
 }
+
+/// A place a hedge may start: a rule's cue, or a word of the model's vocabulary.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    start: usize,
+    end: usize,
+    /// An "according to reports" or "reports say" phrase.
+    phrase: bool,
+    /// Whether the rules shaped it.
+    rule: bool,
+}
+
+fn candidates(view: &View<'_>, triggers: &BTreeSet<String>) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < view.len() {
+        if let Some((start, end, phrase)) = cue_at(view, i) {
+            out.push(Candidate {
+                start,
+                end,
+                phrase,
+                rule: true,
+            });
+            i = end;
+        } else {
+            if triggers.contains(view.word(i)) {
+                out.push(Candidate {
+                    start: i,
+                    end: i + 1,
+                    phrase: false,
+                    rule: false,
+                });
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Where each token stands among the attributions.
+struct Context {
+    /// For each token, what speaks the innermost content holding it:
+    /// `Some(None)` an attribution without a source, `Some(Some(kind))` one
+    /// whose source is of that kind, `None` no content.
+    content: Vec<Option<Option<SourceKind>>>,
+    /// For each token, whether it is in a cue, and whether that cue's
+    /// attribution has no source.
+    cue: Vec<Option<bool>>,
+    /// For each token, whether an "if", "unless" or "whether" comes before
+    /// it in its sentence.
+    if_before: Vec<bool>,
+    /// For each token, whether its sentence holds a "would".
+    would: Vec<bool>,
+}
+
+impl Context {
+    fn new(doc: &Doc, view: &View<'_>) -> Context {
+        let mut kind_of = vec![None; doc.attributions().len()];
+        for source in doc.sources() {
+            for id in &source.attributions {
+                if let Some(slot) = kind_of.get_mut(id.index()) {
+                    *slot = Some(source.kind);
+                }
+            }
+        }
+        let mut content = vec![None; view.len()];
+        let mut width = vec![usize::MAX; view.len()];
+        let mut cue = vec![None; view.len()];
+        for (index, attribution) in doc.attributions().iter().enumerate() {
+            let speaker = if attribution.source.is_empty() {
+                None
+            } else {
+                kind_of[index]
+            };
+            let tokens = view.tokens_of(&attribution.content);
+            let size = tokens.len();
+            for i in tokens {
+                if size < width[i] {
+                    width[i] = size;
+                    content[i] = Some(speaker);
+                }
+            }
+            for i in view.tokens_of(&attribution.cue) {
+                cue[i] = Some(attribution.source.is_empty());
+            }
+        }
+        // One pass per sentence, so that no candidate rescans its sentence.
+        let (mut if_before, mut would) = (vec![false; view.len()], vec![false; view.len()]);
+        let mut start = 0;
+        while start < view.len() {
+            let sentence = view.sentence_of(start);
+            let end = sentence.end.max(start + 1).min(view.len());
+            let has_would = (start..end).any(|i| view.word(i) == "would");
+            let mut seen_if = false;
+            for i in start..end {
+                if_before[i] = seen_if;
+                would[i] = has_would;
+                seen_if |= matches!(view.word(i), "if" | "unless" | "whether");
+            }
+            start = end;
+        }
+        Context {
+            content,
+            cue,
+            if_before,
+            would,
+        }
+    }
+}
+
+/// What the model reads of one candidate.
+fn features(view: &View<'_>, context: &Context, candidate: &Candidate, out: &mut impl Features) {
+    let (start, end) = (candidate.start, candidate.end);
+    let word = view.word(start);
+    out.add(&["bias"]);
+    out.add(&["w=", word]);
+    if candidate.rule {
+        out.add(&["rule"]);
+        let words = (start..end)
+            .map(|i| view.word(i))
+            .collect::<Vec<_>>()
+            .join("_");
+        out.add(&["rule_cue=", &words]);
+    }
+    let sentence = view.sentence_of(start);
+    let before = |k: usize| start.checked_sub(k).filter(|&i| i >= sentence.start);
+    let after = |k: usize| Some(end + k - 1).filter(|&i| i < sentence.end);
+    let p1 = before(1).map_or("<s>", |i| view.word(i));
+    let n1 = after(1).map_or("</s>", |i| view.word(i));
+    let p2 = before(2).map_or("<s>", |i| view.word(i));
+    let n2 = after(2).map_or("</s>", |i| view.word(i));
+    for (name, joint, other) in [
+        ("p1=", "w_p1=", p1),
+        ("n1=", "w_n1=", n1),
+        ("p2=", "w_p2=", p2),
+        ("n2=", "w_n2=", n2),
+    ] {
+        out.add(&[name, other]);
+        out.add(&[joint, word, "_", other]);
+    }
+    out.add(&["w_p1_n1=", word, "_", p1, "_", n1]);
+    if let Some(tag) = view.tag(start) {
+        out.add(&["pos=", tag]);
+        out.add(&["w_pos=", word, "_", tag]);
+    }
+    if let Some(tag) = after(1).and_then(|i| view.tag(i)) {
+        out.add(&["n1pos=", tag]);
+    }
+    if context.if_before.get(start).copied().unwrap_or(false) {
+        out.add(&["if_before"]);
+        out.add(&["w_if=", word]);
+    }
+    if context.would.get(start).copied().unwrap_or(false) {
+        out.add(&["would"]);
+    }
+    let place: &str = match context.content.get(start).copied().flatten() {
+        None => "out",
+        Some(None) => "sourceless",
+        Some(Some(kind)) => kind.into(),
+    };
+    out.add(&["ctx=", place]);
+    out.add(&["w_ctx=", word, "_", place]);
+    match context.cue.get(start).copied().flatten() {
+        Some(true) => out.add(&["in_sourceless_cue"]),
+        Some(false) => out.add(&["in_cue"]),
+        None => {}
+    }
+    if view.is_capitalized(start) {
+        out.add(&["cap"]);
+    }
+}
+
+/// The training examples of a document with gold attributions, its sources
+/// found, and `hedges` the labelled cues: every candidate, labelled hedge
+/// when it overlaps a labelled cue.
+pub fn training_examples(
+    doc: &Doc,
+    hedges: &[Span],
+    triggers: &BTreeSet<String>,
+) -> Vec<(Vec<String>, u16)> {
+    let view = View::new(doc);
+    let context = Context::new(doc, &view);
+    candidates(&view, triggers)
+        .into_iter()
+        .filter_map(|candidate| {
+            let cue = view
+                .span(candidate.start)?
+                .cover(view.span(candidate.end - 1)?);
+            let hedge = hedges.iter().any(|h| h.overlaps(cue));
+            let mut names = Names::default();
+            features(&view, &context, &candidate, &mut names);
+            Some((names.0, u16::from(hedge)))
+        })
+        .collect()
+}
+
+/// The words of the labelled cues that are worth a look: those that label a
+/// hedge cue at least twice, and in at least one of every twenty
+/// of their occurrences, less the words every phrase shares ("is", "to",
+/// "it"). Rarer and commoner words cost the stage more than they find.
+pub fn triggers<'a>(labelled: impl IntoIterator<Item = (&'a Doc, &'a [Span])>) -> BTreeSet<String> {
+    const SHARED: &[&str] = &[
+        "is", "are", "was", "were", "be", "been", "being", "to", "it", "'s", "the", "a", "an",
+        "that", "of", "as", "has", "have", "had", "not", "n't", "there", "this", "and", "at", "in",
+        "for", "by",
+    ];
+    // (in a labelled cue, anywhere), per word.
+    let mut counts: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
+    for (doc, cues) in labelled {
+        let view = View::new(doc);
+        let mut in_cue = vec![false; view.len()];
+        for i in view.tokens_of(cues) {
+            in_cue[i] = true;
+        }
+        for (i, cued) in in_cue.into_iter().enumerate() {
+            if view.kind(i) != Some(TokenKind::Word) {
+                continue;
+            }
+            let entry = counts.entry(view.word(i)).or_default();
+            entry.0 += usize::from(cued);
+            entry.1 += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .filter(|(word, (cued, all))| {
+            *cued >= 2 && cued * TRIGGER_ODDS >= *all && !SHARED.contains(word)
+        })
+        .map(|(word, _)| word.to_owned())
+        .collect()
+}
+
+/// A word is a candidate when it is a hedge in at least one of this many of
+/// its occurrences in the labelled train articles.
+const TRIGGER_ODDS: usize = 20;
 
 /// An adverb of hearsay ("reportedly"), a hedge by itself.
 pub(crate) fn is_hedge_adverb(word: &str) -> bool {
@@ -91,7 +398,7 @@ fn cue_at(view: &View<'_>, i: usize) -> Option<(usize, usize, bool)> {
     None
 }
 
-/// The unattributed hedges of `doc`, in text order.
+/// The hedges of `doc` by the rules alone, in text order.
 pub fn find_hedges(doc: &Doc) -> Vec<Hedge> {
     let view = View::new(doc);
     let reported: Vec<Span> = doc
@@ -135,10 +442,10 @@ fn scope_of(view: &View<'_>, start: usize, end: usize, phrase: bool) -> Option<S
     let sentence = view.sentence_of(start);
     let mut from = (sentence.start..start)
         .rev()
-        .find(|&k| view.word(k) == ";")
+        .find(|&k| clause_ends_before(view, k))
         .map_or(sentence.start, |k| k + 1);
     let mut to = (end..sentence.end)
-        .find(|&k| view.word(k) == ";")
+        .find(|&k| clause_ends_before(view, k))
         .unwrap_or(sentence.end);
     if phrase {
         // "according to reports" at a clause edge is not part of what it hedges.
@@ -161,14 +468,41 @@ fn scope_of(view: &View<'_>, start: usize, end: usize, phrase: bool) -> Option<S
     Some(view.span(from)?.cover(view.span(to - 1)?))
 }
 
+/// Whether token `k` closes the clause before it: a semicolon or a dash, or a
+/// comma before a word that opens another clause or an appositive ("…, and the
+/// mayor resigned", "…, a deal that…").
+fn clause_ends_before(view: &View<'_>, k: usize) -> bool {
+    match view.kind(k) {
+        Some(TokenKind::Dash) => true,
+        _ if view.word(k) == ";" => true,
+        _ if view.word(k) == "," => matches!(
+            view.word(k + 1),
+            "and"
+                | "but"
+                | "or"
+                | "while"
+                | "although"
+                | "though"
+                | "which"
+                | "who"
+                | "a"
+                | "an"
+                | "because"
+                | "since"
+                | "whereas"
+        ),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::testing::{attribution, doc_with};
 
-    fn hedges(text: &str) -> Vec<(String, String)> {
-        let doc = doc_with(text, Vec::new());
-        find_hedges(&doc)
+    /// Each hedge's cue and scope, as text.
+    fn texts(doc: &Doc, hedges: Vec<Hedge>) -> Vec<(String, String)> {
+        hedges
             .into_iter()
             .map(|h| {
                 (
@@ -177,6 +511,11 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    fn hedges(text: &str) -> Vec<(String, String)> {
+        let doc = doc_with(text, Vec::new());
+        texts(&doc, find_hedges(&doc))
     }
 
     #[test]
@@ -285,6 +624,66 @@ mod tests {
         assert!(
             hedges("The board is expected to vote in April.").is_empty(),
             "a schedule, not a hedge"
+        );
+    }
+
+    /// The learned finder's hedges of `text` with `attributions`, their
+    /// sources resolved, as (cue, scope).
+    fn learned(text: &str, attributions: Vec<attest_doc::Attribution>) -> Vec<(String, String)> {
+        let mut doc = doc_with(text, attributions);
+        crate::SourceResolver::rules()
+            .run(&mut doc)
+            .expect("sources fit");
+        let found = HedgeFinder::bundled()
+            .expect("the bundled hedge model")
+            .find(&doc);
+        texts(&doc, found)
+    }
+
+    #[test]
+    fn the_model_finds_the_writers_hedges_and_leaves_a_speakers_alone() {
+        assert_eq!(
+            learned(
+                "The strike will probably end on Friday, and the port will reopen.",
+                Vec::new()
+            ),
+            [(
+                "probably".to_string(),
+                "The strike will probably end on Friday".to_string()
+            )],
+            "the clause ends at \", and\""
+        );
+        let text = "Mayor Ann Lee said the bridge may close in June.";
+        let said = attribution(
+            text,
+            "Mayor Ann Lee",
+            "said",
+            "the bridge may close in June",
+        );
+        assert!(
+            learned(text, vec![said]).is_empty(),
+            "the mayor's hedge, not the writer's"
+        );
+        let text = "The chef reportedly quit on Friday.";
+        let reportedly = attribution(text, "", "reportedly", "quit on Friday");
+        assert_eq!(
+            learned(text, vec![reportedly]),
+            [(
+                "reportedly".to_string(),
+                "The chef reportedly quit on Friday".to_string()
+            )],
+            "a source-less attribution cue that hedges is a hedge too"
+        );
+    }
+
+    #[test]
+    fn a_dash_or_a_comma_before_a_new_clause_ends_a_scope() {
+        assert_eq!(
+            hedges("HARBOR CITY — The ferry reportedly ran aground, a setback for the line."),
+            [(
+                "reportedly".to_string(),
+                "The ferry reportedly ran aground".to_string()
+            )]
         );
     }
 }

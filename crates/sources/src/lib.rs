@@ -40,7 +40,7 @@
 //! }]).unwrap();
 //! StanceClassifier::rules().run(&mut doc).unwrap();
 //! SourceResolver::rules().run(&mut doc).unwrap();
-//! HedgeFinder.run(&mut doc).unwrap();
+//! HedgeFinder::rules().run(&mut doc).unwrap();
 //!
 //! assert_eq!(doc.stances()[0].label, StanceLabel::Declines);
 //! let hill = &doc.sources()[0];
@@ -70,8 +70,12 @@ pub use gold::{
     Prepare, SourcesReport, analyse_gold, eval_gold, evaluate, parse_gold, read_gold,
 };
 pub use hedge::{HedgeFinder, find_hedges};
+pub mod hedges {
+    //! The hedge model's training interface.
+    pub use crate::hedge::{CLASSES, MODEL_KIND, training_examples, triggers};
+}
 pub use quote::{QuotationFinder, find_quotations};
-pub use resolve::{Resolution, Route, SourceResolver, resolve};
+pub use resolve::{Resolution, Route, SourceResolver, is_pronoun_name, resolve};
 pub use stance::StanceClassifier;
 
 /// The source stages that learn from attest's labels, with their models: the
@@ -82,6 +86,8 @@ pub struct SourcingModels {
     pub stances: StanceClassifier,
     /// The source stage (source-type.model).
     pub sources: SourceResolver,
+    /// The hedge stage (hedges.model).
+    pub hedges: HedgeFinder,
 }
 
 impl SourcingModels {
@@ -90,6 +96,7 @@ impl SourcingModels {
         Ok(SourcingModels {
             stances: StanceClassifier::bundled()?,
             sources: SourceResolver::bundled()?,
+            hedges: HedgeFinder::bundled()?,
         })
     }
 

@@ -142,8 +142,11 @@ impl Stage for SourceResolver {
 }
 
 /// How one attribution's source was found, for the sourcing distribution.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, strum::IntoStaticStr,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Route {
     /// The source span names a person, organization or outlet.
     Named,
@@ -2084,6 +2087,13 @@ enum Pronoun {
     Person(Option<Gender>),
     Thing,
     Group,
+}
+
+/// Whether a source's name is only a pronoun ("he", "who", "that"): a source
+/// the resolver could not name, which an editor should never see.
+pub fn is_pronoun_name(name: &str) -> bool {
+    let word = name.trim().to_lowercase();
+    pronoun(&word).is_some() || word == "that"
 }
 
 fn pronoun(word: &str) -> Option<Pronoun> {

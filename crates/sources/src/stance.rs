@@ -21,7 +21,7 @@
 use attest_doc::{Attribution, AttributionId, Doc, Layer, LayerError, Stage, Stance, StanceLabel};
 use attest_learn::ModelError;
 
-use crate::classifier::Classifier;
+use crate::classifier::{Classifier, Features, Names};
 use crate::lexicon::{
     is_decline_verb, is_decline_word, is_description_stop, is_media_noun, is_negator,
     is_outlet_word, is_silence_verb, negated, priority,
@@ -82,7 +82,7 @@ impl StanceClassifier {
                 let (label, evidence) = match &self.model {
                     None => (rule, evidence),
                     Some(model) => {
-                        let scores = model.scores(&features(&view, attribution, rule));
+                        let scores = model.scores(|out| features(&view, attribution, rule, out));
                         let rule_index = StanceLabel::ALL.iter().position(|&l| l == rule);
                         let rule_score = rule_index.and_then(|i| scores.get(i)).copied();
                         let best = (0..scores.len())
@@ -134,10 +134,9 @@ pub fn training_examples(doc: &Doc, labelled: &[(usize, StanceLabel)]) -> Vec<(V
             let attribution = doc.attributions().get(index)?;
             let (rule, _) = classify(&view, attribution);
             let class = StanceLabel::ALL.iter().position(|&l| l == label)?;
-            Some((
-                features(&view, attribution, rule),
-                u16::try_from(class).ok()?,
-            ))
+            let mut names = Names::default();
+            features(&view, attribution, rule, &mut names);
+            Some((names.0, u16::try_from(class).ok()?))
         })
         .collect()
 }
@@ -159,89 +158,106 @@ const MODALS: &[&str] = &[
 ];
 
 /// What the model reads of one attribution.
-fn features(view: &View<'_>, attribution: &Attribution, rule: StanceLabel) -> Vec<String> {
-    let mut out = vec!["bias".to_owned(), format!("rule={}", rule.name())];
+fn features(
+    view: &View<'_>,
+    attribution: &Attribution,
+    rule: StanceLabel,
+    out: &mut impl Features,
+) {
+    out.add(&["bias"]);
+    out.add(&["rule=", rule.name()]);
     let cue = view.tokens_of(&attribution.cue);
     let content = view.tokens_of(&attribution.content);
     let source = view.tokens_of(&attribution.source);
-    out.push(format!("kind={:?}", attribution.kind));
-    let cue_words: Vec<&str> = cue.iter().map(|&i| view.word(i)).collect();
-    for word in &cue_words {
-        out.push(format!("cw={word}"));
-        out.push(format!("cs={}", stem(word)));
+    out.add(&["kind=", attribution.kind.into()]);
+    for &i in &cue {
+        let word = view.word(i);
+        out.add(&["cw=", word]);
+        out.add(&["cs=", stem(word)]);
         if let Some(class) = attest_lang::stance_class(word) {
-            out.push(format!("cls={}", class.name()));
+            out.add(&["cls=", class.name()]);
         }
     }
-    out.push(format!("cue={}", cue_words.join("_")));
+    let cue_words = cue
+        .iter()
+        .map(|&i| view.word(i))
+        .collect::<Vec<_>>()
+        .join("_");
+    out.add(&["cue=", &cue_words]);
     if let (Some(&first), Some(&last)) = (cue.first(), cue.last()) {
-        out.push(format!("cf={}", view.word(first)));
-        out.push(format!("cl={}", stem(view.word(last))));
-        out.push(format!("rule_cl={}_{}", rule.name(), stem(view.word(last))));
+        let last_stem = stem(view.word(last));
+        out.add(&["cf=", view.word(first)]);
+        out.add(&["cl=", last_stem]);
+        out.add(&["rule_cl=", rule.name(), "_", last_stem]);
         let sentence = view.sentence_of(first);
-        for k in 1..=3 {
+        const BEFORE: [&str; 3] = ["b1=", "b2=", "b3="];
+        for (k, name) in (1..).zip(BEFORE) {
             let Some(i) = first.checked_sub(k).filter(|&i| i >= sentence.start) else {
                 break;
             };
-            out.push(format!("b{k}={}", view.word(i)));
-            out.push(format!("bw={}", view.word(i)));
-            if is_negator(view.word(i)) {
-                out.push("neg_before".into());
+            let word = view.word(i);
+            out.add(&[name, word]);
+            out.add(&["bw=", word]);
+            if is_negator(word) {
+                out.add(&["neg_before"]);
             }
-            if MODALS.contains(&view.word(i)) {
-                out.push(format!("modal={}", view.word(i)));
+            if MODALS.contains(&word) {
+                out.add(&["modal=", word]);
             }
         }
-        for k in 1..=3 {
+        const AFTER: [&str; 3] = ["a1=", "a2=", "a3="];
+        for (k, name) in (1..).zip(AFTER) {
             let i = last + k;
             if i >= sentence.end {
                 break;
             }
-            out.push(format!("a{k}={}", view.word(i)));
+            out.add(&[name, view.word(i)]);
         }
-        if cue_words.iter().any(|w| is_negator(w)) {
-            out.push("neg_cue".into());
+        if cue.iter().any(|&i| is_negator(view.word(i))) {
+            out.add(&["neg_cue"]);
         }
-        for word in cue_words.iter().filter(|w| MODALS.contains(w)) {
-            out.push(format!("modal={word}"));
+        for &i in &cue {
+            if MODALS.contains(&view.word(i)) {
+                out.add(&["modal=", view.word(i)]);
+            }
         }
         match content.first() {
             Some(&c) if c > last => {
-                out.push(format!("c0={}", view.word(c)));
-                out.push(format!("cl_c0={}_{}", stem(view.word(last)), view.word(c)));
+                out.add(&["c0=", view.word(c)]);
+                out.add(&["cl_c0=", last_stem, "_", view.word(c)]);
                 if let Some(&c1) = content.get(1) {
-                    out.push(format!("c1={}", view.word(c1)));
+                    out.add(&["c1=", view.word(c1)]);
                 }
             }
-            Some(_) => out.push("content_before".into()),
-            None => out.push("no_content".into()),
+            Some(_) => out.add(&["content_before"]),
+            None => out.add(&["no_content"]),
         }
     } else {
-        out.push("no_cue".into());
+        out.add(&["no_cue"]);
     }
     for &c in content.iter().take(6) {
-        if MODALS.contains(&view.word(c)) || matches!(view.word(c), "going" | "plan" | "plans") {
-            out.push(format!("cmodal={}", view.word(c)));
+        let word = view.word(c);
+        if MODALS.contains(&word) || matches!(word, "going" | "plan" | "plans") {
+            out.add(&["cmodal=", word]);
         }
     }
     match (source.first(), source.last()) {
         (Some(&first), Some(&last)) => {
-            out.push(format!("s0={}", view.word(first)));
-            out.push(format!("sh={}", view.word(last)));
+            out.add(&["s0=", view.word(first)]);
+            out.add(&["sh=", view.word(last)]);
             if view.is_capitalized(first) {
-                out.push("scap".into());
+                out.add(&["scap"]);
             }
             if source
                 .iter()
                 .any(|&i| is_outlet_word(view.raw(i)) || is_media_noun(view.word(i)))
             {
-                out.push("smedia".into());
-                out.push(format!("smedia_cue={}", cue_words.join("_")));
+                out.add(&["smedia"]);
+                out.add(&["smedia_cue=", &cue_words]);
             }
         }
-        _ => out.push("no_source".into()),
+        _ => out.add(&["no_source"]),
     }
-    out
 }
 
 fn classify(view: &View<'_>, attribution: &Attribution) -> (StanceLabel, Vec<attest_doc::Span>) {

@@ -11,10 +11,9 @@
 //! get (the rules' on a tie), in attest's finer kinds: a document or outlet
 //! the rules already told apart keeps that kind.
 
-use attest_corpus::LabelledType;
-use attest_doc::{Attribution, Doc, SourceKind};
+use attest_doc::{Attribution, Doc, LabelledType, SourceKind};
 
-use crate::classifier::Classifier;
+use crate::classifier::{Classifier, Features, Names};
 use crate::lexicon::{is_org_word, is_outlet_word};
 use crate::resolve::{Resolution, Route};
 use crate::words::View;
@@ -37,8 +36,7 @@ pub(crate) fn retype(doc: &Doc, resolution: &mut Resolution, model: &Classifier)
         if attribution.source.is_empty() {
             continue;
         }
-        let features = features(&view, doc, resolution, index, attribution);
-        let scores = model.scores(&features);
+        let scores = model.scores(|out| features(&view, doc, resolution, index, attribution, out));
         if let Some(sum) = sums.get_mut(source) {
             for (slot, score) in sum.iter_mut().zip(&scores) {
                 *slot += score;
@@ -94,8 +92,9 @@ pub fn training_examples(doc: &Doc, labelled: &[(usize, LabelledType)]) -> Vec<(
                 return None;
             }
             let class = LabelledType::ALL.iter().position(|&t| t == label)?;
-            let features = features(&view, doc, &resolution, index, attribution);
-            Some((features, u16::try_from(class).ok()?))
+            let mut names = Names::default();
+            features(&view, doc, &resolution, index, attribution, &mut names);
+            Some((names.0, u16::try_from(class).ok()?))
         })
         .collect()
 }
@@ -112,69 +111,89 @@ fn features(
     resolution: &Resolution,
     index: usize,
     attribution: &Attribution,
-) -> Vec<String> {
-    let mut out = vec!["bias".to_owned()];
+    out: &mut impl Features,
+) {
+    const COUNTS: [&str; 7] = ["0", "1", "2", "3", "4", "5", "6"];
+    let count = |n: usize| COUNTS[n.min(COUNTS.len() - 1)];
+    out.add(&["bias"]);
     let source = resolution
         .source_of
         .get(index)
         .copied()
         .flatten()
         .and_then(|s| resolution.sources.get(s));
-    let route = resolution.routes.get(index).copied().unwrap_or(Route::None);
-    out.push(format!("route={route:?}"));
+    let route: &str = resolution
+        .routes
+        .get(index)
+        .copied()
+        .unwrap_or(Route::None)
+        .into();
+    out.add(&["route=", route]);
     if let Some(source) = source {
-        out.push(format!("rk={:?}", source.kind));
-        out.push(format!("rk_route={:?}_{route:?}", source.kind));
+        let kind: &str = source.kind.into();
+        out.add(&["rk=", kind]);
+        out.add(&["rk_route=", kind, "_", route]);
         let capitals = source
             .name
             .split_whitespace()
             .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
             .count();
-        out.push(format!("name_caps={}", capitals.min(3)));
+        out.add(&["name_caps=", count(capitals.min(3))]);
         // The name's shape, not its words: PolNeAR's names are few and
         // famous, and a model that learns them types a new name by its
         // likeness to them.
-        out.push(format!("rk_caps={:?}_{}", source.kind, capitals.min(3)));
+        out.add(&["rk_caps=", kind, "_", count(capitals.min(3))]);
         if source.name.split_whitespace().any(is_org_word) {
-            out.push("name_org_word".into());
+            out.add(&["name_org_word"]);
         }
         if source.name.split_whitespace().any(is_outlet_word) {
-            out.push("name_outlet_word".into());
+            out.add(&["name_outlet_word"]);
         }
-        out.push(format!("mentions={}", source.mentions.len().min(4)));
-        out.push(format!("descriptors={}", source.descriptors.len().min(2)));
-        for entity in doc.entities() {
-            if source.mentions.iter().any(|m| m.overlaps(entity.span)) {
-                out.push(format!("ment={:?}", entity.label));
+        out.add(&["mentions=", count(source.mentions.len().min(4))]);
+        out.add(&["descriptors=", count(source.descriptors.len().min(2))]);
+        for mention in &source.mentions {
+            for entity in entities_over(doc, *mention) {
+                out.add(&["ment=", entity.label.into()]);
             }
         }
     } else {
-        out.push("unresolved".into());
+        out.add(&["unresolved"]);
     }
     let words = view.tokens_of(&attribution.source);
     if let (Some(&first), Some(&last)) = (words.first(), words.last()) {
-        out.push(format!("s0={}", view.word(first)));
-        out.push(format!("sh={}", view.word(last)));
+        out.add(&["s0=", view.word(first)]);
+        out.add(&["sh=", view.word(last)]);
         if words.len() == 1 {
-            out.push(format!("only={}", view.word(first)));
+            out.add(&["only=", view.word(first)]);
         }
         let capitals = words.iter().filter(|&&i| view.is_capitalized(i)).count();
-        out.push(format!("span_caps={}", capitals.min(3)));
-        out.push(format!("span_len={}", words.len().min(6)));
+        out.add(&["span_caps=", count(capitals.min(3))]);
+        out.add(&["span_len=", count(words.len())]);
     }
     for &i in words.iter().take(8) {
-        out.push(format!("sw={}", view.word(i)));
+        out.add(&["sw=", view.word(i)]);
     }
-    for entity in doc.entities() {
-        if attribution.source.iter().any(|s| s.overlaps(entity.span)) {
-            out.push(format!("sent={:?}", entity.label));
+    for span in &attribution.source {
+        for entity in entities_over(doc, *span) {
+            out.add(&["sent=", entity.label.into()]);
         }
     }
-    let cue_words: Vec<&str> = view
+    let cue = view
         .tokens_of(&attribution.cue)
         .into_iter()
         .map(|i| view.word(i))
-        .collect();
-    out.push(format!("cue={}", cue_words.join("_")));
-    out
+        .collect::<Vec<_>>()
+        .join("_");
+    out.add(&["cue=", &cue]);
+}
+
+/// The entities that overlap `span`, found by binary search over the entity
+/// layer, which is in text order.
+fn entities_over(doc: &Doc, span: attest_doc::Span) -> impl Iterator<Item = &attest_doc::Entity> {
+    let entities = doc.entities();
+    let first = entities.partition_point(|e| e.span.byte_end() <= span.byte_start());
+    entities[first..]
+        .iter()
+        .take_while(move |e| e.span.byte_start() < span.byte_end())
+        .filter(move |e| e.span.overlaps(span))
 }

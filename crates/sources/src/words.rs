@@ -80,6 +80,11 @@ impl<'a> View<'a> {
         )
     }
 
+    /// The part-of-speech tag of token `i`, when the document has tags.
+    pub(crate) fn tag(&self, i: usize) -> Option<&'static str> {
+        self.pos.get(i).map(|tag| tag.name())
+    }
+
     /// Whether token `i` starts with an uppercase letter.
     pub(crate) fn is_capitalized(&self, i: usize) -> bool {
         self.kind(i) == Some(TokenKind::Word)

@@ -34,7 +34,7 @@ fn polnear_dev_source_distribution() {
         use attest_doc::Stage;
         models.stances.run(doc).expect("stances fit");
         models.sources.run(doc).expect("sources fit");
-        attest_sources::HedgeFinder.run(doc).expect("hedges fit");
+        models.hedges.run(doc).expect("hedges fit");
     }
     let staged = stages.elapsed();
     println!(

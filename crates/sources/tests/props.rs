@@ -107,7 +107,7 @@ proptest! {
         // that does not fit.
         StanceClassifier::rules().run(&mut doc).unwrap();
         SourceResolver::rules().run(&mut doc).unwrap();
-        HedgeFinder.run(&mut doc).unwrap();
+        HedgeFinder::rules().run(&mut doc).unwrap();
         prop_assert_eq!(doc.stances().len(), doc.attributions().len());
         for source in doc.sources() {
             prop_assert!(!source.attributions.is_empty());
