@@ -530,7 +530,7 @@ impl Report<'_> {
                 let speaker = quotation
                     .source
                     .and_then(|s| self.doc.sources().get(s.index()))
-                    .map_or_else(String::new, |s| s.name.clone());
+                    .map_or_else(String::new, |s| one_line(&s.name));
                 vec![
                     self.shown(&[quotation.span]),
                     serde_name(&quotation.status),
@@ -988,6 +988,37 @@ mod tests {
             }
         }
         plain
+    }
+
+    #[test]
+    fn a_speakers_name_cannot_send_escapes() {
+        use attest_doc::{Quotation, QuoteStatus, Source, SourceId};
+        let text = "“We are done,” said Mayor Jo \u{1b}[2JQuill.";
+        let mut doc = Doc::new(Article::new("speaker", text));
+        doc.set_attributions(Vec::new()).unwrap();
+        let name_start = text.find("Jo").unwrap();
+        let name = Span::must(name_start, text.find('.').unwrap());
+        doc.set_sources(vec![Source {
+            name: name.get(text).unwrap().to_string(),
+            kind: SourceKind::Person,
+            mentions: vec![name],
+            descriptors: Vec::new(),
+            gender: None,
+            attributions: Vec::new(),
+            merges: Vec::new(),
+        }])
+        .unwrap();
+        doc.set_quotations(vec![Quotation {
+            span: Span::must(3, text.find('”').unwrap()),
+            status: QuoteStatus::Floating,
+            attribution: None,
+            source: SourceId::new(0),
+        }])
+        .unwrap();
+        let report = report(&doc, &ReportConfig::default());
+        assert!(report.contains("Quotations (1)"), "{report}");
+        assert!(!report.contains('\u{1b}'), "{report}");
+        assert!(report.contains("Jo \\u{1b}[2JQuill"), "{report}");
     }
 
     #[test]
