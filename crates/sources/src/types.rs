@@ -11,6 +11,8 @@
 //! get (the rules' on a tie), in attest's finer kinds: a document or outlet
 //! the rules already told apart keeps that kind.
 
+use std::collections::BTreeSet;
+
 use attest_doc::{Attribution, Doc, LabelledType, SourceKind};
 
 use crate::classifier::{Classifier, Features, Names};
@@ -28,6 +30,7 @@ const OVERRULE_MARGIN: f32 = 10.0;
 /// Retypes the sources of `resolution` with `model`.
 pub(crate) fn retype(doc: &Doc, resolution: &mut Resolution, model: &Classifier) {
     let view = View::new(doc);
+    let mentioned = mention_labels(doc, resolution);
     let mut sums = vec![[0f32; 5]; resolution.sources.len()];
     for (index, attribution) in doc.attributions().iter().enumerate() {
         let Some(Some(source)) = resolution.source_of.get(index).copied() else {
@@ -36,7 +39,8 @@ pub(crate) fn retype(doc: &Doc, resolution: &mut Resolution, model: &Classifier)
         if attribution.source.is_empty() {
             continue;
         }
-        let scores = model.scores(|out| features(&view, doc, resolution, index, attribution, out));
+        let scores = model
+            .scores(|out| features(&view, doc, resolution, &mentioned, index, attribution, out));
         if let Some(sum) = sums.get_mut(source) {
             for (slot, score) in sum.iter_mut().zip(&scores) {
                 *slot += score;
@@ -84,6 +88,7 @@ pub(crate) fn retype(doc: &Doc, resolution: &mut Resolution, model: &Classifier)
 pub fn training_examples(doc: &Doc, labelled: &[(usize, LabelledType)]) -> Vec<(Vec<String>, u16)> {
     let view = View::new(doc);
     let resolution = crate::resolve(doc);
+    let mentioned = mention_labels(doc, &resolution);
     labelled
         .iter()
         .filter_map(|&(index, label)| {
@@ -93,7 +98,15 @@ pub fn training_examples(doc: &Doc, labelled: &[(usize, LabelledType)]) -> Vec<(
             }
             let class = LabelledType::ALL.iter().position(|&t| t == label)?;
             let mut names = Names::default();
-            features(&view, doc, &resolution, index, attribution, &mut names);
+            features(
+                &view,
+                doc,
+                &resolution,
+                &mentioned,
+                index,
+                attribution,
+                &mut names,
+            );
             Some((names.0, u16::try_from(class).ok()?))
         })
         .collect()
@@ -109,6 +122,7 @@ fn features(
     view: &View<'_>,
     doc: &Doc,
     resolution: &Resolution,
+    mentioned: &[BTreeSet<&'static str>],
     index: usize,
     attribution: &Attribution,
     out: &mut impl Features,
@@ -116,12 +130,8 @@ fn features(
     const COUNTS: [&str; 7] = ["0", "1", "2", "3", "4", "5", "6"];
     let count = |n: usize| COUNTS[n.min(COUNTS.len() - 1)];
     out.add(&["bias"]);
-    let source = resolution
-        .source_of
-        .get(index)
-        .copied()
-        .flatten()
-        .and_then(|s| resolution.sources.get(s));
+    let source_index = resolution.source_of.get(index).copied().flatten();
+    let source = source_index.and_then(|s| resolution.sources.get(s));
     let route: &str = resolution
         .routes
         .get(index)
@@ -151,10 +161,12 @@ fn features(
         }
         out.add(&["mentions=", count(source.mentions.len().min(4))]);
         out.add(&["descriptors=", count(source.descriptors.len().min(2))]);
-        for mention in &source.mentions {
-            for entity in entities_over(doc, *mention) {
-                out.add(&["ment=", entity.label.into()]);
-            }
+        for label in source_index
+            .and_then(|s| mentioned.get(s))
+            .into_iter()
+            .flatten()
+        {
+            out.add(&["ment=", label]);
         }
     } else {
         out.add(&["unresolved"]);
@@ -185,6 +197,23 @@ fn features(
         .collect::<Vec<_>>()
         .join("_");
     out.add(&["cue=", &cue]);
+}
+
+/// For each source, the labels of the entities its mentions overlap: read
+/// once per source, since a source of many attributions has many mentions.
+fn mention_labels(doc: &Doc, resolution: &Resolution) -> Vec<BTreeSet<&'static str>> {
+    resolution
+        .sources
+        .iter()
+        .map(|source| {
+            source
+                .mentions
+                .iter()
+                .flat_map(|mention| entities_over(doc, *mention))
+                .map(|entity| entity.label.into())
+                .collect()
+        })
+        .collect()
 }
 
 /// The entities that overlap `span`, found by binary search over the entity
