@@ -146,11 +146,7 @@ fn sources(args: &SourcesEvalArgs) -> anyhow::Result<()> {
     if let (Some(floors), Some(seed)) = (&args.floors, &seed) {
         // The seed's figures, held to `seed` (`seed_accurate` in accurate
         // mode): what attest gets right end to end, and how little it adds.
-        let section = if seed.scores.model == "accurate" {
-            "seed_accurate"
-        } else {
-            "seed"
-        };
+        let section = format!("seed{}", floor_suffix(seed.scores.model));
         let end_to_end = seed.scores.end_to_end.headline();
         let mut scores = end_to_end.to_vec();
         scores.push(("hedge_recall", seed.scores.hedges.recall()));
@@ -162,7 +158,7 @@ fn sources(args: &SourcesEvalArgs) -> anyhow::Result<()> {
             "at_most_two_extra",
             f64::from(u8::from(seed.extra_attributions <= 2)),
         ));
-        check_floors(&mut out, floors, section, &scores)?;
+        check_floors(&mut out, floors, &section, &scores)?;
     }
     Ok(())
 }
@@ -170,7 +166,7 @@ fn sources(args: &SourcesEvalArgs) -> anyhow::Result<()> {
 /// The scores of a PolNeAR split against attest's labels of it.
 #[derive(serde::Serialize)]
 struct LabelledScores {
-    model: &'static str,
+    model: AnalysisModel,
     /// Sources with the gold attributions given.
     given: SourceLabelReport,
     /// Sources over the attributions attest finds, matched by content.
@@ -197,7 +193,7 @@ impl LabelledScores {
             self.hedges_and_sourceless_cues,
             self.distribution,
             dir = dir.display(),
-            model = self.model,
+            model = self.model.name(),
         )
     }
 
@@ -205,11 +201,7 @@ impl LabelledScores {
     /// `hedges_polnear` of the floors file, accurate mode's end-to-end
     /// figures to the sections ending in `_accurate`.
     fn check_floors(&self, out: &mut dyn Write, floors: &Path) -> anyhow::Result<()> {
-        let suffix = if self.model == "accurate" {
-            "_accurate"
-        } else {
-            ""
-        };
+        let suffix = floor_suffix(self.model);
         check_floors(
             out,
             floors,
@@ -250,7 +242,7 @@ fn score_labelled(dir: &Path, args: &SourcesEvalArgs) -> anyhow::Result<Labelled
             scorer.add(&pipeline, &article, article_labels)?;
         }
     }
-    Ok(scorer.finish(args.model.kind().name()))
+    Ok(scorer.finish(args.model.kind()))
 }
 
 /// The sums of [`LabelledScores`] over the articles added.
@@ -319,7 +311,7 @@ impl LabelledScorer {
         Ok((doc, counterpart))
     }
 
-    fn finish(self, model: &'static str) -> LabelledScores {
+    fn finish(self, model: AnalysisModel) -> LabelledScores {
         LabelledScores {
             model,
             given: self.given.report(),
@@ -380,10 +372,18 @@ fn score_seed(dir: &Path, args: &SourcesEvalArgs) -> anyhow::Result<SeedScores> 
         );
     }
     Ok(SeedScores {
-        scores: scorer.finish(args.model.kind().name()),
+        scores: scorer.finish(args.model.kind()),
         extra_attributions: extra,
         pronoun_sources: pronouns,
     })
+}
+
+/// The ending of a floors section that holds accurate mode's figures.
+fn floor_suffix(model: AnalysisModel) -> &'static str {
+    match model {
+        AnalysisModel::Fast => "",
+        AnalysisModel::Accurate => "_accurate",
+    }
 }
 
 /// The section of the floors file that holds a gold set's figures: `sources`
@@ -428,11 +428,8 @@ fn attributions(args: &EvalArgs) -> anyhow::Result<()> {
     if let Some(floors) = &args.floors {
         // Each mode is held to its own figures: accurate mode's are higher on
         // every role but direct-quote precision.
-        let section = match args.model.kind() {
-            AnalysisModel::Fast => "attributions",
-            AnalysisModel::Accurate => "attributions_accurate",
-        };
-        check_floors(&mut out, floors, section, &report.headline())?;
+        let section = format!("attributions{}", floor_suffix(args.model.kind()));
+        check_floors(&mut out, floors, &section, &report.headline())?;
     }
     Ok(())
 }

@@ -122,7 +122,8 @@ pub(crate) struct TrainArgs {
     #[arg(long, default_value = "../shared/data/polnear", value_name = "DIR")]
     pub(crate) data: PathBuf,
 
-    /// Where to write pos.model, attrib.model, entities.model and stance.model.
+    /// Where to write pos.model, attrib.model, entities.model, stance.model,
+    /// source-type.model and hedges.model.
     #[arg(long, default_value = "models", value_name = "DIR")]
     pub(crate) out: PathBuf,
 
@@ -137,12 +138,13 @@ pub(crate) struct TrainArgs {
     #[arg(long, value_name = "DIR")]
     pub(crate) extra_gold: Option<PathBuf>,
 
-    /// attest's labels of PolNeAR (train.sources.tsv), which the stance
-    /// model learns from.
+    /// attest's labels of PolNeAR (train.sources.tsv and train.hedges.tsv),
+    /// which the stance, source type and hedge models learn from.
     #[arg(long, default_value = "eval/polnear", value_name = "DIR")]
     pub(crate) labels: PathBuf,
 
-    /// Train only the models learned from the labels (stance.model), over the
+    /// Train only the models learned from the labels (stance.model,
+    /// source-type.model, hedges.model), over the
     /// bundled tagger and entity model: the same bytes a whole run writes,
     /// since it retrains those two byte for byte.
     #[arg(long)]

@@ -134,20 +134,16 @@ fn train_sourcing(
             .collect();
         doc.set_attributions(gold)
             .with_context(|| format!("placing the gold of {name}"))?;
-        let labelled: Vec<(usize, attest_doc::StanceLabel)> = article
+        let labelled: Vec<(usize, &attest_corpus::SourceLabel)> = article
             .gold
             .iter()
             .enumerate()
-            .filter_map(|(index, gold)| Some((index, article_labels.source(&gold.id)?.stance)))
+            .filter_map(|(index, gold)| Some((index, article_labels.source(&gold.id)?)))
             .collect();
-        examples.extend(attest_sources::stance::training_examples(&doc, &labelled));
-        let typed: Vec<(usize, attest_corpus::LabelledType)> = article
-            .gold
-            .iter()
-            .enumerate()
-            .filter_map(|(index, gold)| Some((index, article_labels.source(&gold.id)?.source_type)))
-            .collect();
-        type_examples.extend(attest_sources::types::training_examples(&doc, &typed));
+        let stances: Vec<_> = labelled.iter().map(|(i, l)| (*i, l.stance)).collect();
+        examples.extend(attest_sources::stance::training_examples(&doc, &stances));
+        let types: Vec<_> = labelled.iter().map(|(i, l)| (*i, l.source_type)).collect();
+        type_examples.extend(attest_sources::types::training_examples(&doc, &types));
         let index = attest_doc::OffsetIndex::new(&article.text);
         let cues: Vec<attest_doc::Span> = article_labels
             .hedges

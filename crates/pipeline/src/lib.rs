@@ -492,8 +492,8 @@ impl TaggingModels {
     }
 
     /// The models in `dir` (pos.model, entities.model, stance.model,
-    /// source-type.model), as `attest train --out DIR` writes them; errors
-    /// name the file.
+    /// source-type.model, hedges.model), as `attest train --out DIR` writes
+    /// them; errors name the file.
     pub fn read(dir: &Path) -> Result<TaggingModels, PipelineError> {
         let (bytes, file) = read_model(dir, "pos.model")?;
         let tagger = attest_tag::Model::from_bytes(&bytes)

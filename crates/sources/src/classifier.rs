@@ -15,7 +15,7 @@ pub type Example = (Vec<String>, u16);
 
 /// Where a stage writes its features, each as the parts of its name: joined
 /// into names when training ([`Names`]), hashed and scored at once when
-/// running ([`Scores`]), so that running formats and allocates nothing.
+/// running ([`Scores`]), so that running formats no feature name.
 pub trait Features {
     /// Adds the feature whose name is the concatenation of `parts`.
     fn add(&mut self, parts: &[&str]);
@@ -70,11 +70,6 @@ impl Classifier {
         &self.vocabulary
     }
 
-    /// The class names, by index.
-    pub fn labels(&self) -> &[String] {
-        &self.labels
-    }
-
     /// Each class's score, by class index, for the features `write` adds.
     pub fn scores(&self, write: impl FnOnce(&mut Scores)) -> Vec<f32> {
         let mut sink = Scores::default();
@@ -82,6 +77,23 @@ impl Classifier {
         let mut scores = vec![0.0f32; self.labels.len()];
         self.scorer.add_all(&sink.hashes, &mut scores);
         scores
+    }
+}
+
+/// The class a stage takes from `scores`: `held`, the rules' answer, unless
+/// another class scores more than `margin` above it; the best such class,
+/// the lowest index on a tie. A margin keeps the rules on close calls, where
+/// on copy unlike the training labels a small lead is more often the model's
+/// bias.
+pub fn overrule(scores: &[f32], held: usize, margin: f32) -> usize {
+    let Some(&floor) = scores.get(held) else {
+        return held;
+    };
+    let best = (0..scores.len()).fold(held, |b, i| if scores[i] > scores[b] { i } else { b });
+    if scores[best] - floor > margin {
+        best
+    } else {
+        held
     }
 }
 
@@ -200,6 +212,17 @@ mod tests {
         assert!(scores("denied")[1] > scores("denied")[0]);
         assert!(scores("said")[0] > scores("said")[1]);
         assert!(classifier.vocabulary().contains("said"));
+        assert_eq!(overrule(&[1.0, 3.0], 0, 1.5), 1, "a clear lead overrules");
+        assert_eq!(
+            overrule(&[1.0, 2.0], 0, 1.5),
+            0,
+            "a close call keeps the rules"
+        );
+        assert_eq!(
+            overrule(&[1.0, 5.0, 5.0], 0, 1.5),
+            1,
+            "the lowest of tied bests"
+        );
         assert!(Classifier::from_bytes(&bytes, *b"NOPE").is_err());
     }
 }

@@ -28,7 +28,7 @@ use attest_doc::{Doc, Hedge, Layer, LayerError, SourceKind, Span, Stage, TokenKi
 use attest_lang::{HedgeUse, hedge_word};
 use attest_learn::ModelError;
 
-use crate::classifier::{Classifier, Features, Names};
+use crate::classifier::{Classifier, Features, Names, overrule};
 use crate::words::View;
 
 /// The kind of the hedge model's file.
@@ -80,7 +80,7 @@ impl HedgeFinder {
             .into_iter()
             .filter(|candidate| {
                 let scores = model.scores(|out| features(&view, &context, candidate, out));
-                scores[1] - scores[0] > MARGIN
+                overrule(&scores, 0, MARGIN) == 1
             })
             .filter_map(|candidate| {
                 let cue = view

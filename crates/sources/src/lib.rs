@@ -79,7 +79,8 @@ pub use resolve::{Resolution, Route, SourceResolver, is_pronoun_name, resolve};
 pub use stance::StanceClassifier;
 
 /// The source stages that learn from attest's labels, with their models: the
-/// stance classifier and the resolver with its source types.
+/// stance classifier, the resolver with its source types, and the hedge
+/// finder.
 #[derive(Clone, Debug)]
 pub struct SourcingModels {
     /// The stance stage (stance.model).
@@ -93,10 +94,15 @@ pub struct SourcingModels {
 impl SourcingModels {
     /// The models built into attest.
     pub fn bundled() -> Result<SourcingModels, attest_learn::ModelError> {
+        fn bundled(
+            file: &'static str,
+        ) -> impl Fn(attest_learn::ModelError) -> attest_learn::ModelError {
+            move |error| error.in_file(format!("bundled {file}"))
+        }
         Ok(SourcingModels {
-            stances: StanceClassifier::bundled()?,
-            sources: SourceResolver::bundled()?,
-            hedges: HedgeFinder::bundled()?,
+            stances: StanceClassifier::bundled().map_err(bundled("stance.model"))?,
+            sources: SourceResolver::bundled().map_err(bundled("source-type.model"))?,
+            hedges: HedgeFinder::bundled().map_err(bundled("hedges.model"))?,
         })
     }
 

@@ -21,7 +21,7 @@
 use attest_doc::{Attribution, AttributionId, Doc, Layer, LayerError, Stage, Stance, StanceLabel};
 use attest_learn::ModelError;
 
-use crate::classifier::{Classifier, Features, Names};
+use crate::classifier::{Classifier, Features, Names, overrule};
 use crate::lexicon::{
     is_decline_verb, is_decline_word, is_description_stop, is_media_noun, is_negator,
     is_outlet_word, is_silence_verb, negated, priority,
@@ -32,7 +32,7 @@ use crate::words::{View, tokens_in};
 const WINDOW: usize = 4;
 
 /// How much more the model must score another stance than the rule's before
-/// it overrules the rule.
+/// it overrules the rule (tuned on dev; see docs/sources.md).
 const OVERRULE_MARGIN: f32 = 3.0;
 
 /// The kind of the stance model's file.
@@ -83,18 +83,12 @@ impl StanceClassifier {
                     None => (rule, evidence),
                     Some(model) => {
                         let scores = model.scores(|out| features(&view, attribution, rule, out));
-                        let rule_index = StanceLabel::ALL.iter().position(|&l| l == rule);
-                        let rule_score = rule_index.and_then(|i| scores.get(i)).copied();
-                        let best = (0..scores.len())
-                            .fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
-                        let label = match (StanceLabel::ALL.get(best), rule_score) {
-                            // The rule's stance stands unless the model is clearly
-                            // surer of another (tuned on dev; see docs/sources.md).
-                            (Some(&label), Some(held)) if scores[best] - held > OVERRULE_MARGIN => {
-                                label
-                            }
-                            _ => rule,
-                        };
+                        let held = StanceLabel::ALL
+                            .iter()
+                            .position(|&l| l == rule)
+                            .unwrap_or(0);
+                        let chosen = overrule(&scores, held, OVERRULE_MARGIN);
+                        let label = StanceLabel::ALL.get(chosen).copied().unwrap_or(rule);
                         if label == rule {
                             (rule, evidence)
                         } else {

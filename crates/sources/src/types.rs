@@ -7,15 +7,16 @@
 //! of a source, the rules' type and route, the source span's words and the
 //! entity labels under it, the name the source resolved to and the entity
 //! labels of its mentions, and the cue, and gives the labelling guideline's
-//! type ([`LabelledType`]). A source takes the type most of its attributions
-//! get (the rules' on a tie), in attest's finer kinds: a document or outlet
+//! type ([`LabelledType`]). A source takes the type its attributions' summed
+//! scores favour, per attribution by more than a margin over the rules' type
+//! (else the rules' stands), in attest's finer kinds: a document or outlet
 //! the rules already told apart keeps that kind.
 
 use std::collections::BTreeSet;
 
 use attest_doc::{Attribution, Doc, LabelledType, SourceKind};
 
-use crate::classifier::{Classifier, Features, Names};
+use crate::classifier::{Classifier, Features, Names, overrule};
 use crate::lexicon::{is_org_word, is_outlet_word};
 use crate::resolve::{Resolution, Route};
 use crate::words::View;
@@ -52,20 +53,13 @@ pub(crate) fn retype(doc: &Doc, resolution: &mut Resolution, model: &Classifier)
         let Some(rule_index) = LabelledType::ALL.iter().position(|&t| t == rule) else {
             continue;
         };
-        let (best, best_score) =
-            sum.iter()
-                .copied()
-                .enumerate()
-                .fold((rule_index, sum[rule_index]), |held, (i, s)| {
-                    if s > held.1 { (i, s) } else { held }
-                });
         let attributions = source.attributions.len().max(1) as f32;
-        // The rules' type stands unless the model is clearly surer of another:
-        // on sources unlike PolNeAR's, a small lead is more often its bias.
-        if (best_score - sum[rule_index]) / attributions <= OVERRULE_MARGIN {
+        let mean: Vec<f32> = sum.iter().map(|s| s / attributions).collect();
+        let chosen = overrule(&mean, rule_index, OVERRULE_MARGIN);
+        if chosen == rule_index {
             continue;
         }
-        let winner = LabelledType::ALL[best];
+        let winner = LabelledType::ALL[chosen];
         source.kind = match winner {
             LabelledType::NamedPerson => SourceKind::Person,
             LabelledType::NamedOrganization => SourceKind::Organization,
