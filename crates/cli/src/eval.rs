@@ -108,10 +108,10 @@ fn sources(args: &SourcesEvalArgs) -> anyhow::Result<()> {
             writeln!(out, "{overall}")?;
         }
         if let (Some(dir), Some(labelled)) = (&args.polnear, &labelled) {
-            write!(out, "{}", labelled.display(dir))?;
+            write!(out, "{}", labelled.display(dir, args.mistakes))?;
         }
         if let (Some(dir), Some(seed)) = (&args.seed, &seed) {
-            write!(out, "{}", seed.scores.display(dir))?;
+            write!(out, "{}", seed.scores.display(dir, args.mistakes))?;
             writeln!(
                 out,
                 "attributions attest adds beyond the gold: {}\nsources named by a pronoun: {}",
@@ -180,16 +180,29 @@ struct LabelledScores {
 }
 
 impl LabelledScores {
-    fn display(&self, dir: &Path) -> String {
+    fn display(&self, dir: &Path, mistakes: bool) -> String {
+        let (given, end_to_end, hedges) = if mistakes {
+            (
+                format!("{:#}", self.given),
+                format!("{:#}", self.end_to_end),
+                format!("{:#}", self.hedges),
+            )
+        } else {
+            (
+                self.given.to_string(),
+                self.end_to_end.to_string(),
+                self.hedges.to_string(),
+            )
+        };
         format!(
             "Sources of {dir} against attest's labels, gold attributions given\n{}\n\
              Sources of {dir} against attest's labels, end to end ({model} model)\n{}\n\
              Writer's hedges of {dir}, the hedges layer alone ({model} model)\n{}\n\
              Writer's hedges of {dir}, with attest's source-less attribution cues\n{}\n\
              Gold source spans of {dir} as attest resolves them\n{}",
-            self.given,
-            self.end_to_end,
-            self.hedges,
+            given,
+            end_to_end,
+            hedges,
             self.hedges_and_sourceless_cues,
             self.distribution,
             dir = dir.display(),

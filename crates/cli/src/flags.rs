@@ -396,6 +396,11 @@ pub(crate) struct SourcesEvalArgs {
     #[command(flatten)]
     pub(crate) model: crate::model::ModelArgs,
 
+    /// With --polnear and --seed, list each wrong column of each scored
+    /// attribution: its article and E id, the label, and what attest found.
+    #[arg(long)]
+    pub(crate) mistakes: bool,
+
     /// Print the scores as JSON.
     #[arg(long)]
     pub(crate) json: bool,

@@ -94,7 +94,7 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
 const PRUNE: f32 = 0.5;
 
 /// Trains the models learned from attest's labels of the train split:
-/// stance.model, source-type.model and hedges.model, over documents with
+/// stance.model, source-type.model, source-link.model and hedges.model, over documents with
 /// the gold attributions placed, tagged by
 /// `tagger` and `entities`.
 fn train_sourcing(
@@ -108,7 +108,7 @@ fn train_sourcing(
     let corpus =
         Corpus::open(&train_dir).with_context(|| format!("opening {}", train_dir.display()))?;
     let labels = attest_corpus::SplitLabels::read(&args.labels, "train")?;
-    let (mut examples, mut type_examples) = (Vec::new(), Vec::new());
+    let (mut examples, mut type_examples, mut link_examples) = (Vec::new(), Vec::new(), Vec::new());
     // Documents with their labelled hedge cues, kept until the triggers are
     // known: the hedge model's candidates are the words the labels use.
     let mut hedge_docs = Vec::new();
@@ -144,6 +144,11 @@ fn train_sourcing(
         examples.extend(attest_sources::stance::training_examples(&doc, &stances));
         let types: Vec<_> = labelled.iter().map(|(i, l)| (*i, l.source_type)).collect();
         type_examples.extend(attest_sources::types::training_examples(&doc, &types));
+        let canonical: Vec<_> = labelled
+            .iter()
+            .map(|(i, l)| (*i, l.canonical.as_deref()))
+            .collect();
+        link_examples.extend(attest_sources::link::training_examples(&doc, &canonical));
         let index = attest_doc::OffsetIndex::new(&article.text);
         let cues: Vec<attest_doc::Span> = article_labels
             .hedges
@@ -188,6 +193,13 @@ fn train_sourcing(
             &type_classes[..],
             &no_vocabulary,
             &type_examples,
+        ),
+        (
+            "source-link.model",
+            attest_sources::link::MODEL_KIND,
+            &attest_sources::link::CLASSES[..],
+            &no_vocabulary,
+            &link_examples,
         ),
         (
             "hedges.model",

@@ -475,7 +475,7 @@ pub struct TaggingModels {
     /// The entity model (entities.model).
     pub entities: attest_entities::EntityTagger,
     /// The stance, source type and hedge models (stance.model,
-    /// source-type.model, hedges.model).
+    /// source-type.model, source-link.model, hedges.model).
     pub sourcing: attest_sources::SourcingModels,
 }
 
@@ -492,7 +492,7 @@ impl TaggingModels {
     }
 
     /// The models in `dir` (pos.model, entities.model, stance.model,
-    /// source-type.model, hedges.model), as `attest train --out DIR` writes
+    /// source-type.model, source-link.model, hedges.model), as `attest train --out DIR` writes
     /// them; errors name the file.
     pub fn read(dir: &Path) -> Result<TaggingModels, PipelineError> {
         let (bytes, file) = read_model(dir, "pos.model")?;
@@ -507,9 +507,13 @@ impl TaggingModels {
         let stances = attest_sources::StanceClassifier::from_bytes(&bytes).map_err(|error| {
             model_error::<attest_sources::StanceClassifier>(error.in_file(file))
         })?;
-        let (bytes, file) = read_model(dir, "source-type.model")?;
-        let sources = attest_sources::SourceResolver::from_bytes(&bytes)
-            .map_err(|error| model_error::<attest_sources::SourceResolver>(error.in_file(file)))?;
+        let (types, types_file) = read_model(dir, "source-type.model")?;
+        let (links, links_file) = read_model(dir, "source-link.model")?;
+        let sources = attest_sources::SourceResolver::from_bytes(
+            (&types, &types_file),
+            (&links, &links_file),
+        )
+        .map_err(model_error::<attest_sources::SourceResolver>)?;
         let (bytes, file) = read_model(dir, "hedges.model")?;
         let hedges = attest_sources::HedgeFinder::from_bytes(&bytes)
             .map_err(|error| model_error::<attest_sources::HedgeFinder>(error.in_file(file)))?;
@@ -625,6 +629,7 @@ mod tests {
             "entities.model",
             "stance.model",
             "source-type.model",
+            "source-link.model",
             "hedges.model",
         ] {
             std::fs::copy(shipped.join(name), dir.join(name)).unwrap();

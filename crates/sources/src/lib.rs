@@ -56,6 +56,7 @@ mod distribution;
 mod gold;
 mod hedge;
 mod lexicon;
+pub mod link;
 pub mod quote;
 pub mod resolve;
 pub mod stance;
@@ -85,7 +86,7 @@ pub use stance::StanceClassifier;
 pub struct SourcingModels {
     /// The stance stage (stance.model).
     pub stances: StanceClassifier,
-    /// The source stage (source-type.model).
+    /// The source stage (source-type.model, source-link.model).
     pub sources: SourceResolver,
     /// The hedge stage (hedges.model).
     pub hedges: HedgeFinder,
@@ -101,7 +102,7 @@ impl SourcingModels {
         }
         Ok(SourcingModels {
             stances: StanceClassifier::bundled().map_err(bundled("stance.model"))?,
-            sources: SourceResolver::bundled().map_err(bundled("source-type.model"))?,
+            sources: SourceResolver::bundled()?,
             hedges: HedgeFinder::bundled().map_err(bundled("hedges.model"))?,
         })
     }

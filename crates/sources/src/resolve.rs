@@ -54,8 +54,13 @@
 //!    … and plan …") is one source.
 //! 3. **Continuity.** An attribution with no source span inherits the source
 //!    of the attribution just before it when that one stands in the same or the
-//!    preceding paragraph (a quote paragraph after "…," she said.); otherwise it
-//!    keeps no source: nothing is invented.
+//!    preceding paragraph (a quote paragraph after "…," she said.), and when it
+//!    is someone speaking: no cue at all, or an active verb ("said",
+//!    "saying", "told"). A passive ("was criticized as"), a noun ("criticism
+//!    of") or an appearance ("seems") has no speaker to continue: on PolNeAR
+//!    dev, inheriting for those credited the speaker before with 101 statements
+//!    whose readers found no source. Otherwise the attribution keeps no
+//!    source: nothing is invented.
 //!
 //! A source that is no person and speaks only through social-media cues ("wrote
 //! on Facebook", "tweeted", "in a post on X") is typed social media. Gender
@@ -66,17 +71,20 @@ use attest_doc::{
     MergeReason, Source, SourceKind, Span, Stage, TokenKind,
 };
 use attest_lang::{WordList, listed};
+use attest_learn::ModelError;
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use crate::classifier::Classifier;
 use crate::hedge::is_hedge_adverb;
 use crate::lexicon::{
     Head, head_class, honorific, is_advocacy_word, is_description_stop, is_name_stopword,
     is_org_follower, is_org_word, is_outlet_word, is_platform, is_posting_verb,
     is_public_body_word, names_kind_of, title_noun,
 };
+use crate::link::{Anaphor, Candidate, Choice};
 use crate::words::{View, tokens_in};
 
 /// How far back (in mentions, or in names and entities for the rules that
@@ -84,11 +92,13 @@ use crate::words::{View, tokens_in};
 /// a multi-megabyte text linear.
 const LOOKBACK: usize = 400;
 
-/// The source stage: the rules, then the learned source types when it has a
-/// model ([`crate::types`]).
+/// The source stage: the rules, with the learned pronoun links
+/// ([`crate::link`]) and then the learned source types ([`crate::types`])
+/// when it has their models.
 #[derive(Clone, Debug, Default)]
 pub struct SourceResolver {
-    types: Option<crate::classifier::Classifier>,
+    types: Option<Classifier>,
+    links: Option<Classifier>,
 }
 
 /// The source type model shipped with attest, trained by `attest train`.
@@ -97,26 +107,47 @@ static BUNDLED_TYPES: &[u8] = include_bytes!(concat!(
     "/../../models/source-type.model"
 ));
 
+/// The pronoun link model shipped with attest, trained by `attest train`.
+static BUNDLED_LINKS: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../models/source-link.model"
+));
+
 impl SourceResolver {
     /// The stage with the rules alone.
     pub fn rules() -> SourceResolver {
-        SourceResolver { types: None }
+        SourceResolver::default()
     }
 
-    /// The stage with a source type model file's bytes.
-    pub fn from_bytes(bytes: &[u8]) -> Result<SourceResolver, attest_learn::ModelError> {
-        crate::classifier::Classifier::from_bytes(bytes, crate::types::MODEL_KIND)
-            .map(|types| SourceResolver { types: Some(types) })
+    /// The stage with a source type model file's bytes and a pronoun link
+    /// model file's, each with the file's name for its errors.
+    pub fn from_bytes(
+        (types, types_file): (&[u8], &str),
+        (links, links_file): (&[u8], &str),
+    ) -> Result<SourceResolver, ModelError> {
+        Ok(SourceResolver {
+            types: Some(
+                Classifier::from_bytes(types, crate::types::MODEL_KIND)
+                    .map_err(|e| e.in_file(types_file))?,
+            ),
+            links: Some(
+                Classifier::from_bytes(links, crate::link::MODEL_KIND)
+                    .map_err(|e| e.in_file(links_file))?,
+            ),
+        })
     }
 
-    /// The stage with the model built into attest.
-    pub fn bundled() -> Result<SourceResolver, attest_learn::ModelError> {
-        SourceResolver::from_bytes(BUNDLED_TYPES)
+    /// The stage with the models built into attest.
+    pub fn bundled() -> Result<SourceResolver, ModelError> {
+        SourceResolver::from_bytes(
+            (BUNDLED_TYPES, "bundled source-type.model"),
+            (BUNDLED_LINKS, "bundled source-link.model"),
+        )
     }
 
-    /// The sources of `doc`, typed by the model when there is one.
+    /// The sources of `doc`, linked and typed by the models it has.
     pub fn resolve(&self, doc: &Doc) -> Resolution {
-        let mut resolution = resolve(doc);
+        let mut resolution = resolve_counted(doc, self.links.as_ref(), false).resolution;
         if let Some(types) = &self.types {
             crate::types::retype(doc, &mut resolution, types);
         }
@@ -302,17 +333,42 @@ impl Referent {
     }
 }
 
-/// Resolves the sources of `doc`, which must hold tokens, sentences,
-/// paragraphs, entities and attributions.
+/// Resolves the sources of `doc` by the rules alone; `doc` must hold tokens,
+/// sentences, paragraphs, entities and attributions.
 pub fn resolve(doc: &Doc) -> Resolution {
-    resolve_counted(doc).0
+    resolve_counted(doc, None, false).resolution
 }
 
-/// [`resolve`], and how many stored names, mentions and referents its
-/// searches visited: the work that must stay linear in the attributions.
-fn resolve_counted(doc: &Doc) -> (Resolution, usize) {
+/// What one resolution made, beyond the sources.
+struct Resolved {
+    resolution: Resolution,
+    /// How many stored names, mentions and referents the searches visited:
+    /// the work that must stay linear in the attributions, which the tests
+    /// hold.
+    #[cfg_attr(not(test), allow(dead_code))]
+    visited: usize,
+    /// Each pronoun's candidates, when asked for.
+    choices: Vec<Choice>,
+    /// Each referent's name, by the index the choices use.
+    names: Vec<String>,
+}
+
+/// The pronoun choices of `doc`'s attributions by the rules, and the names
+/// of the referents they weigh, for training the link model.
+pub(crate) fn pronoun_choices(doc: &Doc) -> (Vec<Choice>, Vec<String>) {
+    let resolved = resolve_counted(doc, None, true);
+    (resolved.choices, resolved.names)
+}
+
+/// Resolves the sources of `doc`, linking pronouns with `links` when given,
+/// and keeping each pronoun's candidates when `keep_choices`.
+fn resolve_counted(doc: &Doc, links: Option<&Classifier>, keep_choices: bool) -> Resolved {
     let view = View::new(doc);
     let mut state = State {
+        links,
+        choices: keep_choices.then(Vec::new),
+        attribution: 0,
+        last_speaker: None,
         view: &view,
         names: Vec::new(),
         read: 0,
@@ -359,6 +415,7 @@ fn resolve_counted(doc: &Doc) -> (Resolution, usize) {
             continue;
         }
         let social = is_social(&view, attribution);
+        state.attribution = index;
         if let Some((referent, route)) = state.resolve_phrase(&source_tokens) {
             if let Some(r) = state.referents.get_mut(referent) {
                 r.attributions.push(index);
@@ -366,6 +423,7 @@ fn resolve_counted(doc: &Doc) -> (Resolution, usize) {
             }
             referent_of[index] = Some(referent);
             routes[index] = route;
+            state.last_speaker = Some(referent);
         }
     }
 
@@ -381,6 +439,7 @@ fn resolve_counted(doc: &Doc) -> (Resolution, usize) {
         };
         if referent_of[index].is_none()
             && attribution.source.is_empty()
+            && (attribution.cue.is_empty() || is_speaking_cue(&view, attribution))
             && !is_hedge_cue(&view, attribution)
             && !is_question_cue(&view, attribution)
         {
@@ -412,7 +471,14 @@ fn resolve_counted(doc: &Doc) -> (Resolution, usize) {
     }
 
     let visited = state.visited.get();
-    (state.into_resolution(referent_of, routes), visited)
+    let choices = state.choices.take().unwrap_or_default();
+    let names = state.referents.iter().map(|r| r.name.clone()).collect();
+    Resolved {
+        resolution: state.into_resolution(referent_of, routes),
+        visited,
+        choices,
+        names,
+    }
 }
 
 /// Whether a sourceless attribution's cue is a question put to someone ("When
@@ -426,6 +492,45 @@ fn is_question_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bo
         .map(|k| view.word(k))
         .find(|w| *w != "when")
         .is_some_and(|w| w.eq_ignore_ascii_case("asked"))
+}
+
+/// Whether the cue is someone speaking in the active voice ("said", "told",
+/// "according to"): only such a cue can continue the speaker before it. A
+/// passive ("was criticized"), a noun ("criticism of") or an appearance
+/// ("seems") has no speaker to continue.
+fn is_speaking_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool {
+    let cue = view.tokens_of(&attribution.cue);
+    let verb = cue.iter().any(|&k| {
+        matches!(
+            view.tag(k),
+            Some("VBD" | "VBZ" | "VBP" | "VB" | "VBG" | "MD")
+        ) || view.word(k) == "according"
+    });
+    let is_be = |k: usize| {
+        matches!(
+            view.word(k),
+            "is" | "was" | "were" | "are" | "be" | "been" | "being" | "'s" | "’s"
+        )
+    };
+    let passive = cue
+        .windows(2)
+        .any(|pair| is_be(pair[0]) && view.tag(pair[1]) == Some("VBN"))
+        || cue.iter().all(|&k| is_be(k) || view.tag(k) == Some("VBN"));
+    let seeming = cue.iter().any(|&k| {
+        matches!(
+            view.word(k),
+            "seem"
+                | "seems"
+                | "seemed"
+                | "appear"
+                | "appears"
+                | "appeared"
+                | "look"
+                | "looks"
+                | "looked"
+        )
+    });
+    verb && !passive && !seeming
 }
 
 /// Whether the attribution's cue is only a hedge adverb ("reportedly"): such a
@@ -468,6 +573,14 @@ fn is_social(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool {
 }
 
 struct State<'v, 'a> {
+    /// The pronoun link model, if any.
+    links: Option<&'v Classifier>,
+    /// Each pronoun's candidates, kept when training.
+    choices: Option<Vec<Choice>>,
+    /// The attribution whose source is being resolved.
+    attribution: usize,
+    /// The source of the attribution resolved last.
+    last_speaker: Option<usize>,
     view: &'v View<'a>,
     names: Vec<Name>,
     /// How many of `names` were read from the entity layer (in text order);
@@ -722,6 +835,9 @@ impl<'v, 'a> State<'v, 'a> {
         let mut referent_of: BTreeMap<ClusterId, usize> = BTreeMap::new();
         let mut company_of: BTreeMap<Vec<String>, usize> = BTreeMap::new();
         let mut mentions = mentions.into_iter().peekable();
+        // Per sentence start, whether its words are capitalized like a
+        // headline's: computed once per sentence.
+        let mut headline: BTreeMap<usize, bool> = BTreeMap::new();
         while let Some((tokens, label, cluster)) = mentions.next() {
             let floor = self.names.last().map_or(0, |n| n.end);
             let ceiling = mentions
@@ -753,6 +869,17 @@ impl<'v, 'a> State<'v, 'a> {
                     && honorific(view.raw(k)).is_none()
                     && !is_name_stopword(view.raw(k))
             };
+            // In a headline every word is capitalized, so the words beside a
+            // name are no evidence of a longer name ("Warren Hammers Wells
+            // Fargo CEO").
+            let title_case = *headline.entry(sentence.start).or_insert_with(|| {
+                let words: Vec<usize> = sentence
+                    .clone()
+                    .filter(|&k| view.kind(k) == Some(TokenKind::Word) && !view.is_function_word(k))
+                    .collect();
+                words.len() >= 3 && words.iter().all(|&k| view.is_capitalized(k))
+            });
+            let widens = |k: usize| !title_case && widens(k);
             let lowest = floor.max(sentence.start);
             loop {
                 while start > lowest && widens(start - 1) {
@@ -1072,7 +1199,10 @@ impl<'v, 'a> State<'v, 'a> {
                 // A relative pronoun after the noun it follows ("an official,
                 // who") stands for that noun, which is then the core.
                 let relative = p > 0 && matches!(word, "who" | "which");
-                if part.len() == 1 && pronoun(word).is_some() && !relative {
+                // A source that is "that" alone is the relative pronoun of
+                // "groups that say".
+                let bare_that = word == "that" && parts.len() == 1;
+                if part.len() == 1 && (pronoun(word).is_some() || bare_that) && !relative {
                     core = Some((Core::Pronoun(part.start), p));
                     break;
                 }
@@ -1607,6 +1737,15 @@ impl<'v, 'a> State<'v, 'a> {
 
     fn resolve_pronoun(&mut self, token: usize, at: usize) -> (usize, Route) {
         let word = self.view.word(token);
+        if matches!(word, "who" | "which" | "that")
+            && let Some(referent) = self.relative_antecedent(token)
+        {
+            let route = match self.referents.get(referent).map(|r| r.kind) {
+                Some(Kind::Person | Kind::Organization | Kind::Media) => Route::PronounToName,
+                _ => Route::PronounToUnnamed,
+            };
+            return (referent, route);
+        }
         let class = pronoun(word);
         let found = match class {
             Some(Pronoun::Person(gender)) => {
@@ -1633,10 +1772,11 @@ impl<'v, 'a> State<'v, 'a> {
                         Some((*r.voices.range(..at).next_back()?, i))
                     })
                     .max();
-                match voice {
+                let rule = match voice {
                     Some((p, i)) if person.is_none() || p > person_at => Some(i),
                     _ => person,
-                }
+                };
+                self.link_person(token, at, rule)
             }
             Some(Pronoun::Thing) => {
                 let best = self.most_recent(at, |r| {
@@ -1709,6 +1849,138 @@ impl<'v, 'a> State<'v, 'a> {
         (self.referents.len() - 1, Route::PronounUnresolved)
     }
 
+    /// The antecedent of the person pronoun at `token`: the rules' choice
+    /// `rule`, unless the link model prefers another of the people mentioned
+    /// last ([`crate::link`]).
+    fn link_person(&mut self, token: usize, at: usize, rule: Option<usize>) -> Option<usize> {
+        if self.links.is_none() && self.choices.is_none() {
+            return rule;
+        }
+        let rule = rule?;
+        let anaphor = Anaphor {
+            form: self.view.word(token).to_owned(),
+            ..Anaphor::default()
+        };
+        // "He" is never someone the article calls "Ms.": a stated gender
+        // rules a candidate out, as it does for the rules.
+        let gender = match pronoun(&anaphor.form) {
+            Some(Pronoun::Person(gender)) => gender,
+            _ => None,
+        };
+        let mut candidates = self.candidates(token, at, Some(rule), "");
+        candidates
+            .retain(|c| c.rule || gender.is_none() || c.gender.is_none() || c.gender == gender);
+        Some(self.link(anaphor, candidates).unwrap_or(rule))
+    }
+
+    /// The person a definite description no rule linked stands for ("the GOP
+    /// nominee" for the candidate named before), if the link model prefers
+    /// one of the people mentioned last to a new source.
+    fn link_description(
+        &mut self,
+        range: std::ops::Range<usize>,
+        at: usize,
+        head: &str,
+    ) -> Option<usize> {
+        if self.links.is_none() && self.choices.is_none() {
+            return None;
+        }
+        let view = self.view;
+        let anaphor = Anaphor {
+            form: "desc".to_owned(),
+            head: head.to_owned(),
+            modifiers: (range.start..range.end)
+                .map(|k| view.word(k).to_owned())
+                .filter(|w| w != head && !matches!(w.as_str(), "the" | "a" | "an"))
+                .collect(),
+        };
+        let mut candidates = vec![Candidate {
+            rule: true,
+            ..Candidate::default()
+        }];
+        candidates.extend(self.candidates(range.start, at, None, head));
+        self.link(anaphor, candidates)
+    }
+
+    /// The referent the link model takes among `candidates`, kept for
+    /// training when asked.
+    fn link(&mut self, anaphor: Anaphor, candidates: Vec<Candidate>) -> Option<usize> {
+        let chosen = match self.links {
+            Some(model) => {
+                crate::link::choose(model, &anaphor, &candidates).and_then(|c| c.referent)
+            }
+            None => candidates.iter().find(|c| c.rule).and_then(|c| c.referent),
+        };
+        if let Some(choices) = &mut self.choices {
+            choices.push(Choice {
+                attribution: self.attribution,
+                anaphor,
+                candidates,
+            });
+        }
+        chosen
+    }
+
+    /// The people (and organizations a spokesperson spoke for) mentioned last
+    /// before `at`, the most recent first, as the link model sees them;
+    /// `rule` marks the rules' choice, and `head` a description's head noun.
+    fn candidates(
+        &self,
+        token: usize,
+        at: usize,
+        rule: Option<usize>,
+        head: &str,
+    ) -> Vec<Candidate> {
+        let view = self.view;
+        let here = view.sentence_index(token);
+        let mut seen = BTreeSet::new();
+        let mut candidates = Vec::new();
+        for &(position, referent) in self.events.range(..(at, 0)).rev().take(LOOKBACK) {
+            self.visit();
+            if candidates.len() == crate::link::CANDIDATES {
+                break;
+            }
+            let Some(r) = self.referents.get(referent) else {
+                continue;
+            };
+            let voice = r.voices.range(..at).next_back().is_some();
+            let person = matches!(r.kind, Kind::Person | Kind::Unnamed { plural: false });
+            if !(person || voice || Some(referent) == rule) || !seen.insert(referent) {
+                continue;
+            }
+            let at_token = view
+                .tokens
+                .partition_point(|t| t.span.byte_start() < position);
+            let opening = view.sentence_of(at_token).start;
+            candidates.push(Candidate {
+                referent: Some(referent),
+                shares_head: !head.is_empty() && r.heads.contains(head),
+                rank: candidates.len(),
+                gender: r.gender,
+                named: r.kind == Kind::Person,
+                words: r.words.len(),
+                first_word: r
+                    .words
+                    .first()
+                    .map(|w| w.to_lowercase())
+                    .unwrap_or_default(),
+                honorific: r.has_honorific,
+                spoke: r.attributions.len(),
+                last_speaker: self.last_speaker == Some(referent),
+                mentions: r.positions.range(..at).rev().take(4).count(),
+                sentences_back: here.saturating_sub(view.sentence_index(at_token)),
+                subject: at_token - opening <= 12
+                    && !(opening..at_token).any(|k| {
+                        view.tag(k)
+                            .is_some_and(|t| t.starts_with("VB") || t == "MD")
+                    }),
+                voice: !person && voice,
+                rule: Some(referent) == rule,
+            });
+        }
+        candidates
+    }
+
     /// The nearest noun phrase of class `class` before `token` ("Canadian
     /// officials", "a separate lawsuit"): in the sentence before, and in its own
     /// sentence too when `same_sentence`.
@@ -1748,6 +2020,40 @@ impl<'v, 'a> State<'v, 'a> {
             start -= 1;
         }
         Some((start..head + 1, view.span(start)?.byte_start()))
+    }
+
+    /// What the relative pronoun at `token` stands for: the noun phrase right
+    /// before it, a comma aside ("activists who argue", "Ann Lee, who said"),
+    /// whatever its number or kind.
+    fn relative_antecedent(&mut self, token: usize) -> Option<usize> {
+        let view = self.view;
+        let floor = view.sentence_of(token).start;
+        let mut head = token.checked_sub(1).filter(|&k| k >= floor)?;
+        if view.word(head) == "," {
+            head = head.checked_sub(1).filter(|&k| k >= floor)?;
+        }
+        if !view.tag(head).is_some_and(|t| t.starts_with("NN")) {
+            return None;
+        }
+        if let Some(name) = self.name_at(head) {
+            return self.names.get(name)?.referent;
+        }
+        let mut start = head;
+        while start > floor
+            && head - start < 8
+            && view.tag(start - 1).is_some_and(|t| {
+                t.starts_with("NN") || t.starts_with("JJ") || t == "DT" || t == "CD"
+            })
+        {
+            start -= 1;
+        }
+        let position = view.span(start)?.byte_start();
+        let (referent, _) = self.resolve_description(start..head + 1, position);
+        self.events.insert((position, referent));
+        if let Some(r) = self.referents.get_mut(referent) {
+            r.positions.insert(position);
+        }
+        Some(referent)
     }
 
     /// A source written in capitals alone is a transcript's speaker label
@@ -1878,6 +2184,18 @@ impl<'v, 'a> State<'v, 'a> {
         };
         if let Some(found) = found {
             return found;
+        }
+        if description.definite
+            && !description.fresh
+            && matches!(description.head, Some(Head::Person) | None)
+            && !head.ends_with('s')
+            && let Some(person) = self.link_description(range.clone(), at, &head)
+        {
+            let route = match self.referents.get(person).map(|r| r.kind) {
+                Some(Kind::Person) => Route::DescriptionToName,
+                _ => Route::Unnamed,
+            };
+            return (person, route);
         }
         let (kind, route) = match description.head {
             Some(Head::Organization) | Some(Head::Police) => {
@@ -2140,6 +2458,19 @@ mod tests {
 
     fn named(name: &str, kind: SourceKind) -> Option<(String, SourceKind)> {
         Some((name.to_string(), kind))
+    }
+
+    #[test]
+    fn a_relative_pronoun_alone_takes_the_group_or_person_before_it() {
+        let group = "The plan drew fire from tenants who say rents will rise.";
+        let got = sources_of(group, &[("who", "say", "rents will rise")]);
+        assert_eq!(got[0], named("tenants", SourceKind::Unnamed));
+        let that = "The plan drew fire from groups that say rents will rise.";
+        let got = sources_of(that, &[("that", "say", "rents will rise")]);
+        assert_eq!(got[0], named("groups", SourceKind::Unnamed));
+        let person = "The plan was praised by Mayor Ann Lee, who said it was fair.";
+        let got = sources_of(person, &[("who", "said", "it was fair")]);
+        assert_eq!(got[0], named("Ann Lee", SourceKind::Person));
     }
 
     #[test]
@@ -2730,6 +3061,24 @@ mod tests {
         assert_eq!(got[2], None, "three paragraphs away: no source is invented");
     }
 
+    #[test]
+    fn only_someone_speaking_continues_the_speaker_before() {
+        let text = "“We stay,” said Ann Lee.\n\nThe plan was criticized as too slow. \
+                    She is expected to resign. She added that it would rain.";
+        let got = sources_of(
+            text,
+            &[
+                ("Ann Lee", "said", "“We stay,”"),
+                ("", "was criticized as", "too slow"),
+                ("", "is expected", "to resign"),
+                ("", "added", "that it would rain"),
+            ],
+        );
+        assert_eq!(got[1], None, "a passive has no speaker to continue");
+        assert_eq!(got[2], None, "nor has an expectation stated in the passive");
+        assert_eq!(got[3], named("Ann Lee", SourceKind::Person));
+    }
+
     type Unit = fn(usize) -> String;
 
     /// The work of resolving `repeats` copies of `unit(i)`, each one
@@ -2753,7 +3102,7 @@ mod tests {
             });
             text.push_str(&piece);
         }
-        resolve_counted(&doc_with(&text, attributions)).1
+        resolve_counted(&doc_with(&text, attributions), None, false).visited
     }
 
     #[test]

@@ -124,6 +124,12 @@ impl<'a> View<'a> {
         }
     }
 
+    /// The index of the sentence holding token `i` (the number of sentences
+    /// that end before it).
+    pub(crate) fn sentence_index(&self, i: usize) -> usize {
+        self.sentences.partition_point(|s| s.end <= i)
+    }
+
     /// The tokens inside any of `spans`, in order, each once.
     pub(crate) fn tokens_of(&self, spans: &[Span]) -> Vec<usize> {
         let mut all: Vec<usize> = spans

@@ -84,6 +84,9 @@ pub struct SourceLabelReport {
     /// Labelled type against found type.
     #[serde(serialize_with = "confusion_rows")]
     pub type_confusion: Confusion,
+    /// Each wrong column of each scored attribution, as
+    /// `ARTICLE:E_ID column: labelled …, found …`, in article order.
+    pub mistakes: Vec<String>,
 }
 
 fn confusion_rows<S: serde::Serializer>(
@@ -176,10 +179,37 @@ impl SourceLabelScorer {
         }
         report.matched += pairs.len();
         let mapping = map_sources(&pairs, &source_of);
+        let mut mistakes = Vec::new();
         for &(label, found) in &pairs {
             let source = source_of[found].and_then(|i| doc.sources().get(i));
             let found_type =
                 source.map_or(LabelledType::Implicit, |s| LabelledType::of_kind(s.kind));
+            let attribution = &doc.attributions()[found];
+            let words = |spans: &[Span]| {
+                spans
+                    .iter()
+                    .map(|span| span.slice(doc.text()))
+                    .collect::<Vec<_>>()
+                    .join(" … ")
+            };
+            let found_source = || match source {
+                Some(source) => format!(
+                    "{:?} ({}) as {:?}",
+                    words(&attribution.source),
+                    found_type.name(),
+                    source.name
+                ),
+                None => "no source".to_owned(),
+            };
+            let mut mistake = |column: &str, labelled: &str, found: String| {
+                mistakes.push(format!(
+                    "{}:{} {column}: labelled {labelled}, found {found}",
+                    article.name, label.attribution
+                ));
+            };
+            if found_type != label.source_type {
+                mistake("type", label.source_type.name(), found_source());
+            }
             report.source_type.add(found_type == label.source_type);
             *report
                 .type_confusion
@@ -193,6 +223,20 @@ impl SourceLabelScorer {
                 (Some(canonical), Some(index)) => mapping.get(&index) == Some(&canonical.as_str()),
                 _ => false,
             };
+            if !right {
+                let credited = source_of[found]
+                    .and_then(|index| mapping.get(&index))
+                    .map_or(String::new(), |other| format!(", credited to {other}"));
+                mistake(
+                    "source",
+                    label.canonical.as_deref().unwrap_or("-"),
+                    format!(
+                        "{}{credited} (cue {:?})",
+                        found_source(),
+                        words(&attribution.cue)
+                    ),
+                );
+            }
             report.canonical_source.add(right);
             if right
                 && let (Some(canonical), Some(source)) = (&label.canonical, source)
@@ -201,6 +245,17 @@ impl SourceLabelScorer {
                 report.name.add(same_name(canonical, &source.name));
             }
             let stance = stance_of[found];
+            if stance != Some(label.stance) {
+                mistake(
+                    "stance",
+                    label.stance.name(),
+                    format!(
+                        "{} (cue {:?})",
+                        stance.map_or("-", StanceLabel::name),
+                        words(&attribution.cue)
+                    ),
+                );
+            }
             report.stance.add(stance == Some(label.stance));
             *report
                 .stance_confusion
@@ -216,6 +271,7 @@ impl SourceLabelScorer {
             };
             report.direct_quote.add(quote == label.direct_quote);
         }
+        report.mistakes.extend(mistakes);
     }
 
     /// The scores so far.
@@ -320,7 +376,15 @@ impl fmt::Display for SourceLabelReport {
         )?;
         let types: Vec<&str> = LabelledType::ALL.iter().map(|t| t.name()).collect();
         writeln!(f, "\nsource type confusion (rows labelled, columns found)")?;
-        confusion_table(f, &self.type_confusion, &types, &types)
+        confusion_table(f, &self.type_confusion, &types, &types)?;
+        // The alternate form (`{:#}`) lists the mistakes too.
+        if f.alternate() {
+            writeln!(f, "\nmistakes ({}):", self.mistakes.len())?;
+            for mistake in &self.mistakes {
+                writeln!(f, "  {mistake}")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -351,7 +415,7 @@ fn confusion_table(
 }
 
 /// The scores of the writer's hedges of a split.
-#[derive(Clone, Copy, PartialEq, Debug, Default, Serialize)]
+#[derive(Clone, PartialEq, Debug, Default, Serialize)]
 pub struct HedgeLabelReport {
     /// Articles scored.
     pub articles: usize,
@@ -367,6 +431,9 @@ pub struct HedgeLabelReport {
     pub scope_labelled: usize,
     /// Scope tokens of the found scopes of matched pairs.
     pub scope_found: usize,
+    /// Each labelled cue not found and each found cue not labelled, as
+    /// `ARTICLE missed|extra "cue" in "…context…"`, in article order.
+    pub mistakes: Vec<String>,
 }
 
 impl HedgeLabelReport {
@@ -414,7 +481,15 @@ impl fmt::Display for HedgeLabelReport {
             self.precision(),
             self.recall(),
             self.scope_f1()
-        )
+        )?;
+        // The alternate form (`{:#}`) lists the mistakes too.
+        if f.alternate() {
+            writeln!(f, "mistakes ({}):", self.mistakes.len())?;
+            for mistake in &self.mistakes {
+                writeln!(f, "  {mistake}")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -443,11 +518,26 @@ impl HedgeLabelScorer {
         report.labelled += labelled.len();
         report.found += found.len();
         let mut used = vec![false; labelled.len()];
+        let mut mistakes = Vec::new();
+        let mistake = |what: &str, cue: Span| {
+            let text = &article.text;
+            let floor = text.floor_char_boundary(cue.byte_start().saturating_sub(40));
+            let ceiling = text.ceil_char_boundary((cue.byte_end() + 40).min(text.len()));
+            format!(
+                "{} {what} {:?} in {:?}",
+                article.name,
+                cue.slice(text),
+                &text[floor..ceiling]
+            )
+        };
         for (cue, scope) in found {
             let hit = labelled
                 .iter()
                 .enumerate()
                 .find(|(i, (gold_cue, _))| !used[*i] && gold_cue.overlaps(*cue));
+            if hit.is_none() {
+                mistakes.push((cue.byte_start(), mistake("extra", *cue)));
+            }
             if let Some((i, (_, gold_scope))) = hit {
                 used[i] = true;
                 report.matched += 1;
@@ -461,11 +551,18 @@ impl HedgeLabelScorer {
                 report.scope_found += found_words.len();
             }
         }
+        for ((cue, _), used) in labelled.iter().zip(used) {
+            if !used {
+                mistakes.push((cue.byte_start(), mistake("missed", *cue)));
+            }
+        }
+        mistakes.sort();
+        report.mistakes.extend(mistakes.into_iter().map(|(_, m)| m));
     }
 
     /// The scores so far.
     pub fn report(&self) -> HedgeLabelReport {
-        self.report
+        self.report.clone()
     }
 }
 
