@@ -500,33 +500,32 @@ fn is_question_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bo
 /// ("seems") has no speaker to continue.
 fn is_speaking_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool {
     let cue = view.tokens_of(&attribution.cue);
-    let verb = cue.iter().any(|&k| {
-        matches!(
-            view.tag(k),
-            Some("VBD" | "VBZ" | "VBP" | "VB" | "VBG" | "MD")
-        ) || view.word(k) == "according"
-    });
     let is_be = |k: usize| {
         matches!(
             view.word(k),
             "is" | "was" | "were" | "are" | "be" | "been" | "being" | "'s" | "’s"
         )
     };
-    let passive = cue
-        .windows(2)
-        .any(|pair| is_be(pair[0]) && view.tag(pair[1]) == Some("VBN"))
-        || cue.iter().all(|&k| is_be(k) || view.tag(k) == Some("VBN"));
+    // A verb of its own: "were" in "there were complaints" is none.
+    let verb = cue.iter().any(|&k| {
+        (matches!(
+            view.tag(k),
+            Some("VBD" | "VBZ" | "VBP" | "VB" | "VBG" | "MD")
+        ) && !is_be(k))
+            || view.word(k) == "according"
+    });
+    // "was said", "is not expected", "was widely seen as".
+    let passive = cue.iter().enumerate().any(|(at, &k)| {
+        is_be(k)
+            && cue[at + 1..]
+                .iter()
+                .find(|&&j| !view.tag(j).is_some_and(|t| t.starts_with("RB")))
+                .is_some_and(|&j| view.tag(j) == Some("VBN"))
+    });
     let seeming = cue.iter().any(|&k| {
         matches!(
             view.word(k),
-            "seem"
-                | "seems"
-                | "seemed"
-                | "appear"
-                | "appears"
-                | "appeared"
-                | "look"
-                | "looks"
+            "seem" | "seems" | "seemed" | "appear" | "appears" | "appeared" | "look" | "looks"
                 | "looked"
         )
     });
@@ -3064,13 +3063,13 @@ mod tests {
     #[test]
     fn only_someone_speaking_continues_the_speaker_before() {
         let text = "“We stay,” said Ann Lee.\n\nThe plan was criticized as too slow. \
-                    She is expected to resign. She added that it would rain.";
+                    She is widely expected to resign. She added that it would rain.";
         let got = sources_of(
             text,
             &[
                 ("Ann Lee", "said", "“We stay,”"),
                 ("", "was criticized as", "too slow"),
-                ("", "is expected", "to resign"),
+                ("", "is widely expected", "to resign"),
                 ("", "added", "that it would rain"),
             ],
         );
