@@ -17,14 +17,44 @@ use crate::out_names::{OutNames, relative_stem};
 use crate::safe_write::{self, Overwrite};
 use crate::{messages, sample};
 
-/// How many articles are read ahead and analysed at once: enough to keep every
-/// core busy, few enough that a batch of large articles stays small in memory.
+/// How many articles are read ahead and analysed at once, at most: enough to
+/// keep every core busy. The bytes in flight bound a chunk too ([`InFlight`]).
 const CHUNK: usize = 64;
 
 /// How many articles of a chunk one core analyses stage by stage (see
-/// `Pipeline::analyze_batch`): enough for each model to stay in cache from one
-/// article to the next, few enough that the cores share a chunk evenly.
+/// `Pipeline::analyze_batch`), at most: enough for each model to stay in cache
+/// from one article to the next, few enough that the cores share a chunk
+/// evenly.
 const BATCH: usize = 16;
+
+/// How much of the input is read ahead and analysed at once, so that memory
+/// follows the bytes in flight, not the number of articles: a chunk holds up
+/// to [`CHUNK`] articles and stops once it holds `bytes` of article text. An
+/// article larger than that is a chunk alone.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct InFlight {
+    pub(crate) bytes: usize,
+}
+
+impl InFlight {
+    /// The next chunk of `items`, `size` giving each one's bytes; empty at the
+    /// end.
+    pub(crate) fn next_chunk<T>(
+        &self,
+        items: &mut impl Iterator<Item = T>,
+        size: impl Fn(&T) -> usize,
+    ) -> Vec<T> {
+        let (mut chunk, mut bytes) = (Vec::new(), 0usize);
+        while chunk.len() < CHUNK && bytes < self.bytes {
+            let Some(item) = items.next() else {
+                break;
+            };
+            bytes = bytes.saturating_add(size(&item));
+            chunk.push(item);
+        }
+        chunk
+    }
+}
 
 pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let limits = args.limits.limits();
@@ -40,8 +70,11 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
         .format(args.input_format.format());
     let inline = args.errors == Errors::Inline;
     let mut seen = SeenIds::default();
+    let in_flight = args.limits.in_flight(args.model.kind());
     loop {
-        let chunk: Vec<Result<ReadItem, ReadError>> = items.by_ref().take(CHUNK).collect();
+        let chunk: Vec<Result<ReadItem, ReadError>> = in_flight.next_chunk(&mut items, |item| {
+            item.as_ref().map_or(0, |item| item.article.text.len())
+        });
         if chunk.is_empty() {
             return Ok(());
         }
@@ -83,16 +116,21 @@ struct Place {
     id_given: bool,
 }
 
-/// Analyses a chunk of articles on every core, each core taking batches of
-/// [`BATCH`] stage by stage; the documents come back in input order, and an
+/// Analyses a chunk of articles on every core, each core taking batches of at
+/// most [`BATCH`] stage by stage, and at least one batch per core when the
+/// chunk has the articles; the documents come back in input order, and an
 /// item that is already an error keeps its place.
 pub(crate) fn analyze_chunk<E: Send>(
     pipeline: &Pipeline,
     chunk: Vec<Result<(Article, Vec<Diagnostic>), E>>,
 ) -> Vec<Result<Doc, E>> {
+    let batch = chunk
+        .len()
+        .div_ceil(rayon::current_num_threads())
+        .clamp(1, BATCH);
     let mut chunk = chunk.into_iter();
     let batches: Vec<Vec<_>> =
-        std::iter::from_fn(|| Some(chunk.by_ref().take(BATCH).collect::<Vec<_>>()))
+        std::iter::from_fn(|| Some(chunk.by_ref().take(batch).collect::<Vec<_>>()))
             .take_while(|batch| !batch.is_empty())
             .collect();
     let docs: Vec<Vec<Result<Doc, E>>> = batches
@@ -253,5 +291,27 @@ impl Writer {
             messages::input_failed(format_args!("{id}: {err:#}"));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chunk_stops_at_its_bytes_or_its_articles() {
+        let in_flight = InFlight { bytes: 10 };
+        let chunk = |items: &mut std::vec::IntoIter<usize>| in_flight.next_chunk(items, |&n| n);
+        let mut items = vec![4usize, 4, 4, 4, 30, 1].into_iter();
+        assert_eq!(chunk(&mut items), [4, 4, 4], "stops once it holds 10 bytes");
+        assert_eq!(
+            chunk(&mut items),
+            [4, 30],
+            "an article past the budget closes it"
+        );
+        assert_eq!(chunk(&mut items), [1]);
+        assert!(chunk(&mut items).is_empty());
+        let mut small = vec![0usize; CHUNK + 3].into_iter();
+        assert_eq!(chunk(&mut small).len(), CHUNK, "and at CHUNK articles");
     }
 }

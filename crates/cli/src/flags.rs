@@ -305,7 +305,18 @@ pub(crate) struct LimitArgs {
     /// the running stage stops and the article says which layers it lacks.
     #[arg(long, default_value_t = attest_doc::Limits::DEFAULT.article_seconds, value_name = "SECONDS")]
     pub(crate) max_article_seconds: u64,
+
+    /// Memory the articles being read, analysed and written may take, in
+    /// bytes: attest reads ahead only as much article text as that allows
+    /// (a sixty-fourth of it in fast mode, a thousandth in accurate mode,
+    /// each mode's measured memory per byte of text), and one article larger
+    /// than that alone.
+    #[arg(long, default_value_t = DEFAULT_MEMORY_BUDGET, value_name = "BYTES")]
+    pub(crate) memory_budget: usize,
 }
+
+/// The default of `--memory-budget`: 256 MiB.
+const DEFAULT_MEMORY_BUDGET: usize = 256 << 20;
 
 impl LimitArgs {
     pub(crate) fn limits(&self) -> attest_doc::Limits {
@@ -316,6 +327,20 @@ impl LimitArgs {
             jsonl_line_bytes: self.max_jsonl_line_bytes,
             warc_record_bytes: self.max_warc_record_bytes,
             article_seconds: self.max_article_seconds,
+        }
+    }
+
+    /// How much article text `model` may have in flight within the memory
+    /// budget: fast mode peaks near 64 bytes of memory per byte of text
+    /// (analysis and JSON together), accurate mode near 1,024
+    /// (docs/benchmarks.md, "Memory").
+    pub(crate) fn in_flight(&self, model: attest_write::AnalysisModel) -> crate::analyze::InFlight {
+        let per_byte = match model {
+            attest_write::AnalysisModel::Fast => 64,
+            attest_write::AnalysisModel::Accurate => 1024,
+        };
+        crate::analyze::InFlight {
+            bytes: (self.memory_budget / per_byte).max(1),
         }
     }
 }

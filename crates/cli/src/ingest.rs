@@ -26,17 +26,19 @@ use attest_read::{Input, ReadConfig, ReadItem};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::analysed;
-use crate::analyze::analyze_chunk;
+use crate::analyze::{InFlight, analyze_chunk};
 use crate::ids::SeenIds;
 use crate::ledger_flags::IngestArgs;
 use crate::messages;
 
-/// How many articles are read ahead and analysed at once (see `analyze.rs`).
-const CHUNK: usize = 64;
+/// How many analysed chunks may wait for the writer: one rides out a slow
+/// commit, and memory holds at most four chunks' worth of documents (one being
+/// analysed, one queued, and the writer's open batch of up to two).
+const QUEUED_CHUNKS: usize = 1;
 
-/// How many analysed chunks may wait for the writer: enough to ride out a slow
-/// commit, few enough to bound memory.
-const QUEUED_CHUNKS: usize = 4;
+/// Of the bytes `--memory-budget` lets `attest analyze` have in flight, the
+/// share of one ingest chunk: ingest holds up to four (see [`QUEUED_CHUNKS`]).
+const CHUNKS_HELD: usize = 4;
 
 /// The longest a batch stays open before it is committed even if not full, so
 /// that a slow input still reaches the disk steadily.
@@ -150,15 +152,26 @@ pub(crate) fn run(args: &IngestArgs) -> anyhow::Result<()> {
         );
     }
 
+    let in_flight = InFlight {
+        bytes: (args
+            .limits
+            .in_flight(attest_write::AnalysisModel::Fast)
+            .bytes
+            / CHUNKS_HELD)
+            .max(1),
+    };
     let (sender, receiver) = mpsc::sync_channel::<Vec<Analysed>>(QUEUED_CHUNKS);
     let writer = {
         let tally = Arc::clone(&tally);
         let progress = progress.clone();
-        let batch_size = args.batch_size.max(1);
+        let batch = BatchSize {
+            articles: args.batch_size.max(1),
+            bytes: in_flight.bytes,
+        };
         // Named, so that profilers and debuggers tell the writer apart.
         thread::Builder::new()
             .name("ledger-writer".to_string())
-            .spawn(move || write_all(ledger, receiver, on_conflict, batch_size, &tally, &progress))
+            .spawn(move || write_all(ledger, receiver, on_conflict, batch, &tally, &progress))
             .context("starting the ledger writer")?
     };
 
@@ -168,6 +181,7 @@ pub(crate) fn run(args: &IngestArgs) -> anyhow::Result<()> {
         on_conflict,
         tally: &tally,
         progress: &progress,
+        in_flight,
     };
     let fed = if args.analysed {
         feeder.feed(analysed_inputs(&args.inputs, limits), &sender)
@@ -201,6 +215,7 @@ struct Feeder<'a> {
     on_conflict: OnConflict,
     tally: &'a Tally,
     progress: &'a Progress,
+    in_flight: InFlight,
 }
 
 /// What the ledger, and the run so far, hold under an article's key.
@@ -252,7 +267,10 @@ impl Feeder<'_> {
         let (tally, progress) = (self.tally, self.progress);
         let mut seen = SeenIds::default();
         loop {
-            let chunk: Vec<Result<Incoming, String>> = items.by_ref().take(CHUNK).collect();
+            let chunk: Vec<Result<Incoming, String>> =
+                self.in_flight.next_chunk(&mut items, |item| {
+                    item.as_ref().map_or(0, |item| item.parts().0.text.len())
+                });
             if chunk.is_empty() {
                 return Ok(());
             }
@@ -390,16 +408,25 @@ fn count_in_background(
     });
 }
 
+/// When the writer commits its open batch: at `articles` articles (the
+/// `--batch-size`), or once it holds `bytes` of article text, whichever comes
+/// first, so that a batch of large articles does not pin their documents.
+#[derive(Clone, Copy, Debug)]
+struct BatchSize {
+    articles: usize,
+    bytes: usize,
+}
+
 /// The writer thread: batches, stores, and counts.
 fn write_all(
     mut ledger: Ledger,
     receiver: mpsc::Receiver<Vec<Analysed>>,
     on_conflict: OnConflict,
-    batch_size: usize,
+    size: BatchSize,
     tally: &Tally,
     progress: &Progress,
 ) -> anyhow::Result<()> {
-    let mut batch: Vec<Analysed> = Vec::with_capacity(batch_size);
+    let mut batch: Vec<Analysed> = Vec::new();
     let mut opened = Instant::now();
     loop {
         let next = receiver.recv_timeout(MAX_BATCH_AGE);
@@ -414,8 +441,8 @@ fn write_all(
             Err(mpsc::RecvTimeoutError::Timeout) => false,
             Err(mpsc::RecvTimeoutError::Disconnected) => true,
         };
-        while batch.len() >= batch_size {
-            let rest = batch.split_off(batch_size);
+        while let Some(full) = full_batch(&batch, size) {
+            let rest = batch.split_off(full);
             store(&mut ledger, &batch, on_conflict, tally, progress)?;
             batch = rest;
             opened = Instant::now();
@@ -428,6 +455,19 @@ fn write_all(
             return Ok(ledger.close()?);
         }
     }
+}
+
+/// How many documents of `batch` make a full batch, if they do: the first
+/// that reach `size`'s articles or bytes.
+fn full_batch(batch: &[Analysed], size: BatchSize) -> Option<usize> {
+    let mut bytes = 0usize;
+    for (index, one) in batch.iter().enumerate().take(size.articles) {
+        bytes = bytes.saturating_add(one.doc.text().len());
+        if bytes >= size.bytes {
+            return Some(index + 1);
+        }
+    }
+    (batch.len() >= size.articles).then_some(size.articles)
 }
 
 fn store(
@@ -475,4 +515,31 @@ fn summary(tally: &Tally, started: Instant, db: &attest_ledger::Location) {
         megabytes / seconds,
         db
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn analysed(bytes: usize) -> Analysed {
+        let doc = Doc::new(attest_doc::Article::new("a", "x".repeat(bytes)));
+        let key = ArticleKey::by_id("a");
+        Analysed { doc, key }
+    }
+
+    #[test]
+    fn a_batch_is_full_at_its_articles_or_its_bytes() {
+        let size = BatchSize {
+            articles: 3,
+            bytes: 10,
+        };
+        let batch: Vec<Analysed> = [4, 4, 4, 4].into_iter().map(analysed).collect();
+        assert_eq!(full_batch(&batch, size), Some(3), "12 bytes at the third");
+        let batch: Vec<Analysed> = [1, 1, 1, 1].into_iter().map(analysed).collect();
+        assert_eq!(full_batch(&batch, size), Some(3), "three articles");
+        let batch: Vec<Analysed> = [1, 1].into_iter().map(analysed).collect();
+        assert_eq!(full_batch(&batch, size), None, "still open");
+        let batch: Vec<Analysed> = [50].into_iter().map(analysed).collect();
+        assert_eq!(full_batch(&batch, size), Some(1), "one large article alone");
+    }
 }

@@ -525,7 +525,14 @@ fn is_speaking_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bo
     let seeming = cue.iter().any(|&k| {
         matches!(
             view.word(k),
-            "seem" | "seems" | "seemed" | "appear" | "appears" | "appeared" | "look" | "looks"
+            "seem"
+                | "seems"
+                | "seemed"
+                | "appear"
+                | "appears"
+                | "appeared"
+                | "look"
+                | "looks"
                 | "looked"
         )
     });

@@ -1,0 +1,162 @@
+//! The memory check: `attest analyze` on a stream of large articles keeps its
+//! memory to the bytes in flight, not to the number of articles.
+//!
+//! The program pipes [`ARTICLES`] generated articles of about [`ARTICLE_BYTES`]
+//! bytes each, as JSON Lines, into `attest analyze --format jsonl -`, reads
+//! and drops its output, and follows the child's peak resident memory
+//! (`VmHWM` in `/proc/PID/status`, Linux) until it exits. With `--check` it
+//! fails when the peak reaches [`BOUND`] bytes. Before memory was bounded by
+//! bytes this stream peaked at 1.0 GB; README gives today's figure.
+//!
+//! Run with `cargo run --release -p attest-cli --example memory -- --check
+//! target/release/attest` (`.ci/run` does); memory lives here and in
+//! README, never in a unit test.
+
+use std::io::{BufWriter, Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, ExitCode, Stdio};
+use std::time::Duration;
+
+use clap::Parser;
+
+/// Articles in the stream.
+const ARTICLES: usize = 64;
+/// The size of each, in bytes.
+const ARTICLE_BYTES: usize = 1_000_000;
+/// The peak that fails `--check`: 400 MB.
+const BOUND: u64 = 400_000_000;
+
+/// Sentences the articles are made of, written for this check: quotes,
+/// attributions, hedges, numbers and names, as news copy has them.
+const SENTENCES: &[&str] = &[
+    "The mayor said the council would vote on the budget next week.",
+    "“We are not going to wait any longer,” said Ann Lee, a spokeswoman for the union.",
+    "Officials declined to confirm the figure, which reportedly reached $4 million.",
+    "The company denied the claim in a statement on Tuesday.",
+    "Residents told reporters they feared the plant could close by March.",
+    "According to a report by the Harbor Times, the deal may have collapsed.",
+    "Dr. Ravi Menon, who studies the river, said the water had risen 3 feet since 2019.",
+    "A spokesman for the port authority did not respond to a request for comment.",
+];
+
+#[derive(Parser)]
+struct Args {
+    /// Fail when the peak reaches the bound.
+    #[arg(long)]
+    check: bool,
+    /// The attest binary to run.
+    attest: PathBuf,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(&args) {
+        Ok(peak) => {
+            println!(
+                "{ARTICLES} articles of {:.2} MB through `attest analyze --format jsonl -`: \
+                 peak resident memory {} MB (bound {} MB)",
+                ARTICLE_BYTES as f64 / 1e6,
+                peak / 1_000_000,
+                BOUND / 1_000_000
+            );
+            if args.check && peak >= BOUND {
+                eprintln!("memory check failed: the peak reached the bound");
+                return ExitCode::FAILURE;
+            }
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("memory check: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs the stream through attest and returns its peak resident bytes.
+fn run(args: &Args) -> Result<u64, String> {
+    let mut child = Command::new(&args.attest)
+        .args([
+            "analyze",
+            "--input-format",
+            "jsonl",
+            "--format",
+            "jsonl",
+            "-",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|err| format!("starting {}: {err}", args.attest.display()))?;
+    let pid = child.id();
+    let stdin = child.stdin.take().ok_or("no stdin")?;
+    let mut stdout = child.stdout.take().ok_or("no stdout")?;
+    let feeder = std::thread::spawn(move || -> std::io::Result<()> {
+        let mut out = BufWriter::new(stdin);
+        for index in 0..ARTICLES {
+            let record = serde_json::json!({ "id": format!("a{index}"), "text": article(index) });
+            writeln!(out, "{record}")?;
+        }
+        out.flush()
+    });
+    let drain = std::thread::spawn(move || {
+        let mut buffer = vec![0u8; 1 << 16];
+        let mut total = 0u64;
+        while let Ok(read) = stdout.read(&mut buffer) {
+            if read == 0 {
+                break;
+            }
+            total += read as u64;
+        }
+        total
+    });
+    let mut peak = 0;
+    loop {
+        if let Some(bytes) = high_water_mark(pid) {
+            peak = peak.max(bytes);
+        }
+        if let Some(status) = child.try_wait().map_err(|err| err.to_string())? {
+            if !status.success() {
+                return Err(format!("attest exited with {status}"));
+            }
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    feeder
+        .join()
+        .map_err(|_| "the feeder panicked")?
+        .map_err(|err| format!("writing to attest: {err}"))?;
+    let written = drain.join().map_err(|_| "the reader panicked")?;
+    if written == 0 {
+        return Err("attest wrote nothing".into());
+    }
+    if peak == 0 {
+        return Err("no /proc/PID/status to read the peak from (Linux only)".into());
+    }
+    Ok(peak)
+}
+
+/// The `index`th article: sentences in paragraphs, to about
+/// [`ARTICLE_BYTES`].
+fn article(index: usize) -> String {
+    let mut text = String::with_capacity(ARTICLE_BYTES + 200);
+    let mut k = index as u64;
+    while text.len() < ARTICLE_BYTES {
+        for _ in 0..5 {
+            k = k.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            text.push_str(SENTENCES[(k >> 33) as usize % SENTENCES.len()]);
+            text.push(' ');
+        }
+        text.push_str("\n\n");
+    }
+    text
+}
+
+/// The peak resident memory of process `pid` so far, in bytes.
+fn high_water_mark(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    let kilobytes: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kilobytes * 1024)
+}
