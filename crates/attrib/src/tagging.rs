@@ -414,7 +414,8 @@ pub(crate) fn token_spans(doc: &Doc, range: (usize, usize)) -> Vec<Span> {
 }
 
 /// Assembles one attribution from token ranges; `line_breaks` cuts its spans
-/// at line breaks ([`token_spans`]), otherwise each run is one span.
+/// at line breaks ([`token_spans`]), otherwise each run is one span. `None`
+/// without a cue or without content.
 pub(crate) fn attribution(
     view: &View,
     doc: &Doc,
@@ -432,7 +433,10 @@ pub(crate) fn attribution(
         }
     };
     let cue_spans = spans(cue);
-    if cue_spans.is_empty() {
+    // A cue with nothing attributed ("Amazon has pushed back") is no
+    // attribution in PolNeAR's scheme; on dev dropping those raised the
+    // attribution precision from 0.750 to 0.759 at the same recall.
+    if cue_spans.is_empty() || content.is_empty() {
         return None;
     }
     Some(Attribution {

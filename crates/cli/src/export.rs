@@ -29,6 +29,12 @@ pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<()> {
         if args.format == ExportFormat::Parquet && io::stdout().is_terminal() {
             anyhow::bail!("Parquet is binary: redirect standard output, or give --out FILE");
         }
+        // A person reads a terminal: text from the articles must not drive it.
+        if io::stdout().is_terminal() {
+            let mut out = attest_write::TerminalSafeWriter::new(BufWriter::new(io::stdout()));
+            export_to(&ledger, args, &mut out)?;
+            return out.flush().context("writing standard output");
+        }
         let mut out = BufWriter::new(io::stdout());
         export_to(&ledger, args, &mut out)?;
         return out.flush().context("writing standard output");

@@ -291,31 +291,44 @@ fn duplicate_ids_with_different_content_are_reported() {
 }
 
 #[test]
-fn search_shows_control_characters_as_escapes() {
+fn every_table_shows_control_and_bidi_characters_as_escapes() {
     let dir = temp_dir("escapes");
     let corpus = jsonl(
         &dir,
         "escapes.jsonl",
         &[
-            r#"{"id":"e\u001b]0;owned\u0007","outlet":"Evil\u001b[2J News\u202e","text":"\"The plan is a disaster \u001b[31mfor everyone\u009b,\" said Tomas Reyes.\n\nHe said the vote was \u202erigged\u202c."}"#,
+            r#"{"id":"e\u001b]0;owned\u0007","outlet":"Evil\u001b[2J News\u202e","text":"\"The plan is a disaster \u001b[31mfor everyone\u009b,\" said Tomas Reyes.\n\nHe said the vote was \u202erigged\u202c.\n\n\"We are done,\" said Mayor Jo \u001b[2JQuill\u200f.\n\n\"It is over,\" said Ana Ruiz\u061c."}"#,
         ],
     );
+    let bad_characters = [
+        '\u{1b}', '\u{7}', '\u{9b}', '\u{202e}', '\u{202c}', '\u{200f}', '\u{61c}',
+    ];
+    // Every table of the report: attributions, sources, statements,
+    // quotations, hedges, the summary.
+    let output = run(&["analyze", path_str(&corpus)], 0);
+    let shown = stdout(&output);
+    for bad in bad_characters {
+        assert!(!shown.contains(bad), "the report printed {bad:?}: {shown}");
+    }
+    assert!(shown.contains("Quill\\u{200f}"), "{shown}");
     let db = dir.join("attest.db");
     run(&["ingest", path_str(&corpus), "--db", path_str(&db)], 0);
     for args in [
         vec!["search", "disaster"],
+        vec!["search", "over"],
         vec!["sources"],
         vec!["said", "Tomas Reyes"],
         vec!["stats"],
+        vec!["stats", "--by", "month"],
     ] {
         let mut args = args;
         args.extend(["--db", path_str(&db)]);
         let output = run(&args, 0);
         let shown = stdout(&output);
-        for bad in ['\u{1b}', '\u{7}', '\u{9b}', '\u{202e}', '\u{202c}'] {
+        for bad in bad_characters {
             assert!(!shown.contains(bad), "{args:?} printed {bad:?}: {shown}");
         }
-        if args[0] == "search" {
+        if args[..2] == ["search", "disaster"] {
             assert!(shown.contains("\\u{1b}[31mfor"), "{shown}");
             assert!(shown.contains("Evil\\u{1b}[2J News\\u{202e}"), "{shown}");
         }

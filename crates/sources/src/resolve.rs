@@ -858,13 +858,17 @@ impl<'v, 'a> State<'v, 'a> {
             }
             let sentence = view.sentence_of(start);
             // Sentence-opening function words and common nouns ("Residents",
-            // "Owner Kenji Ōtani") are no part of a name.
+            // "Owner Kenji Ōtani") are no part of a name, nor a person's title
+            // noun anywhere; inside a sentence an organization's name may
+            // open with either ("activist group Everyone Hates Elon").
             let common = |k: usize| {
-                is_name_stopword(view.raw(k))
-                    || matches!(
-                        head_class(view.word(k)),
-                        Some(Head::Group | Head::Person | Head::Police)
-                    )
+                let opens = k == sentence.start;
+                (opens && is_name_stopword(view.raw(k)))
+                    || ((opens || label == EntityLabel::Person)
+                        && matches!(
+                            head_class(view.word(k)),
+                            Some(Head::Group | Head::Person | Head::Police)
+                        ))
             };
             // A capitalized determiner or conjunction opening a sentence
             // ("Neither Acme nor the city responded") is no part of a name.
@@ -1173,7 +1177,10 @@ impl<'v, 'a> State<'v, 'a> {
         }
         if core.is_none() {
             // "chief executive Priya Raman", "Board chair Peter Lindqvist": a
-            // person's name closing the part, the words before it a descriptor.
+            // person's name closing the part, the words before it a
+            // descriptor; so is an organization's after the noun that says
+            // what it is ("the consulting firm Harlow Partners", "activist
+            // group Clean Rivers Now").
             for (p, part) in parts.iter().enumerate() {
                 let Some(last) = part.end.checked_sub(1) else {
                     continue;
@@ -1182,7 +1189,16 @@ impl<'v, 'a> State<'v, 'a> {
                     && let Some(n) = self.names.get(name)
                     && n.end == part.end
                     && n.start > part.start
-                    && n.is_full_person()
+                    && (n.is_full_person()
+                        || (matches!(n.kind, Kind::Organization | Kind::Media)
+                            && matches!(
+                                head_class(self.view.word(n.start - 1)),
+                                Some(Head::Organization | Head::Media | Head::Group)
+                            )
+                            // "a report by the firm Greyfin Labs" is the report's.
+                            && !(part.start..n.start).any(|k| {
+                                self.view.tag(k).is_some_and(|t| t == "IN" || t == "TO")
+                            })))
                 {
                     title_prefix = Some(part.start..n.start);
                     core = Some((Core::Name(name), p));
@@ -2464,6 +2480,29 @@ mod tests {
 
     fn named(name: &str, kind: SourceKind) -> Option<(String, SourceKind)> {
         Some((name.to_string(), kind))
+    }
+
+    #[test]
+    fn an_organization_named_after_the_noun_that_says_what_it_is_speaks() {
+        let text = "The consulting firm Harlow Partners said the deal was fair. \
+                    Later, activist group Everyone Hates Elon claimed the stunt.";
+        let got = sources_of(
+            text,
+            &[
+                (
+                    "The consulting firm Harlow Partners",
+                    "said",
+                    "the deal was fair",
+                ),
+                ("activist group Everyone Hates Elon", "claimed", "the stunt"),
+            ],
+        );
+        assert_eq!(got[0], named("Harlow Partners", SourceKind::Organization));
+        assert_eq!(
+            got[1],
+            named("Everyone Hates Elon", SourceKind::Organization),
+            "a capitalized word inside a sentence opens the name"
+        );
     }
 
     #[test]

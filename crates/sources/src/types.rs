@@ -26,7 +26,7 @@ pub const MODEL_KIND: [u8; 4] = *b"STY1";
 
 /// How much more, per attribution, the model must score another type than
 /// the rules' before it overrules them (tuned on dev; see docs/sources.md).
-const OVERRULE_MARGIN: f32 = 8.0;
+const OVERRULE_MARGIN: f32 = 10.0;
 
 /// Retypes the sources of `resolution` with `model`.
 pub(crate) fn retype(doc: &Doc, resolution: &mut Resolution, model: &Classifier) {

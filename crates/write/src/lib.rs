@@ -41,4 +41,4 @@ pub use brat::brat_ann;
 pub use json::json_schema;
 pub use json::{AnalysisModel, JsonConfig, SCHEMA, to_json_value, write_json, write_jsonl};
 pub use report::{ReportConfig, write_report};
-pub use terminal::terminal_safe;
+pub use terminal::{TerminalSafeWriter, terminal_safe};
