@@ -94,11 +94,13 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
         for (doc, place) in analyze_chunk(&pipeline, chunk).into_iter().zip(places) {
             match doc {
                 Ok(doc) => {
+                    // The document is written all the same, but an id given
+                    // twice to different articles fails the run, as in ingest.
                     if place.id_given
                         && !inline
                         && let Err(earlier) = seen.note(doc.article(), &place.origin.place())
                     {
-                        messages::warning(earlier);
+                        messages::input_failed(earlier);
                     }
                     writer.write(&doc, &place)?;
                 }
@@ -192,7 +194,7 @@ impl Writer {
             out_dir: args.out.clone(),
             overwrite: Overwrite {
                 force: args.force,
-                protected: Vec::new(),
+                ..Overwrite::default()
             },
             json: JsonConfig {
                 tokens: args.tokens,

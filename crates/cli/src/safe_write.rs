@@ -8,7 +8,9 @@
 //! - a directory, device, FIFO or socket is refused, and so is a symbolic link
 //!   unless its target is a regular file (which is then replaced, the link kept);
 //! - a file that is one of the `protected` files (the ledger and its `-wal` and
-//!   `-shm`, compared by device and inode, so through any link) is refused;
+//!   `-shm`, compared by device and inode, so through any link) is refused, and
+//!   so is any name SQLite gives the ledger's companions (`-wal`, `-shm`,
+//!   `-journal`, `-mj…`), existing or not: SQLite deletes or rewrites them;
 //! - an existing file is replaced only with `--force`;
 //! - a killed process never leaves a partial file under the final name; its
 //!   temporary file (`.NAME.PID.attest-tmp`, hidden beside the destination)
@@ -30,6 +32,8 @@ pub(crate) struct Overwrite {
     pub(crate) force: bool,
     /// Files that no output may replace, however named.
     pub(crate) protected: Vec<PathBuf>,
+    /// The SQLite ledger whose companion names no output may take.
+    pub(crate) ledger: Option<PathBuf>,
 }
 
 impl Overwrite {
@@ -41,7 +45,7 @@ impl Overwrite {
         let Some(db) = db else {
             return Overwrite {
                 force,
-                protected: Vec::new(),
+                ..Overwrite::default()
             };
         };
         let with_suffix = |suffix: &str| {
@@ -52,7 +56,32 @@ impl Overwrite {
         Overwrite {
             force,
             protected: vec![db.to_path_buf(), with_suffix("-wal"), with_suffix("-shm")],
+            ledger: Some(db.to_path_buf()),
         }
+    }
+
+    /// Whether `path` names the ledger or a file SQLite keeps beside it, by
+    /// name, in the same directory.
+    fn names_a_ledger_file(&self, path: &Path) -> bool {
+        let Some(ledger) = &self.ledger else {
+            return false;
+        };
+        let directory = |p: &Path| {
+            let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+            fs::canonicalize(parent.unwrap_or(Path::new(".")))
+        };
+        let (Some(name), Some(ledger_name)) = (path.file_name(), ledger.file_name()) else {
+            return false;
+        };
+        let (Some(name), Some(ledger_name)) = (name.to_str(), ledger_name.to_str()) else {
+            return false;
+        };
+        let Some(suffix) = name.strip_prefix(ledger_name) else {
+            return false;
+        };
+        let companion =
+            matches!(suffix, "" | "-wal" | "-shm" | "-journal") || suffix.starts_with("-mj");
+        companion && matches!((directory(path), directory(ledger)), (Ok(a), Ok(b)) if a == b)
     }
 }
 
@@ -91,6 +120,11 @@ struct Destination {
 /// Checks what is at `path` against the policy.
 fn destination(path: &Path, policy: &Overwrite) -> anyhow::Result<Destination> {
     let shown = path.display();
+    if policy.names_a_ledger_file(path) {
+        bail!(
+            "{shown}: is the ledger this command reads, or a name SQLite uses for its files; not written"
+        );
+    }
     let link = match fs::symlink_metadata(path) {
         Ok(link) => link,
         Err(err) if err.kind() == io::ErrorKind::NotFound => {
@@ -354,8 +388,17 @@ mod tests {
     #[test]
     fn directories_and_protected_files_are_refused_even_with_force() {
         let (dir, db, policy) = with_ledger();
-        assert_refused(write_text(&db, &policy, "csv"), "is the ledger");
+        assert_refused(write_text(&db, &policy, "csv"), "a name SQLite uses");
         assert_refused(write_text(&dir, &policy, "csv"), "a directory");
+        for companion in ["-journal", "-wal", "-shm", "-mj3f2a91c0"] {
+            let mut name = db.clone().into_os_string();
+            name.push(companion);
+            assert_refused(
+                write_text(Path::new(&name), &policy, "csv"),
+                "a name SQLite uses",
+            );
+            assert!(!Path::new(&name).exists(), "{companion} not written");
+        }
         assert_eq!(fs::read_to_string(&db).unwrap(), "ledger");
     }
 

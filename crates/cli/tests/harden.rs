@@ -103,6 +103,11 @@ fn export_replaces_only_regular_files_and_never_the_ledger() {
     let before = fs::read(&db).expect("the ledger");
 
     refused(&export(&db, path_str(&db), &["--force"]), "is the ledger");
+    // A journal that does not exist yet is SQLite's all the same: the next
+    // ingest would delete what export wrote there.
+    let journal = format!("{}-journal", path_str(&db));
+    refused(&export(&db, &journal, &[]), "a name SQLite uses");
+    assert!(!Path::new(&journal).exists());
     #[cfg(unix)]
     {
         let link = dir.join("innocent.csv");
@@ -260,6 +265,14 @@ fn duplicate_ids_with_different_content_are_reported() {
             r#"{"id":"x","text":"The library opens on Sundays, the council said."}"#,
             r#"{"id":"x","text":"The pool closes in winter, the council said."}"#,
         ],
+    );
+    // analyze writes every document but fails the run, as ingest does.
+    let output = run(&["analyze", "--format", "jsonl", path_str(&corpus)], 1);
+    assert_eq!(stdout(&output).lines().count(), 3);
+    assert!(
+        stderr(&output).contains("dup.jsonl:3: id \"x\" was already given by"),
+        "{}",
+        stderr(&output)
     );
     let db = dir.join("attest.db");
     let output = run(&["ingest", path_str(&corpus), "--db", path_str(&db)], 1);

@@ -539,15 +539,20 @@ fn is_speaking_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bo
     verb && !passive && !seeming
 }
 
-/// Whether the attribution's cue is only a hedge adverb ("reportedly"): such a
-/// statement names no speaker, and a source span beside it is the subject of
-/// what is reported, not who reports it.
+/// Whether the attribution's cue is only a hedge adverb ("reportedly", "was
+/// reportedly"): such a statement names no speaker, and a source span beside
+/// it is the subject of what is reported, not who reports it.
 fn is_hedge_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool {
-    let mut words = attribution
-        .cue
-        .iter()
-        .flat_map(|span| tokens_in(view.tokens, *span))
-        .map(|k| view.word(k));
+    let mut words = view
+        .tokens_of(&attribution.cue)
+        .into_iter()
+        .map(|k| view.word(k))
+        .filter(|w| {
+            !matches!(
+                *w,
+                "is" | "was" | "were" | "are" | "be" | "been" | "has" | "have" | "had"
+            )
+        });
     words.next().is_some_and(is_hedge_adverb) && words.next().is_none()
 }
 
@@ -2562,6 +2567,16 @@ mod tests {
             got,
             vec![named("Ada Byrne", SourceKind::Person), None],
             "nor does it inherit the speaker before it"
+        );
+        let text = "Ada Byrne was reportedly arrested on Monday.";
+        let got = sources_of(
+            text,
+            &[("Ada Byrne", "was reportedly", "arrested on Monday")],
+        );
+        assert_eq!(
+            got,
+            vec![None],
+            "an auxiliary beside the adverb changes nothing"
         );
     }
 
