@@ -612,6 +612,30 @@ fn only_the_servers_own_host_names_are_answered() {
             assert!(message.contains("--allow-host"), "{message}");
         }
     }
+    // Two Hosts, or two Content-Types: a proxy and this server might each
+    // read a different one.
+    let (status, message) = request(
+        server.port,
+        "GET",
+        "/v1/health",
+        &[("Host", "127.0.0.1"), ("Host", "rebound.example")],
+        b"",
+    )
+    .error();
+    assert_eq!(status, 400, "{message}");
+    assert!(message.contains("more than once"), "{message}");
+    let (status, message) = request(
+        server.port,
+        "POST",
+        "/v1/analyze",
+        &[
+            ("Content-Type", "application/json"),
+            ("Content-Type", "text/plain"),
+        ],
+        b"{}",
+    )
+    .error();
+    assert_eq!(status, 400, "{message}");
 }
 
 #[test]

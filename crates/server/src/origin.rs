@@ -106,9 +106,17 @@ fn new_token() -> String {
     format!("{:016x}{:016x}", half(), half())
 }
 
-/// Refuses a request whose `Host` is not this server's (421) and a POST that
-/// is neither JSON nor carries the token (403).
+/// Refuses a request that repeats `Host` or `Content-Type` (400: which one
+/// counts would be a guess, and a proxy and this server may guess apart), a
+/// request whose `Host` is not this server's (421) and a POST that is neither
+/// JSON nor carries the token (403).
 pub(crate) async fn check(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    for name in [header::HOST, header::CONTENT_TYPE] {
+        if request.headers().get_all(&name).iter().nth(1).is_some() {
+            return ApiError::bad_request(format!("the request gives {name} more than once"))
+                .into_response();
+        }
+    }
     let host = request
         .headers()
         .get(header::HOST)
@@ -180,16 +188,35 @@ pub(crate) fn check_write(origin: &Origin, headers: &HeaderMap) -> Result<(), Ap
     }
     if let Some(from) = headers.get(header::ORIGIN) {
         let from = from.to_str().unwrap_or_default();
-        let authority = from
-            .strip_prefix("http://")
-            .or_else(|| from.strip_prefix("https://"));
-        if !authority.is_some_and(|authority| origin.allows(authority)) {
+        let host = headers
+            .get(header::HOST)
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or_default();
+        if !same_page(from, host) || !origin.allows(host) {
             return Err(ApiError::forbidden(format!(
                 "a correction must come from this server's own page, not from {from:?} (Origin)"
             )));
         }
     }
     Ok(())
+}
+
+/// Whether a page at `origin` (`scheme://host[:port]`) is this server's own,
+/// reached as `host` (the `Host` header): the same scheme, name and port. The
+/// server speaks plain HTTP, so its pages are `http://` pages.
+fn same_page(origin: &str, host: &str) -> bool {
+    let Some(authority) = origin.strip_prefix("http://") else {
+        return false;
+    };
+    let with_port = |authority: &str| {
+        let name = normal_name(strip_port(authority));
+        let port = authority[strip_port(authority).len()..]
+            .strip_prefix(':')
+            .unwrap_or("80")
+            .to_string();
+        (name, port)
+    };
+    !host.is_empty() && with_port(authority.trim()) == with_port(host.trim())
 }
 
 #[cfg(test)]
@@ -288,6 +315,31 @@ mod tests {
             (TOKEN_HEADER, &token),
             ("host", "localhost:8080"),
             ("origin", "null"),
+        ]));
+        for other in [
+            "https://localhost:8080",
+            "http://localhost:9090",
+            "http://localhost",
+            "http://127.0.0.1:8080",
+        ] {
+            assert!(
+                !allowed(&[
+                    (TOKEN_HEADER, &token),
+                    ("host", "localhost:8080"),
+                    ("origin", other),
+                ]),
+                "another scheme, port or name: {other}"
+            );
+        }
+        assert!(allowed(&[
+            (TOKEN_HEADER, &token),
+            ("host", "LOCALHOST:8080"),
+            ("origin", "http://localhost:8080"),
+        ]));
+        assert!(allowed(&[
+            (TOKEN_HEADER, &token),
+            ("host", "localhost"),
+            ("origin", "http://localhost:80"),
         ]));
     }
 
