@@ -291,6 +291,13 @@ fn analyze_reads_json_text_and_html() {
     );
     assert!(with_tokens.json()["tokens"].is_array());
 
+    // A misspelt key would otherwise be dropped without a word.
+    let misspelt =
+        serde_json::json!({"text": "Officials said the road would reopen.", "outlets": "X"});
+    let (status, message) = server.post_json("/v1/analyze", &misspelt).error();
+    assert_eq!(status, 400, "{message}");
+    assert!(message.contains("\"outlets\""), "{message}");
+
     let plain = server.request(
         "POST",
         "/v1/analyze",

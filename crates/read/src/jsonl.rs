@@ -12,7 +12,8 @@
 //! | `published` | no, an RFC 3339 instant (`2026-03-04T18:30:00-05:00`) or a date (`2026-03-04`) | `published` |
 //! | `language` | no, a string | `language` |
 //!
-//! `null` counts as absent; other keys are ignored. An `id` that is empty or only
+//! `null` counts as absent; other keys are ignored here (a corpus may carry
+//! its own), and listed in [`RECORD_KEYS`] for a caller that refuses them. An `id` that is empty or only
 //! whitespace fails its record, or with [`crate::BlankIds::Hash`]
 //! (`--blank-id hash`) counts as absent. Lines are numbered from 1, blank
 //! lines are skipped, a trailing `\r` is dropped. A line that is not valid JSON, or
@@ -20,6 +21,17 @@
 //! following lines are still read. A line over [`attest_doc::Limits::jsonl_line_bytes`]
 //! is never held in memory: reading stops storing it at the limit and skips to the
 //! next newline.
+
+/// The keys a record's fields are read from, as the table above lists them.
+pub const RECORD_KEYS: [&str; 7] = [
+    "text",
+    "id",
+    "title",
+    "url",
+    "outlet",
+    "published",
+    "language",
+];
 
 use std::io::{self, BufRead};
 
@@ -280,6 +292,18 @@ fn optional_string(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_record_key_is_read() {
+        let record = br#"{"text":"Lee said so.","id":"a","title":"T","url":"https://x.example/a","outlet":"O","published":"2026-03-04","language":"en"}"#;
+        let keys: Map<String, Value> = serde_json::from_slice(record).unwrap();
+        assert_eq!(keys.len(), RECORD_KEYS.len());
+        assert!(keys.keys().all(|key| RECORD_KEYS.contains(&key.as_str())));
+        let item = parse_record(record.to_vec(), "r", &Limits::DEFAULT, BlankIds::Error).unwrap();
+        let article = item.article;
+        assert!(article.title.is_some() && article.url.is_some() && article.outlet.is_some());
+        assert!(article.published.is_some() && article.language.is_some());
+    }
 
     fn lines(input: &[u8], limit: usize) -> Vec<(Line, Vec<u8>)> {
         // A tiny buffer makes lines span several `fill_buf` calls.
