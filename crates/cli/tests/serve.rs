@@ -912,6 +912,7 @@ fn ledger_routes_refuse_bad_questions_clearly() {
         ("/v1/sources/abc", 400, "abc"),
         ("/v1/sources/999999", 404, "999999"),
         ("/v1/articles/no-such-article", 404, "no-such-article"),
+        ("/v1/articles/%ff%fe", 400, "UTF-8"),
         ("/v1/search", 400, "q="),
         ("/v1/search?q=%22unclosed", 200, ""),
         ("/v1/search?q=***", 400, "no word"),

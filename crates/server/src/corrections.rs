@@ -11,12 +11,12 @@
 use attest_ledger::{Correction, CorrectionInput};
 use axum::Json;
 use axum::body::Body;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 
 use crate::analyze::read_body;
 use crate::ledger::{Access, ask_as, ledger_error};
-use crate::{ApiError, AppState, origin};
+use crate::{ApiError, AppState, PathId, origin};
 
 /// The largest correction body, in bytes: a note of the most characters
 /// the ledger keeps, each four bytes, escaped, and the rest.
@@ -24,7 +24,7 @@ pub(crate) const BODY_BYTES: usize = 16 * 1024;
 
 pub(crate) async fn correct(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     headers: HeaderMap,
     body: Body,
 ) -> Result<(StatusCode, Json<Correction>), ApiError> {

@@ -12,14 +12,14 @@ use std::collections::hash_map::Entry;
 use attest_doc::Canceller;
 use attest_doc::{SourceKind, from_serde_name, serde_name};
 use attest_ledger::{Budget, Filter, GroupBy, Ledger, LedgerError, OpenOptions};
-use axum::extract::{Path, Request, State};
+use axum::extract::{Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 
-use crate::{ApiError, AppState, CancelOnDrop, Params};
+use crate::{ApiError, AppState, CancelOnDrop, Params, PathId};
 
 /// The most rows one request may ask for; a larger `limit` gets 400.
 const MAX_ROWS: usize = 1_000;
@@ -338,7 +338,7 @@ pub(crate) async fn articles(
 
 pub(crate) async fn article(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    PathId(id): PathId,
 ) -> Result<Json<attest_ledger::ArticleDetail>, ApiError> {
     let detail = ask(&state, move |ledger| {
         ledger
@@ -373,7 +373,7 @@ pub(crate) struct SourcePage {
 
 pub(crate) async fn source(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    PathId(id): PathId,
     Params(query): Params<StatementsQuery>,
 ) -> Result<Json<SourcePage>, ApiError> {
     let id: i64 = id

@@ -229,6 +229,27 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequestP
     }
 }
 
+/// A route's one path parameter (an article's or a source's id); a segment
+/// that does not decode (`/v1/articles/%ff%fe`, not UTF-8) gets a 400 in JSON
+/// like every other failure, not axum's plain text.
+struct PathId(String);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for PathId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        axum::extract::Path::<String>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Path(id)| PathId(id))
+            .map_err(|rejection: axum::extract::rejection::PathRejection| {
+                ApiError::bad_request(rejection.body_text())
+            })
+    }
+}
+
 /// Serves `state` on `addr` until SIGINT or SIGTERM; `ready` is called with the
 /// address bound (port 0 picks a free one) before the first request is taken.
 ///
