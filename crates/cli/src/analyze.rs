@@ -37,6 +37,14 @@ pub(crate) struct InFlight {
 }
 
 impl InFlight {
+    /// One `n`th of these bytes (at least one), for a command that holds `n`
+    /// chunks at once.
+    pub(crate) fn share(self, n: usize) -> InFlight {
+        InFlight {
+            bytes: (self.bytes / n.max(1)).max(1),
+        }
+    }
+
     /// The next chunk of `items`, `size` giving each one's bytes; empty at the
     /// end.
     pub(crate) fn next_chunk<T>(

@@ -181,18 +181,13 @@ struct LabelledScores {
 
 impl LabelledScores {
     fn display(&self, dir: &Path, mistakes: bool) -> String {
-        let (given, end_to_end, hedges) = if mistakes {
-            (
-                format!("{:#}", self.given),
-                format!("{:#}", self.end_to_end),
-                format!("{:#}", self.hedges),
-            )
-        } else {
-            (
-                self.given.to_string(),
-                self.end_to_end.to_string(),
-                self.hedges.to_string(),
-            )
+        // The alternate form lists each report's mistakes.
+        let shown = |report: &dyn std::fmt::Display| {
+            if mistakes {
+                format!("{report:#}")
+            } else {
+                report.to_string()
+            }
         };
         format!(
             "Sources of {dir} against attest's labels, gold attributions given\n{}\n\
@@ -200,9 +195,9 @@ impl LabelledScores {
              Writer's hedges of {dir}, the hedges layer alone ({model} model)\n{}\n\
              Writer's hedges of {dir}, with attest's source-less attribution cues\n{}\n\
              Gold source spans of {dir} as attest resolves them\n{}",
-            given,
-            end_to_end,
-            hedges,
+            shown(&self.given),
+            shown(&self.end_to_end),
+            shown(&self.hedges),
             self.hedges_and_sourceless_cues,
             self.distribution,
             dir = dir.display(),

@@ -152,14 +152,10 @@ pub(crate) fn run(args: &IngestArgs) -> anyhow::Result<()> {
         );
     }
 
-    let in_flight = InFlight {
-        bytes: (args
-            .limits
-            .in_flight(attest_write::AnalysisModel::Fast)
-            .bytes
-            / CHUNKS_HELD)
-            .max(1),
-    };
+    let in_flight = args
+        .limits
+        .in_flight(attest_write::AnalysisModel::Fast)
+        .share(CHUNKS_HELD);
     let (sender, receiver) = mpsc::sync_channel::<Vec<Analysed>>(QUEUED_CHUNKS);
     let writer = {
         let tally = Arc::clone(&tally);

@@ -170,6 +170,10 @@ pub enum ReadErrorKind {
         "blank `id`: give each record its own id, or --blank-id hash to know such records by their content"
     )]
     BlankId,
+    /// A record with keys it does not have, where they are refused
+    /// ([`crate::jsonl::OtherKeys::Refused`]).
+    #[error("unknown keys {0:?}: a record has {keys}", keys = crate::jsonl::RECORD_KEYS.join(", "))]
+    UnknownKeys(Vec<String>),
     /// A JSON Lines object without a string `text`.
     #[error("expected `text` string")]
     MissingText,

@@ -12,8 +12,9 @@
 //! | `published` | no, an RFC 3339 instant (`2026-03-04T18:30:00-05:00`) or a date (`2026-03-04`) | `published` |
 //! | `language` | no, a string | `language` |
 //!
-//! `null` counts as absent; other keys are ignored here (a corpus may carry
-//! its own), and listed in [`RECORD_KEYS`] for a caller that refuses them. An `id` that is empty or only
+//! `null` counts as absent; other keys are ignored (a corpus may carry its
+//! own), or refused with [`OtherKeys::Refused`] where every key is the
+//! caller's to get right (a request to the HTTP API). An `id` that is empty or only
 //! whitespace fails its record, or with [`crate::BlankIds::Hash`]
 //! (`--blank-id hash`) counts as absent. Lines are numbered from 1, blank
 //! lines are skipped, a trailing `\r` is dropped. A line that is not valid JSON, or
@@ -21,6 +22,15 @@
 //! following lines are still read. A line over [`attest_doc::Limits::jsonl_line_bytes`]
 //! is never held in memory: reading stops storing it at the limit and skips to the
 //! next newline.
+
+/// What a record's keys beyond [`RECORD_KEYS`] do.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OtherKeys {
+    /// They are ignored.
+    Ignored,
+    /// They fail the record, named.
+    Refused,
+}
 
 /// The keys a record's fields are read from, as the table above lists them.
 pub const RECORD_KEYS: [&str; 7] = [
@@ -208,6 +218,18 @@ pub(crate) fn parse_record(
     limits: &Limits,
     blank_ids: BlankIds,
 ) -> Result<ReadItem, RecordError> {
+    parse_record_with(bytes, place, limits, blank_ids, OtherKeys::Ignored)
+}
+
+/// [`parse_record`], with `other_keys` deciding what keys beyond
+/// [`RECORD_KEYS`] do.
+pub(crate) fn parse_record_with(
+    bytes: Vec<u8>,
+    place: &str,
+    limits: &Limits,
+    blank_ids: BlankIds,
+    other_keys: OtherKeys,
+) -> Result<ReadItem, RecordError> {
     let mut warnings = Vec::new();
     let (json, replaced) = decode_lossy(bytes);
     if let Some(replaced) = replaced {
@@ -218,6 +240,16 @@ pub(crate) fn parse_record(
     let Value::Object(object) = value else {
         return Err(ReadErrorKind::NotAnObject.into());
     };
+    if other_keys == OtherKeys::Refused {
+        let unknown: Vec<String> = object
+            .keys()
+            .filter(|key| !RECORD_KEYS.contains(&key.as_str()))
+            .cloned()
+            .collect();
+        if !unknown.is_empty() {
+            return Err(ReadErrorKind::UnknownKeys(unknown).into());
+        }
+    }
     let (id, id_given) = match object.get("id") {
         None | Some(Value::Null) => (place.to_string(), false),
         Some(Value::String(id)) if id.trim().is_empty() => match blank_ids {
@@ -292,6 +324,23 @@ fn optional_string(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn other_keys_are_ignored_or_refused_by_name() {
+        let record = br#"{"text":"Lee said so.","outlets":"O"}"#.to_vec();
+        let read = |other| {
+            parse_record_with(
+                record.clone(),
+                "r",
+                &Limits::DEFAULT,
+                BlankIds::Error,
+                other,
+            )
+        };
+        assert!(read(OtherKeys::Ignored).is_ok());
+        let refused = read(OtherKeys::Refused).err().map(|e| e.kind.to_string());
+        assert!(refused.is_some_and(|m| m.contains("\"outlets\"")));
+    }
 
     #[test]
     fn every_record_key_is_read() {

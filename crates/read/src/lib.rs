@@ -159,11 +159,30 @@ pub fn read_inputs(inputs: Vec<Input>, config: ReadConfig) -> Articles {
 
 /// Reads one article given as a JSON object with the fields of a JSON Lines
 /// record (see [`jsonl`]), as a request body; `place` names it in errors and
-/// warnings and is its id when it gives none.
+/// warnings and is its id when it gives none. Other keys are ignored.
 pub fn read_json_record(
     bytes: Vec<u8>,
     place: &str,
     config: &ReadConfig,
+) -> Result<ReadItem, ReadError> {
+    json_record(bytes, place, config, jsonl::OtherKeys::Ignored)
+}
+
+/// [`read_json_record`] for a request whose every key its sender wrote: a key
+/// the record does not have (a misspelt `"outlets"`) fails it, named.
+pub fn read_json_request(
+    bytes: Vec<u8>,
+    place: &str,
+    config: &ReadConfig,
+) -> Result<ReadItem, ReadError> {
+    json_record(bytes, place, config, jsonl::OtherKeys::Refused)
+}
+
+fn json_record(
+    bytes: Vec<u8>,
+    place: &str,
+    config: &ReadConfig,
+    other_keys: jsonl::OtherKeys,
 ) -> Result<ReadItem, ReadError> {
     if bytes.len() > config.limits.jsonl_line_bytes {
         return Err(ReadError::new(
@@ -174,7 +193,7 @@ pub fn read_json_record(
             },
         ));
     }
-    jsonl::parse_record(bytes, place, &config.limits, BlankIds::Error)
+    jsonl::parse_record_with(bytes, place, &config.limits, BlankIds::Error, other_keys)
         .map_err(|error| ReadError::new(place, error.kind).with_id(error.id))
 }
 

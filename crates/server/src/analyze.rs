@@ -176,29 +176,6 @@ enum BodyKind {
     Html,
 }
 
-/// Refuses a JSON object with keys the article record does not have: a
-/// misspelt `"outlets"` would otherwise be dropped without a word. A body that
-/// is no JSON object is left to the reader, which says what is wrong with it.
-fn refuse_unknown_keys(bytes: &[u8]) -> Result<(), ApiError> {
-    let Ok(object) =
-        serde_json::from_slice::<std::collections::BTreeMap<String, serde::de::IgnoredAny>>(bytes)
-    else {
-        return Ok(());
-    };
-    let unknown: Vec<&str> = object
-        .keys()
-        .map(String::as_str)
-        .filter(|key| !attest_read::jsonl::RECORD_KEYS.contains(key))
-        .collect();
-    if unknown.is_empty() {
-        return Ok(());
-    }
-    Err(ApiError::bad_request(format!(
-        "unknown keys {unknown:?}: an article has {}",
-        attest_read::jsonl::RECORD_KEYS.join(", ")
-    )))
-}
-
 impl BodyKind {
     fn of(headers: &HeaderMap) -> Result<BodyKind, ApiError> {
         let Some(value) = headers.get(header::CONTENT_TYPE) else {
@@ -224,10 +201,7 @@ impl BodyKind {
         config: &attest_read::ReadConfig,
     ) -> Result<attest_read::ReadItem, ApiError> {
         let read = match self {
-            BodyKind::Json => {
-                refuse_unknown_keys(&bytes)?;
-                attest_read::read_json_record(bytes.to_vec(), REQUEST_ID, config)
-            }
+            BodyKind::Json => attest_read::read_json_request(bytes.to_vec(), REQUEST_ID, config),
             BodyKind::Text => attest_read::read_text_bytes(bytes.to_vec(), REQUEST_ID, config),
             BodyKind::Html => {
                 let html = String::from_utf8_lossy(&bytes);

@@ -29,6 +29,7 @@ use attest_lang::{HedgeUse, hedge_word};
 use attest_learn::ModelError;
 
 use crate::classifier::{Classifier, Features, Names, overrule};
+use crate::lexicon::is_be;
 use crate::words::View;
 
 /// The kind of the hedge model's file.
@@ -69,9 +70,9 @@ impl HedgeFinder {
         Classifier::from_bytes(bytes, MODEL_KIND).map(|model| HedgeFinder { model: Some(model) })
     }
 
-    /// The stage with the model built into attest.
+    /// The stage with the model built into attest; an error names the file.
     pub fn bundled() -> Result<HedgeFinder, ModelError> {
-        HedgeFinder::from_bytes(BUNDLED)
+        HedgeFinder::from_bytes(BUNDLED).map_err(|e| e.in_file("bundled hedges.model"))
     }
 
     /// The writer's hedges of `doc`, in text order.
@@ -366,13 +367,6 @@ const TRIGGER_ODDS: usize = 20;
 /// An adverb of hearsay ("reportedly"), a hedge by itself.
 pub(crate) fn is_hedge_adverb(word: &str) -> bool {
     hedge_word(word, HedgeUse::Hearsay)
-}
-
-fn is_be(word: &str) -> bool {
-    matches!(
-        word,
-        "is" | "are" | "was" | "were" | "'s" | "been" | "being" | "be"
-    )
 }
 
 /// The token range of a hedge cue starting at `i`, if one starts there.

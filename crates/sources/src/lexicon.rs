@@ -116,6 +116,15 @@ pub(crate) fn title_noun(raw: &str) -> Option<&'static str> {
     name_title(raw)?.noun
 }
 
+/// A form of "be", the curly apostrophe's "’s" included: the auxiliary of
+/// passives ("was said") and raising verbs ("is believed to").
+pub(crate) fn is_be(word: &str) -> bool {
+    matches!(
+        word,
+        "is" | "are" | "was" | "were" | "'s" | "’s" | "been" | "being" | "be"
+    )
+}
+
 /// Capitalized words that start sentences or names without naming anyone,
 /// among them the names of weekdays and months ("Monday", "Sept.").
 pub(crate) fn is_name_stopword(raw: &str) -> bool {

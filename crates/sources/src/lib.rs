@@ -95,15 +95,10 @@ pub struct SourcingModels {
 impl SourcingModels {
     /// The models built into attest.
     pub fn bundled() -> Result<SourcingModels, attest_learn::ModelError> {
-        fn bundled(
-            file: &'static str,
-        ) -> impl Fn(attest_learn::ModelError) -> attest_learn::ModelError {
-            move |error| error.in_file(format!("bundled {file}"))
-        }
         Ok(SourcingModels {
-            stances: StanceClassifier::bundled().map_err(bundled("stance.model"))?,
+            stances: StanceClassifier::bundled()?,
             sources: SourceResolver::bundled()?,
-            hedges: HedgeFinder::bundled().map_err(bundled("hedges.model"))?,
+            hedges: HedgeFinder::bundled()?,
         })
     }
 

@@ -80,7 +80,7 @@ use serde::Serialize;
 use crate::classifier::Classifier;
 use crate::hedge::is_hedge_adverb;
 use crate::lexicon::{
-    Head, head_class, honorific, is_advocacy_word, is_description_stop, is_name_stopword,
+    Head, head_class, honorific, is_advocacy_word, is_be, is_description_stop, is_name_stopword,
     is_org_follower, is_org_word, is_outlet_word, is_platform, is_posting_verb,
     is_public_body_word, names_kind_of, title_noun,
 };
@@ -137,7 +137,7 @@ impl SourceResolver {
         })
     }
 
-    /// The stage with the models built into attest.
+    /// The stage with the models built into attest; an error names the file.
     pub fn bundled() -> Result<SourceResolver, ModelError> {
         SourceResolver::from_bytes(
             (BUNDLED_TYPES, "bundled source-type.model"),
@@ -500,23 +500,18 @@ fn is_question_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bo
 /// ("seems") has no speaker to continue.
 fn is_speaking_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool {
     let cue = view.tokens_of(&attribution.cue);
-    let is_be = |k: usize| {
-        matches!(
-            view.word(k),
-            "is" | "was" | "were" | "are" | "be" | "been" | "being" | "'s" | "’s"
-        )
-    };
+    let be_at = |k: usize| is_be(view.word(k));
     // A verb of its own: "were" in "there were complaints" is none.
     let verb = cue.iter().any(|&k| {
         (matches!(
             view.tag(k),
             Some("VBD" | "VBZ" | "VBP" | "VB" | "VBG" | "MD")
-        ) && !is_be(k))
+        ) && !be_at(k))
             || view.word(k) == "according"
     });
     // "was said", "is not expected", "was widely seen as".
     let passive = cue.iter().enumerate().any(|(at, &k)| {
-        is_be(k)
+        be_at(k)
             && cue[at + 1..]
                 .iter()
                 .find(|&&j| !view.tag(j).is_some_and(|t| t.starts_with("RB")))
@@ -547,12 +542,7 @@ fn is_hedge_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool 
         .tokens_of(&attribution.cue)
         .into_iter()
         .map(|k| view.word(k))
-        .filter(|w| {
-            !matches!(
-                *w,
-                "is" | "was" | "were" | "are" | "be" | "been" | "has" | "have" | "had"
-            )
-        });
+        .filter(|w| !is_be(w) && !matches!(*w, "has" | "have" | "had"));
     words.next().is_some_and(is_hedge_adverb) && words.next().is_none()
 }
 
@@ -1764,92 +1754,83 @@ impl<'v, 'a> State<'v, 'a> {
 
     fn resolve_pronoun(&mut self, token: usize, at: usize) -> (usize, Route) {
         let word = self.view.word(token);
-        if matches!(word, "who" | "which" | "that")
-            && let Some(referent) = self.relative_antecedent(token)
-        {
-            let route = match self.referents.get(referent).map(|r| r.kind) {
-                Some(Kind::Person | Kind::Organization | Kind::Media) => Route::PronounToName,
-                _ => Route::PronounToUnnamed,
-            };
-            return (referent, route);
-        }
         let class = pronoun(word);
-        let found = match class {
-            Some(Pronoun::Person(gender)) => {
-                let sentence_start = self
-                    .view
-                    .span(self.view.sentence_of(token).start)
-                    .map_or(0, |s| s.byte_start());
-                let person = self.most_recent(at, |r| {
-                    r.is_person_like()
-                        && (gender.is_none() || r.gender.is_none() || r.gender == gender)
-                        && (word != "who" || r.last_before(at).is_some_and(|p| p >= sentence_start))
-                });
-                let person_at = person
-                    .and_then(|r| self.referents.get(r)?.last_before(at))
-                    .unwrap_or(0);
-                let voice = self
-                    .referents
-                    .iter()
-                    .enumerate()
-                    .rev()
-                    .take(LOOKBACK)
-                    .filter_map(|(i, r)| {
-                        self.visit();
-                        Some((*r.voices.range(..at).next_back()?, i))
-                    })
-                    .max();
-                let rule = match voice {
-                    Some((p, i)) if person.is_none() || p > person_at => Some(i),
-                    _ => person,
-                };
-                self.link_person(token, at, rule)
-            }
-            Some(Pronoun::Thing) => {
-                let best = self.most_recent(at, |r| {
-                    matches!(
-                        r.kind,
-                        Kind::Organization | Kind::Media | Kind::Document | Kind::Social
-                    )
-                });
-                let best_at = best.and_then(|r| self.referents.get(r)?.last_before(at));
-                match self.phrase_before(token, Head::Document, false) {
-                    // "Shareholders have filed a lawsuit. It claims": the document
-                    // just named is the nearer antecedent.
-                    Some((range, position)) if best_at.is_none_or(|p| position > p) => {
-                        let (referent, _) = self.resolve_description(range, position);
-                        self.events.insert((position, referent));
-                        if let Some(r) = self.referents.get_mut(referent) {
-                            r.positions.insert(position);
-                        }
-                        Some(referent)
-                    }
-                    _ => best,
+        let relative = if matches!(word, "who" | "which" | "that") {
+            self.relative_antecedent(token)
+        } else {
+            None
+        };
+        let found = if relative.is_some() {
+            relative
+        } else {
+            match class {
+                Some(Pronoun::Person(gender)) => {
+                    let sentence_start = self
+                        .view
+                        .span(self.view.sentence_of(token).start)
+                        .map_or(0, |s| s.byte_start());
+                    let person = self.most_recent(at, |r| {
+                        r.is_person_like()
+                            && (gender.is_none() || r.gender.is_none() || r.gender == gender)
+                            && (word != "who"
+                                || r.last_before(at).is_some_and(|p| p >= sentence_start))
+                    });
+                    let person_at = person
+                        .and_then(|r| self.referents.get(r)?.last_before(at))
+                        .unwrap_or(0);
+                    let voice = self
+                        .referents
+                        .iter()
+                        .enumerate()
+                        .rev()
+                        .take(LOOKBACK)
+                        .filter_map(|(i, r)| {
+                            self.visit();
+                            Some((*r.voices.range(..at).next_back()?, i))
+                        })
+                        .max();
+                    let rule = match voice {
+                        Some((p, i)) if person.is_none() || p > person_at => Some(i),
+                        _ => person,
+                    };
+                    self.link_person(token, at, rule)
                 }
-            }
-            Some(Pronoun::Group) => {
-                let best = self.most_recent(at, |r| {
-                    matches!(
-                        r.kind,
-                        Kind::Organization | Kind::Media | Kind::Unnamed { plural: true }
-                    )
-                });
-                let best_at = best.and_then(|r| self.referents.get(r)?.last_before(at));
-                match self.phrase_before(token, Head::Group, true) {
-                    // "Canadian officials were more pointed. They said": a group
-                    // named in the text, not yet a source, is the nearer antecedent.
-                    Some((range, position)) if best_at.is_none_or(|p| position > p) => {
-                        let (referent, _) = self.resolve_description(range, position);
-                        self.events.insert((position, referent));
-                        if let Some(r) = self.referents.get_mut(referent) {
-                            r.positions.insert(position);
+                Some(Pronoun::Thing) => {
+                    let best = self.most_recent(at, |r| {
+                        matches!(
+                            r.kind,
+                            Kind::Organization | Kind::Media | Kind::Document | Kind::Social
+                        )
+                    });
+                    let best_at = best.and_then(|r| self.referents.get(r)?.last_before(at));
+                    match self.phrase_before(token, Head::Document, false) {
+                        // "Shareholders have filed a lawsuit. It claims": the document
+                        // just named is the nearer antecedent.
+                        Some((range, position)) if best_at.is_none_or(|p| position > p) => {
+                            Some(self.mention_described(range, position))
                         }
-                        Some(referent)
+                        _ => best,
                     }
-                    _ => best,
                 }
+                Some(Pronoun::Group) => {
+                    let best = self.most_recent(at, |r| {
+                        matches!(
+                            r.kind,
+                            Kind::Organization | Kind::Media | Kind::Unnamed { plural: true }
+                        )
+                    });
+                    let best_at = best.and_then(|r| self.referents.get(r)?.last_before(at));
+                    match self.phrase_before(token, Head::Group, true) {
+                        // "Canadian officials were more pointed. They said": a group
+                        // named in the text, not yet a source, is the nearer antecedent.
+                        Some((range, position)) if best_at.is_none_or(|p| position > p) => {
+                            Some(self.mention_described(range, position))
+                        }
+                        _ => best,
+                    }
+                }
+                None => None,
             }
-            None => None,
         };
         if let Some(referent) = found {
             let Some(r) = self.referents.get_mut(referent) else {
@@ -2075,12 +2056,19 @@ impl<'v, 'a> State<'v, 'a> {
             start -= 1;
         }
         let position = view.span(start)?.byte_start();
-        let (referent, _) = self.resolve_description(start..head + 1, position);
+        Some(self.mention_described(start..head + 1, position))
+    }
+
+    /// The referent of the noun phrase `range` at byte `position`, which is
+    /// no source phrase, recorded as mentioned there so that later pronouns
+    /// find it.
+    fn mention_described(&mut self, range: std::ops::Range<usize>, position: usize) -> usize {
+        let (referent, _) = self.resolve_description(range, position);
         self.events.insert((position, referent));
         if let Some(r) = self.referents.get_mut(referent) {
             r.positions.insert(position);
         }
-        Some(referent)
+        referent
     }
 
     /// A source written in capitals alone is a transcript's speaker label
@@ -2195,13 +2183,7 @@ impl<'v, 'a> State<'v, 'a> {
                         && r.heads.contains(&head))
                         || r.key.as_deref().is_some_and(|k| k.ends_with(&head))
                 })
-                .map(|r| {
-                    let route = match self.referents.get(r).map(|x| x.kind) {
-                        Some(Kind::Person) => Route::DescriptionToName,
-                        _ => Route::Unnamed,
-                    };
-                    (r, route)
-                }),
+                .map(|r| (r, self.person_described(r))),
             Some(Head::Group) if !description.fresh => self
                 .most_recent(at, |r| {
                     r.kind == Kind::Unnamed { plural: true } && r.heads.contains(&head)
@@ -2218,11 +2200,7 @@ impl<'v, 'a> State<'v, 'a> {
             && !head.ends_with('s')
             && let Some(person) = self.link_description(range.clone(), at, &head)
         {
-            let route = match self.referents.get(person).map(|r| r.kind) {
-                Some(Kind::Person) => Route::DescriptionToName,
-                _ => Route::Unnamed,
-            };
-            return (person, route);
+            return (person, self.person_described(person));
         }
         let (kind, route) = match description.head {
             Some(Head::Organization) | Some(Head::Police) => {
@@ -2249,6 +2227,15 @@ impl<'v, 'a> State<'v, 'a> {
         }
         self.referents.push(referent);
         (self.referents.len() - 1, route)
+    }
+
+    /// How a description of a person found `referent`: a named person, or an
+    /// unnamed one described before.
+    fn person_described(&self, referent: usize) -> Route {
+        match self.referents.get(referent).map(|r| r.kind) {
+            Some(Kind::Person) => Route::DescriptionToName,
+            _ => Route::Unnamed,
+        }
     }
 
     /// The most recent organization an organization noun can stand for: one

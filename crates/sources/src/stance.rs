@@ -66,9 +66,9 @@ impl StanceClassifier {
         Classifier::from_bytes(bytes, MODEL_KIND).map(StanceClassifier::new)
     }
 
-    /// The stage with the model built into attest.
+    /// The stage with the model built into attest; an error names the file.
     pub fn bundled() -> Result<StanceClassifier, ModelError> {
-        StanceClassifier::from_bytes(BUNDLED)
+        StanceClassifier::from_bytes(BUNDLED).map_err(|e| e.in_file("bundled stance.model"))
     }
 
     /// The stance of every attribution of `doc`, in attribution order.

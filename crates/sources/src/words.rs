@@ -117,8 +117,7 @@ impl<'a> View<'a> {
 
     /// The token range of the sentence holding token `i`.
     pub(crate) fn sentence_of(&self, i: usize) -> Range<usize> {
-        let at = self.sentences.partition_point(|s| s.end <= i);
-        match self.sentences.get(at) {
+        match self.sentences.get(self.sentence_index(i)) {
             Some(range) if range.start <= i => range.clone(),
             _ => i..(i + 1).min(self.len()),
         }

@@ -377,15 +377,23 @@ impl fmt::Display for SourceLabelReport {
         let types: Vec<&str> = LabelledType::ALL.iter().map(|t| t.name()).collect();
         writeln!(f, "\nsource type confusion (rows labelled, columns found)")?;
         confusion_table(f, &self.type_confusion, &types, &types)?;
-        // The alternate form (`{:#}`) lists the mistakes too.
         if f.alternate() {
-            writeln!(f, "\nmistakes ({}):", self.mistakes.len())?;
-            for mistake in &self.mistakes {
-                writeln!(f, "  {mistake}")?;
-            }
+            writeln!(f)?;
         }
-        Ok(())
+        write_mistakes(f, &self.mistakes)
     }
+}
+
+/// The alternate form of a report (`{:#}`) lists its mistakes after its
+/// figures.
+fn write_mistakes(f: &mut fmt::Formatter<'_>, mistakes: &[String]) -> fmt::Result {
+    if f.alternate() {
+        writeln!(f, "mistakes ({}):", mistakes.len())?;
+        for mistake in mistakes {
+            writeln!(f, "  {mistake}")?;
+        }
+    }
+    Ok(())
 }
 
 fn confusion_table(
@@ -482,14 +490,7 @@ impl fmt::Display for HedgeLabelReport {
             self.recall(),
             self.scope_f1()
         )?;
-        // The alternate form (`{:#}`) lists the mistakes too.
-        if f.alternate() {
-            writeln!(f, "mistakes ({}):", self.mistakes.len())?;
-            for mistake in &self.mistakes {
-                writeln!(f, "  {mistake}")?;
-            }
-        }
-        Ok(())
+        write_mistakes(f, &self.mistakes)
     }
 }
 
