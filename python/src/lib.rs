@@ -12,9 +12,9 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use attest_doc::{Article, Diagnostic, Doc, Limits, SourceKind, from_serde_name, serde_name};
+use attest_doc::{Budget, Doc, Limits, SourceKind, from_serde_name, serde_name};
 use attest_ledger::{ArticleKey, Entry, Filter, GroupBy, OnConflict, Stored};
-use attest_pipeline::{Pipeline, TaggingModels};
+use attest_pipeline::{Pipeline, ReadArticle, TaggingModels};
 use attest_read::{ReadConfig, ReadError};
 use attest_write::{AnalysisModel, JsonConfig};
 use pyo3::create_exception;
@@ -172,11 +172,16 @@ impl Analyzer {
         let config = ReadConfig {
             limits: self.limits,
         };
-        let items: Vec<Result<(Article, Vec<Diagnostic>), ReadError>> = records
+        let items: Vec<Result<ReadArticle, ReadError>> = records
             .into_iter()
             .map(|(place, json)| {
-                attest_read::read_json_record(json.into_bytes(), &place, &config)
-                    .map(|item| (item.article, item.warnings))
+                attest_read::read_json_record(
+                    json.into_bytes(),
+                    &place,
+                    &config,
+                    Budget::new(&self.limits),
+                )
+                .map(|item| (item.article, item.warnings, item.budget))
             })
             .collect();
         let mut items = items.into_iter();

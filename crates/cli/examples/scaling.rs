@@ -11,6 +11,10 @@
 //! reaches [`BOUND`], a bound generous enough for a noisy shared machine.
 //! `--stages` adds the ratio of each stage alone, to find the one that grew.
 //!
+//! The HTML families are pages read by `attest_read` first, with the depth
+//! limit lifted, so that nesting as deep as the page is long must cost no more
+//! than the same bytes laid flat.
+//!
 //! Run with `cargo run --release -p attest-cli --example scaling -- --check`
 //! (`.ci/run` does); timing lives here and in `docs/benchmarks.md`, never in a
 //! unit test.
@@ -19,9 +23,10 @@ use std::process::ExitCode;
 
 use std::path::Path;
 
-use attest_doc::{Article, Doc, Limits};
+use attest_doc::{Article, Budget, Doc, Limits};
 use attest_ledger::{ArticleKey, Ledger, OnConflict};
 use attest_pipeline::Pipeline;
+use attest_read::{ReadConfig, read_html_str};
 use attest_write::{JsonConfig, ReportConfig, brat_ann, write_json, write_report};
 use clap::Parser;
 
@@ -36,6 +41,43 @@ const BOUND: f64 = 6.0;
 
 /// The `i`th repeat of a family's text.
 type Unit = fn(usize) -> String;
+
+/// The HTML families: a name, the page's opening, the `i`th repeat of its
+/// body, and its closing, which closes what the repeats opened (`n` of them).
+type Page = (&'static str, Unit, fn(usize) -> String);
+
+const HTML_FAMILIES: &[Page] = &[
+    (
+        "html nested divs",
+        |_| "<div>".to_string(),
+        |n| format!("<p>The mayor said so.</p>{}", "</div>".repeat(n)),
+    ),
+    (
+        "html nested paras",
+        |i| format!("<div><p>Block {i}, the mayor said.</p>"),
+        |n| "</div>".repeat(n),
+    ),
+    (
+        "html formatting",
+        |i| format!("<b><i>word {i} "),
+        |_| String::new(),
+    ),
+    (
+        "html nested tables",
+        |i| format!("<table><tr><td>cell {i}"),
+        |_| String::new(),
+    ),
+    (
+        "html flat paras",
+        |i| {
+            format!(
+                "<div class=\"c{}\"><p>Block {i}, the mayor said.</p></div>",
+                i % 7
+            )
+        },
+        |_| String::new(),
+    ),
+];
 
 /// The families: a name and a unit repeated (with its counter) to the size.
 const FAMILIES: &[(&str, Unit)] = &[
@@ -154,6 +196,33 @@ fn best_of<T>(mut run: impl FnMut() -> T) -> (f64, T) {
     (best, last.expect("ROUNDS is at least one"))
 }
 
+/// A page of about `size` bytes of `family`'s repeats.
+fn page_of((_, unit, close): &Page, size: usize) -> String {
+    let mut page = String::from("<html><head><title>Scaling</title></head><body>");
+    let mut i = 0;
+    while page.len() < size {
+        page.push_str(&unit(i));
+        i += 1;
+    }
+    page.push_str(&close(i));
+    page.push_str("</body></html>");
+    page
+}
+
+/// Reads `page` with the depth limit lifted, then analyses and writes it as
+/// [`analyze_and_write`] does; returns the JSON's length.
+fn read_analyze_and_write(pipeline: &Pipeline, page: &str, ledger: &Path) -> usize {
+    let config = ReadConfig {
+        limits: Limits {
+            html_depth: usize::MAX,
+            ..Limits::DEFAULT
+        },
+    };
+    let item = read_html_str(page, "scaling", &config, Budget::unlimited())
+        .expect("every family's page has text");
+    analyze_and_write(pipeline, &item.article.text, ledger)
+}
+
 /// Analyses `text`, writes it in every format and stores it in a new ledger
 /// at `ledger`; returns the JSON's length.
 fn analyze_and_write(pipeline: &Pipeline, text: &str, ledger: &Path) -> usize {
@@ -253,6 +322,24 @@ fn main() -> ExitCode {
         }
         if ratio >= BOUND {
             failed.push(*name);
+        }
+    }
+    for family in HTML_FAMILIES {
+        let name = family.0;
+        if !only.is_empty() && !only.iter().any(|o| name.contains(o.as_str())) {
+            continue;
+        }
+        let small = page_of(family, SMALL);
+        let large = page_of(family, LARGE);
+        let (small_s, _) = best_of(|| read_analyze_and_write(&pipeline, &small, &ledger));
+        let (large_s, json) = best_of(|| read_analyze_and_write(&pipeline, &large, &ledger));
+        let ratio = large_s / small_s.max(1e-6);
+        println!(
+            "{name:<18} {small_s:>9.3} {large_s:>9.3} {ratio:>6.2} {:>11.2}",
+            json as f64 / large.len() as f64
+        );
+        if ratio >= BOUND {
+            failed.push(name);
         }
     }
     if check && !failed.is_empty() {

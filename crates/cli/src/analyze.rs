@@ -5,8 +5,8 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use attest_doc::{Article, Diagnostic, Doc};
-use attest_pipeline::Pipeline;
+use attest_doc::Doc;
+use attest_pipeline::{Pipeline, ReadArticle};
 use attest_read::{Input, Origin, ReadConfig, ReadError, ReadItem};
 use attest_write::{JsonConfig, ReportConfig};
 use rayon::prelude::*;
@@ -94,7 +94,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
                         origin: item.origin,
                         id_given: item.id_given,
                     };
-                    (Ok((item.article, item.warnings)), place)
+                    (Ok((item.article, item.warnings, item.budget)), place)
                 }
                 Err(err) => (Err(err), Place::default()),
             })
@@ -132,7 +132,7 @@ struct Place {
 /// item that is already an error keeps its place.
 pub(crate) fn analyze_chunk<E: Send>(
     pipeline: &Pipeline,
-    chunk: Vec<Result<(Article, Vec<Diagnostic>), E>>,
+    chunk: Vec<Result<ReadArticle, E>>,
 ) -> Vec<Result<Doc, E>> {
     let batch = chunk
         .len()

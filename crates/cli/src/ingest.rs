@@ -309,7 +309,12 @@ impl Feeder<'_> {
             }
             let (articles, keys): (Vec<_>, Vec<_>) = to_analyse
                 .into_iter()
-                .map(|(item, key)| (Ok::<_, Infallible>((item.article, item.warnings)), key))
+                .map(|(item, key)| {
+                    (
+                        Ok::<_, Infallible>((item.article, item.warnings, item.budget)),
+                        key,
+                    )
+                })
                 .unzip();
             analysed.extend(
                 analyze_chunk(self.pipeline, articles)

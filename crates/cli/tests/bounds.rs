@@ -95,3 +95,33 @@ fn brat_of_one_speaker_quoted_again_and_again_stays_linear() {
         text.len()
     );
 }
+
+/// The encoder keeps the article's time budget: it stops inside its own
+/// stage, not after it, on a text it would take half a minute to encode.
+#[test]
+fn accurate_mode_stops_inside_the_encoder_when_the_budget_runs_out() {
+    let text = text_of(160_000, |i| {
+        format!(
+            "“The plan will pass,” {} told reporters on Monday. ",
+            NAMES[i % NAMES.len()]
+        )
+    });
+    let path = written("accurate-budget", &text);
+    let path = path.to_str().expect("a UTF-8 path");
+    let output = attest(&[
+        "analyze",
+        "--model",
+        "accurate",
+        "--max-article-seconds",
+        "1",
+        "--format",
+        "jsonl",
+        path,
+    ]);
+    let written = stdout(&output);
+    assert!(
+        written.contains("incomplete: stopped in stage accurate"),
+        "the encoder stops itself: {}",
+        written.get(..2_000.min(written.len())).unwrap_or_default()
+    );
+}

@@ -22,8 +22,8 @@ pub struct Limits {
     pub jsonl_line_bytes: usize,
     /// The largest WARC record, in bytes (default 64 MB), decompressed.
     pub warc_record_bytes: usize,
-    /// The most time the stages may spend on one article, in seconds (default
-    /// 120; 0 for no limit). Every stage is linear, and the largest article
+    /// The most time reading and the stages may spend on one article, in
+    /// seconds (default 120; 0 for no limit). Every stage is linear, and the largest article
     /// (10 MB) takes well under a minute, so only a machine far slower than
     /// expected, or a bug, reaches it; then the stage running stops, the later
     /// ones are skipped, and the article says which layers it lacks (see

@@ -92,7 +92,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let started = Instant::now();
     let cpu_started = cpu_seconds();
     for doc in &segmented {
-        let prediction = encoder.predict(doc)?;
+        let prediction = encoder.predict(doc, &attest_doc::Budget::unlimited())?;
         format!("{prediction:?}").hash(&mut hasher);
     }
     let seconds = started.elapsed().as_secs_f64();

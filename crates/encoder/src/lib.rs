@@ -14,7 +14,7 @@
 //! use attest_encoder::Encoder;
 //! # fn demo(doc: &attest_doc::Doc) -> Result<(), Box<dyn std::error::Error>> {
 //! let encoder = Encoder::load(std::path::Path::new("models/encoder"))?;
-//! let prediction = encoder.predict(doc)?;
+//! let prediction = encoder.predict(doc, &attest_doc::Budget::unlimited())?;
 //! for attribution in &prediction.attributions {
 //!     println!("cue tokens {:?}", attribution.cue);
 //! }
@@ -37,7 +37,7 @@ pub mod wordpiece;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use attest_doc::{Doc, EntityLabel, FoundAttribution};
+use attest_doc::{Budget, Doc, EntityLabel, Exhausted, FoundAttribution};
 
 use model::Network;
 pub use model::{DISTANCE_BUCKETS, ENTITY_LABELS, EncoderConfig, FORMAT, PAIR_LABELS, ROLE_LABELS};
@@ -100,6 +100,10 @@ pub enum EncoderError {
     /// The computation failed on a document (a bug: shapes are checked when the model loads).
     #[error("the encoder failed: {0}")]
     Compute(String),
+    /// The article's budget ran out, or its analysis was cancelled, between
+    /// two batches of windows or two cues.
+    #[error(transparent)]
+    Exhausted(#[from] Exhausted),
 }
 
 impl From<candle_core::Error> for EncoderError {
@@ -220,8 +224,9 @@ impl Encoder {
         units
     }
 
-    /// Runs the encoder over a segmented document, once per window.
-    pub fn analyze(&self, doc: &Doc) -> Result<Analysis, EncoderError> {
+    /// Runs the encoder over a segmented document, once per window, within
+    /// `budget`.
+    pub fn analyze(&self, doc: &Doc, budget: &Budget) -> Result<Analysis, EncoderError> {
         let tokens: Vec<Range<usize>> = doc
             .tokens()
             .iter()
@@ -237,22 +242,27 @@ impl Encoder {
                 *slot = index;
             }
         }
-        self.analyze_tokens(doc.text(), &tokens, sentence)
+        self.analyze_tokens(doc.text(), &tokens, sentence, budget)
     }
 
     /// Runs the encoder over tokens (byte spans into `text`, in order) with
-    /// the sentence index of each.
+    /// the sentence index of each, within `budget`: it is checked before each
+    /// batch of windows, so that a long article stops within one batch of its
+    /// limit.
     pub fn analyze_tokens(
         &self,
         text: &str,
         tokens: &[Range<usize>],
         sentence: Vec<usize>,
+        budget: &Budget,
     ) -> Result<Analysis, EncoderError> {
         let config = self.network.config;
         let units = self.units(text, tokens);
         let windows = window::windows(&units.items, config.capacity(), config.stride_pieces);
         let owners = window::owners(&units.tokens, &windows);
-        let states = self.network.encode(&units.ids, &windows, &self.vocab)?;
+        let states = self
+            .network
+            .encode(&units.ids, &windows, &self.vocab, budget)?;
         let mut analysis = Analysis {
             units,
             windows,
@@ -348,14 +358,16 @@ impl Encoder {
         })
     }
 
-    /// The attributions and entities of a segmented document.
-    pub fn predict(&self, doc: &Doc) -> Result<Prediction, EncoderError> {
-        let mut analysis = self.analyze(doc)?;
+    /// The attributions and entities of a segmented document, within
+    /// `budget`, checked before each batch of windows and each cue.
+    pub fn predict(&self, doc: &Doc, budget: &Budget) -> Result<Prediction, EncoderError> {
+        let mut analysis = self.analyze(doc, budget)?;
         let roles = ROLE_LABELS.len();
         decode::log_softmax_rows(&mut analysis.roles, roles);
         let labels = decode::viterbi(&analysis.roles, roles, |_| false);
         let mut attributions = Vec::new();
         for cue in decode::runs(&labels, 3) {
+            budget.check()?;
             let confidence = decode::run_confidence(&analysis.roles, roles, &labels, &cue);
             let mut pair = self.pair_scores(&analysis, cue.clone())?;
             let width = PAIR_LABELS.len();

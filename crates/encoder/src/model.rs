@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::Path;
 
+use attest_doc::Budget;
 use candle_core::{DType, Device, Module, Tensor};
 use candle_nn::{Linear, VarBuilder};
 use serde::Deserialize;
@@ -311,12 +312,14 @@ impl Network {
         ids: &[u32],
         windows: &[Range<usize>],
         vocab: &Vocab,
-    ) -> candle_core::Result<Vec<Vec<f32>>> {
+        budget: &Budget,
+    ) -> Result<Vec<Vec<f32>>, EncoderError> {
         let hidden = self.config.hidden;
         let mut order: Vec<usize> = (0..windows.len()).collect();
         order.sort_by_key(|&w| (windows.get(w).map_or(0, |r| r.len()), w));
         let mut out = vec![Vec::new(); windows.len()];
         for batch in order.chunks(BATCH) {
+            budget.check()?;
             let width = batch
                 .iter()
                 .filter_map(|&w| windows.get(w))

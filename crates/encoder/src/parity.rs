@@ -84,7 +84,12 @@ fn the_shipped_model_reproduces_trainings_numbers() {
     for (index, case) in fixture.sentences.iter().enumerate() {
         let (tokens, sentences) = spans(&case.tokens);
         let analysis = encoder
-            .analyze_tokens(&case.text, &tokens, sentences)
+            .analyze_tokens(
+                &case.text,
+                &tokens,
+                sentences,
+                &attest_doc::Budget::unlimited(),
+            )
             .unwrap();
         for (t, token) in case.tokens.iter().enumerate() {
             let units = analysis.units.tokens[t].clone();
@@ -107,7 +112,12 @@ fn the_shipped_model_reproduces_trainings_numbers() {
     let long = &fixture.multi_window;
     let (tokens, sentences) = spans(&long.tokens);
     let analysis = encoder
-        .analyze_tokens(&long.text, &tokens, sentences)
+        .analyze_tokens(
+            &long.text,
+            &tokens,
+            sentences,
+            &attest_doc::Budget::unlimited(),
+        )
         .unwrap();
     assert_eq!(analysis.units.ids, long.units);
     let first: Vec<usize> = analysis.units.tokens.iter().map(|t| t.start).collect();

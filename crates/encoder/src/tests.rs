@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use attest_doc::{Article, Doc, Limits};
+use attest_doc::{Article, Budget, Doc, Limits};
 
 use crate::testing::{Size, write_random_model};
 use crate::{Encoder, EncoderError};
@@ -36,7 +36,7 @@ const TEXT: &str = "The mayor said the city would not pay. “We will see,” sh
 fn units_mark_line_breaks_and_windows_overlap() {
     let (_dir, encoder) = tiny("units");
     let doc = doc(TEXT);
-    let analysis = encoder.analyze(&doc).unwrap();
+    let analysis = encoder.analyze(&doc, &Budget::unlimited()).unwrap();
     let sep = encoder.vocab().sep;
     assert_eq!(analysis.units.tokens.len(), doc.tokens().len());
     assert_eq!(
@@ -54,17 +54,20 @@ fn units_mark_line_breaks_and_windows_overlap() {
 fn output_is_the_same_bit_for_bit_run_to_run_and_load_to_load() {
     let (dir, encoder) = tiny("determinism");
     let doc = doc(TEXT);
-    let first = encoder.analyze(&doc).unwrap();
-    let again = encoder.analyze(&doc).unwrap();
-    let reloaded = Encoder::load(&dir).unwrap().analyze(&doc).unwrap();
+    let first = encoder.analyze(&doc, &Budget::unlimited()).unwrap();
+    let again = encoder.analyze(&doc, &Budget::unlimited()).unwrap();
+    let reloaded = Encoder::load(&dir)
+        .unwrap()
+        .analyze(&doc, &Budget::unlimited())
+        .unwrap();
     let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     for other in [&again, &reloaded] {
         assert_eq!(bits(&first.roles), bits(&other.roles));
         assert_eq!(bits(&first.entities), bits(&other.entities));
     }
     assert_eq!(
-        encoder.predict(&doc).unwrap(),
-        encoder.predict(&doc).unwrap()
+        encoder.predict(&doc, &Budget::unlimited()).unwrap(),
+        encoder.predict(&doc, &Budget::unlimited()).unwrap()
     );
 }
 
@@ -72,16 +75,21 @@ fn output_is_the_same_bit_for_bit_run_to_run_and_load_to_load() {
 fn padding_in_a_batch_does_not_change_a_window() {
     let (_dir, encoder) = tiny("padding");
     let doc = doc(TEXT);
-    let analysis = encoder.analyze(&doc).unwrap();
+    let analysis = encoder.analyze(&doc, &Budget::unlimited()).unwrap();
     let ids = &analysis.units.ids;
     let batched = encoder
         .network
-        .encode(ids, &analysis.windows, &encoder.vocab)
+        .encode(ids, &analysis.windows, &encoder.vocab, &Budget::unlimited())
         .unwrap();
     for (index, window) in analysis.windows.iter().enumerate() {
         let alone = encoder
             .network
-            .encode(ids, std::slice::from_ref(window), &encoder.vocab)
+            .encode(
+                ids,
+                std::slice::from_ref(window),
+                &encoder.vocab,
+                &Budget::unlimited(),
+            )
             .unwrap();
         let worst = alone[0]
             .iter()
@@ -96,7 +104,7 @@ fn padding_in_a_batch_does_not_change_a_window() {
 fn pair_candidates_are_the_cue_window_and_the_cue_is_forced_out() {
     let (_dir, encoder) = tiny("pairs");
     let doc = doc(TEXT);
-    let analysis = encoder.analyze(&doc).unwrap();
+    let analysis = encoder.analyze(&doc, &Budget::unlimited()).unwrap();
     let said = doc
         .tokens()
         .iter()
@@ -110,7 +118,7 @@ fn pair_candidates_are_the_cue_window_and_the_cue_is_forced_out() {
         assert!(window.start <= units.start && units.end <= window.end);
     }
     assert_eq!(pair.logits.len(), pair.candidates.len() * 5);
-    let prediction = encoder.predict(&doc).unwrap();
+    let prediction = encoder.predict(&doc, &Budget::unlimited()).unwrap();
     for attribution in &prediction.attributions {
         for fragment in attribution.sources.iter().chain(&attribution.content) {
             assert!(fragment.end <= attribution.cue.start || fragment.start >= attribution.cue.end);
@@ -121,7 +129,7 @@ fn pair_candidates_are_the_cue_window_and_the_cue_is_forced_out() {
 #[test]
 fn an_empty_document_predicts_nothing() {
     let (_dir, encoder) = tiny("empty");
-    let prediction = encoder.predict(&doc("")).unwrap();
+    let prediction = encoder.predict(&doc(""), &Budget::unlimited()).unwrap();
     assert!(prediction.attributions.is_empty() && prediction.entities.is_empty());
 }
 

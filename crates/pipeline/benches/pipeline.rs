@@ -17,7 +17,7 @@
 
 use std::path::Path;
 
-use attest_doc::{Article, Doc, Limits};
+use attest_doc::{Article, Budget, Doc, Limits};
 use attest_pipeline::{AnyStage, Pipeline};
 
 /// The articles of a batch, as `attest analyze` gives each core.
@@ -74,7 +74,7 @@ fn main() {
         for batch in articles.chunks(BATCH) {
             let items = batch
                 .iter()
-                .map(|item| Ok::<_, ()>((article(*item), Vec::new())));
+                .map(|item| Ok::<_, ()>((article(*item), Vec::new(), Budget::unlimited())));
             std::hint::black_box(pipeline.analyze_batch(items));
         }
     });

@@ -178,6 +178,10 @@ pub enum PipelineError {
     },
 }
 
+/// An article as a reader hands it over: with its warnings, which its
+/// document lists first, and its budget, what is left of it after reading.
+pub type ReadArticle = (Article, Vec<Diagnostic>, Budget);
+
 /// The stages in order.
 #[derive(Debug)]
 pub struct Pipeline {
@@ -334,8 +338,8 @@ impl Pipeline {
         Ok(doc)
     }
 
-    /// Analyses a batch of articles, each with diagnostics of its own, stage by
-    /// stage: each stage runs over every article of the batch before the next
+    /// Analyses a batch of articles, each with diagnostics and a budget of its
+    /// own (what is left of it after reading), stage by stage: each stage runs over every article of the batch before the next
     /// stage starts, so that its model stays in the processor's caches. The
     /// documents are those [`Pipeline::analyze_noted`] gives, in input order;
     /// an item that is already an error (a record a reader could not read)
@@ -345,13 +349,13 @@ impl Pipeline {
     /// than the articles one at a time (`cargo bench -p attest-pipeline`).
     pub fn analyze_batch<E>(
         &self,
-        items: impl IntoIterator<Item = Result<(Article, Vec<Diagnostic>), E>>,
+        items: impl IntoIterator<Item = Result<ReadArticle, E>>,
     ) -> Vec<Result<Doc, E>> {
         let mut docs: Vec<Result<(Doc, Budget, bool), E>> = items
             .into_iter()
             .map(|item| {
-                item.map(|(article, diagnostics)| {
-                    (noted(article, diagnostics), Budget::new(&self.limits), true)
+                item.map(|(article, diagnostics, budget)| {
+                    (noted(article, diagnostics), budget, true)
                 })
             })
             .collect();
@@ -454,16 +458,35 @@ impl Stage for Accurate {
     const ASSIGNS: &'static [Layer] = <attest_attrib::Attributor as Stage>::ASSIGNS;
 
     fn run(&self, doc: &mut Doc) -> Result<(), LayerError> {
+        match self.run_within(doc, &Budget::unlimited()) {
+            Ok(()) => Ok(()),
+            Err(StageError::Layer(error)) => Err(error),
+            // An unlimited budget nobody can cancel is never exhausted.
+            Err(error) => Err(LayerError::Failed {
+                layer: Layer::Attributions,
+                message: error.to_string(),
+            }),
+        }
+    }
+
+    // The encoder is most of accurate mode's time, so it checks the budget
+    // between batches of windows and between cues, not only before it starts.
+    fn run_within(&self, doc: &mut Doc, budget: &Budget) -> Result<(), StageError> {
         let prediction = self
             .encoder
-            .predict(doc)
-            .map_err(|err| LayerError::Failed {
-                layer: Layer::Attributions,
-                message: err.to_string(),
+            .predict(doc, budget)
+            .map_err(|error| match error {
+                attest_encoder::EncoderError::Exhausted(exhausted) => {
+                    StageError::Exhausted(exhausted)
+                }
+                other => StageError::Layer(LayerError::Failed {
+                    layer: Layer::Attributions,
+                    message: other.to_string(),
+                }),
             })?;
         let attributions =
             attest_attrib::attributions_from(doc, &prediction.attributions, &self.rules);
-        doc.set_attributions(attributions)
+        Ok(doc.set_attributions(attributions)?)
     }
 }
 
@@ -690,10 +713,14 @@ mod tests {
             message: "a warning".to_string(),
         };
         let items = vec![
-            Ok((Article::new("a", texts[0]), Vec::new())),
+            Ok((Article::new("a", texts[0]), Vec::new(), Budget::unlimited())),
             Err("unreadable"),
-            Ok((Article::new("b", texts[1]), Vec::new())),
-            Ok((Article::new("c", texts[2]), vec![noted.clone()])),
+            Ok((Article::new("b", texts[1]), Vec::new(), Budget::unlimited())),
+            Ok((
+                Article::new("c", texts[2]),
+                vec![noted.clone()],
+                Budget::unlimited(),
+            )),
         ];
         let docs = pipeline.analyze_batch(items);
         assert_eq!(docs.len(), 4);
@@ -761,8 +788,13 @@ mod tests {
     #[test]
     fn each_article_of_a_batch_has_a_budget_of_its_own() {
         let pipeline = Pipeline::standard(&Limits::DEFAULT).unwrap();
-        let items =
-            (0..3).map(|i| Ok::<_, ()>((Article::new(i.to_string(), "It rained."), Vec::new())));
+        let items = (0..3).map(|i| {
+            Ok::<_, ()>((
+                Article::new(i.to_string(), "It rained."),
+                Vec::new(),
+                Budget::new(&Limits::DEFAULT),
+            ))
+        });
         for doc in pipeline.analyze_batch(items) {
             let doc = doc.unwrap();
             assert!(doc.diagnostics().is_empty() && doc.has(Layer::Times));

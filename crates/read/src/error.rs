@@ -197,6 +197,9 @@ pub enum ReadErrorKind {
     /// A WARC record that is truncated or malformed.
     #[error("corrupt WARC record: {0}")]
     Warc(String),
+    /// Reading used up the article's time budget, or was cancelled.
+    #[error("reading stopped: {0}")]
+    Exhausted(#[from] attest_doc::Exhausted),
     /// A WARC response whose HTTP message is malformed.
     #[error("bad HTTP response in WARC record: {0}")]
     Http(String),

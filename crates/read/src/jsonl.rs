@@ -45,7 +45,7 @@ pub const RECORD_KEYS: [&str; 7] = [
 
 use std::io::{self, BufRead};
 
-use attest_doc::{Article, Limits, Published};
+use attest_doc::{Article, Budget, Limits, Published};
 use serde_json::{Map, Value};
 
 use crate::decode::{decode_lossy, nul_warning, replaced_warning};
@@ -270,6 +270,7 @@ pub(crate) fn parse_record_with(
         warnings,
         id_given,
         origin: Origin::default(),
+        budget: Budget::new(limits),
     })
 }
 

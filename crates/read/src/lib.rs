@@ -21,7 +21,7 @@
 //!   <body><article><p>The old bridge reopened to traffic on Friday after two years of
 //!   repairs, the county said, and cyclists were the first to cross it.</p>
 //!   <p>Engineers said the new deck should last for fifty years.</p></article></body></html>"#;
-//! let item = read_html_str(page, "bridge", &config).unwrap();
+//! let item = read_html_str(page, "bridge", &config, attest_doc::Budget::unlimited()).unwrap();
 //! assert_eq!(item.article.title.as_deref(), Some("Bridge reopens"));
 //! assert_eq!(item.article.language.as_deref(), Some("en"));
 //! assert!(item.article.text.contains("repairs, the county said"));
@@ -40,7 +40,7 @@ pub mod warc;
 
 use std::path::PathBuf;
 
-use attest_doc::{Article, Diagnostic, Limits};
+use attest_doc::{Article, Budget, Diagnostic, Limits};
 
 pub use error::{ReadError, ReadErrorKind};
 pub use input::{Articles, InputFormat};
@@ -74,7 +74,7 @@ pub struct ReadConfig {
 }
 
 /// One article read, with what the reader noticed about it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct ReadItem {
     /// The article.
     pub article: Article,
@@ -89,6 +89,10 @@ pub struct ReadItem {
     pub id_given: bool,
     /// Where in the inputs the article was read.
     pub origin: Origin,
+    /// The article's budget, begun when its reading began: reading HTML spends
+    /// from it, and the analysis goes on with what is left
+    /// (`Pipeline::analyze_batch` takes it with the article).
+    pub budget: Budget,
 }
 
 /// Where an article was read, for naming what is written about it and for
@@ -159,13 +163,16 @@ pub fn read_inputs(inputs: Vec<Input>, config: ReadConfig) -> Articles {
 
 /// Reads one article given as a JSON object with the fields of a JSON Lines
 /// record (see [`jsonl`]), as a request body; `place` names it in errors and
-/// warnings and is its id when it gives none. Other keys are ignored.
+/// warnings and is its id when it gives none. Other keys are ignored. The item
+/// carries `budget` on to the analysis.
 pub fn read_json_record(
     bytes: Vec<u8>,
     place: &str,
     config: &ReadConfig,
+    budget: Budget,
 ) -> Result<ReadItem, ReadError> {
     json_record(bytes, place, config, jsonl::OtherKeys::Ignored)
+        .map(|item| ReadItem { budget, ..item })
 }
 
 /// [`read_json_record`] for a request whose every key its sender wrote: a key
@@ -174,8 +181,10 @@ pub fn read_json_request(
     bytes: Vec<u8>,
     place: &str,
     config: &ReadConfig,
+    budget: Budget,
 ) -> Result<ReadItem, ReadError> {
     json_record(bytes, place, config, jsonl::OtherKeys::Refused)
+        .map(|item| ReadItem { budget, ..item })
 }
 
 fn json_record(
@@ -198,11 +207,13 @@ fn json_record(
 }
 
 /// Reads one plain text article given as bytes, as the plain text reader reads a
-/// file (see [`text`]); `id` is its id and names it in errors.
+/// file (see [`text`]); `id` is its id and names it in errors. The item
+/// carries `budget` on to the analysis.
 pub fn read_text_bytes(
     bytes: Vec<u8>,
     id: &str,
     config: &ReadConfig,
+    budget: Budget,
 ) -> Result<ReadItem, ReadError> {
     if bytes.len() > config.limits.article_bytes {
         return Err(ReadError::new(
@@ -213,11 +224,19 @@ pub fn read_text_bytes(
             },
         ));
     }
-    text::text_article(bytes, id, &config.limits).map_err(|kind| ReadError::new(id, kind))
+    text::text_article(bytes, id, &config.limits)
+        .map(|item| ReadItem { budget, ..item })
+        .map_err(|kind| ReadError::new(id, kind))
 }
 
 /// Reads one HTML document given as a string, as the HTML reader reads a file
-/// (see [`html`]); errors name `id` as their place.
-pub fn read_html_str(html: &str, id: &str, config: &ReadConfig) -> Result<ReadItem, ReadError> {
-    html::html_to_item(html, id, &config.limits).map_err(|kind| ReadError::new(id, kind))
+/// (see [`html`]), within `budget`, which the item carries on to the analysis;
+/// errors name `id` as their place.
+pub fn read_html_str(
+    html: &str,
+    id: &str,
+    config: &ReadConfig,
+    budget: Budget,
+) -> Result<ReadItem, ReadError> {
+    html::html_to_item(html, id, &config.limits, budget).map_err(|kind| ReadError::new(id, kind))
 }

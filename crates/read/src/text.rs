@@ -15,7 +15,7 @@
 use std::fs::File;
 use std::path::Path;
 
-use attest_doc::{Article, Limits};
+use attest_doc::{Article, Budget, Limits};
 
 use crate::decode::{decode_lossy, is_binary, nul_warning, read_bounded, replaced_warning};
 use crate::error::{ReadError, ReadErrorKind};
@@ -93,6 +93,7 @@ pub(crate) fn text_article(
         warnings,
         id_given: false,
         origin: Origin::default(),
+        budget: Budget::new(limits),
     })
 }
 

@@ -27,7 +27,7 @@
 
 use std::io::{self, BufRead, Read};
 
-use attest_doc::{Limits, Published};
+use attest_doc::{Budget, Limits, Published};
 use flate2::read::{GzDecoder, MultiGzDecoder, ZlibDecoder};
 
 use crate::decode::read_bounded;
@@ -292,7 +292,14 @@ fn page_item(
     limits: &Limits,
 ) -> Result<ReadItem, ReadErrorKind> {
     let charset = page.charset.as_deref();
-    let mut item = html_bytes_to_item(page.body, charset, id, limits, "of the HTTP payload")?;
+    let mut item = html_bytes_to_item(
+        page.body,
+        charset,
+        id,
+        limits,
+        "of the HTTP payload",
+        Budget::new(limits),
+    )?;
     let uri = header
         .get("warc-target-uri")
         .map(|uri| {

@@ -18,7 +18,7 @@
 use std::fs;
 use std::path::Path;
 
-use attest_doc::Limits;
+use attest_doc::{Budget, Limits};
 use attest_read::{
     Input, ReadConfig, ReadError, ReadItem, Record, read_html_str, read_inputs, read_json_record,
     read_text_bytes,
@@ -222,9 +222,14 @@ fn mutated_inputs_never_panic_and_read_consistently() {
             for item in read_inputs(vec![Input::Path(path.clone())], config) {
                 check_item(&item, &path, &bytes, extension);
             }
-            let _ = read_text_bytes(bytes.clone(), "bytes", &config);
-            let _ = read_json_record(bytes.clone(), "record", &config);
-            let _ = read_html_str(&String::from_utf8_lossy(&bytes), "page", &config);
+            let _ = read_text_bytes(bytes.clone(), "bytes", &config, Budget::unlimited());
+            let _ = read_json_record(bytes.clone(), "record", &config, Budget::unlimited());
+            let _ = read_html_str(
+                &String::from_utf8_lossy(&bytes),
+                "page",
+                &config,
+                Budget::unlimited(),
+            );
         });
         if outcome.is_err() {
             panic!(

@@ -5,7 +5,7 @@ mod common;
 use std::fs;
 use std::io::Write;
 
-use attest_doc::Limits;
+use attest_doc::{Budget, Limits};
 use attest_read::{
     Input, ReadConfig, read_html_str, read_inputs, read_json_record, read_text_bytes,
 };
@@ -133,8 +133,8 @@ proptest! {
     fn single_records_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2_000)) {
         for limits in [Limits::DEFAULT, small_limits()] {
             let config = ReadConfig { limits };
-            let _ = read_json_record(bytes.clone(), "request", &config);
-            let _ = read_text_bytes(bytes.clone(), "request", &config);
+            let _ = read_json_record(bytes.clone(), "request", &config, Budget::unlimited());
+            let _ = read_text_bytes(bytes.clone(), "request", &config, Budget::unlimited());
         }
     }
 
@@ -142,7 +142,7 @@ proptest! {
     fn json_record_text_round_trips(text in "\\PC{1,200}") {
         prop_assume!(!text.trim().is_empty());
         let body = serde_json::json!({ "text": text }).to_string().into_bytes();
-        let item = read_json_record(body, "request", &ReadConfig { limits: Limits::DEFAULT }).unwrap();
+        let item = read_json_record(body, "request", &ReadConfig { limits: Limits::DEFAULT }, Budget::unlimited()).unwrap();
         prop_assert_eq!(&item.article.text, &text);
         prop_assert_eq!(item.article.id, "request");
     }
@@ -155,8 +155,8 @@ proptest! {
     #[test]
     fn html_like_strings_never_panic(html in html_like()) {
         let config = ReadConfig { limits: Limits::DEFAULT };
-        let _ = read_html_str(&html, "p", &config);
-        let _ = read_html_str(&html, "p", &ReadConfig { limits: small_limits() });
+        let _ = read_html_str(&html, "p", &config, Budget::unlimited());
+        let _ = read_html_str(&html, "p", &ReadConfig { limits: small_limits() }, Budget::unlimited());
     }
 
     #[test]

@@ -5,7 +5,7 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use attest_doc::Limits;
+use attest_doc::{Budget, Limits};
 use attest_read::{
     Input, InputFormat, ReadConfig, ReadError, ReadErrorKind, ReadItem, read_html_str, read_inputs,
 };
@@ -286,7 +286,7 @@ fn html_metadata_falls_back_in_order() {
         <meta name="date" content="2026-04-01">
         </head><body><article><time datetime="2026-03-30">30 March</time>
         <p>The harbour master said the new pier would open in May, weather permitting, and that the old one would be kept for fishing boats.</p></article></body></html>"#;
-    let item = read_html_str(page, "mem", &config()).unwrap();
+    let item = read_html_str(page, "mem", &config(), Budget::unlimited()).unwrap();
     assert_eq!(item.article.title.as_deref(), Some("Harbour news"));
     assert_eq!(item.article.url.as_deref(), Some("https://x.example/og"));
     assert_eq!(
@@ -300,7 +300,7 @@ fn html_metadata_falls_back_in_order() {
     let with_time_only = page
         .replace(r#"<meta name="date" content="2026-04-01">"#, "")
         .replace(r#"content="last week""#, r#"content="""#);
-    let item = read_html_str(&with_time_only, "mem", &config()).unwrap();
+    let item = read_html_str(&with_time_only, "mem", &config(), Budget::unlimited()).unwrap();
     assert_eq!(
         item.article.published.map(|p| p.to_string()).as_deref(),
         Some("2026-03-30")
@@ -320,7 +320,7 @@ fn html_short_pages_keep_their_text() {
             "Home\n\nOne line of news.",
         ),
     ] {
-        let item = read_html_str(page, "short", &config()).unwrap();
+        let item = read_html_str(page, "short", &config(), Budget::unlimited()).unwrap();
         assert_eq!(
             item.article.text, text,
             "nothing is lost from a page too short to clean"
@@ -332,7 +332,7 @@ fn html_short_pages_keep_their_text() {
 fn html_unreadable_time_is_warned_about_once() {
     let page = r#"<html><head><meta property="article:published_time" content="5 June"></head>
         <body><p>The ferry service will resume on Monday, the operator said in a statement.</p></body></html>"#;
-    let item = read_html_str(page, "once", &config()).unwrap();
+    let item = read_html_str(page, "once", &config(), Budget::unlimited()).unwrap();
     assert_eq!(item.article.published, None);
     assert_eq!(item.warnings.len(), 1, "{:?}", item.warnings);
     assert_eq!(item.warnings[0].origin, "attest-read");
@@ -347,7 +347,7 @@ fn html_json_ld_gives_the_time_when_no_tag_does() {
         {"@context":"https://schema.org","@type":"NewsArticle","headline":"Dunes fenced off",
          "datePublished":"2026-06-07T08:00:00+02:00","publisher":{"@type":"Organization","name":"Shore Post"}}
         </script></head><body><article><p>Wardens fenced off the northern dunes on Saturday to protect nesting birds, and asked walkers to keep to the boardwalk until August.</p></article></body></html>"#;
-    let item = read_html_str(page, "ld", &config()).unwrap();
+    let item = read_html_str(page, "ld", &config(), Budget::unlimited()).unwrap();
     assert_eq!(
         item.article.published.map(|p| p.to_string()).as_deref(),
         Some("2026-06-07T08:00:00+02:00")
@@ -358,7 +358,7 @@ fn html_json_ld_gives_the_time_when_no_tag_does() {
 #[test]
 fn html_breaks_make_paragraphs() {
     let page = "<html><body><div>The ferry left at dawn.<br><br>It returned at noon, the captain said.<br>Nobody was hurt.</div></body></html>";
-    let item = read_html_str(page, "brs", &config()).unwrap();
+    let item = read_html_str(page, "brs", &config(), Budget::unlimited()).unwrap();
     assert_eq!(
         item.article.text,
         "The ferry left at dawn.\n\nIt returned at noon, the captain said.\n\nNobody was hurt."
@@ -371,7 +371,7 @@ fn html_deeper_than_the_limit_is_refused() {
         "<html><body>{}<p>deep text</p></body></html>",
         "<div>".repeat(300)
     );
-    let error = read_html_str(&deep, "deep.html", &config()).unwrap_err();
+    let error = read_html_str(&deep, "deep.html", &config(), Budget::unlimited()).unwrap_err();
     assert!(matches!(
         error.kind(),
         ReadErrorKind::HtmlTooDeep { limit: 256, .. }
@@ -386,12 +386,17 @@ fn html_deeper_than_the_limit_is_refused() {
         "<html><body><ul>{}</ul></body></html>",
         "<li><p>an item".repeat(1000)
     );
-    assert!(read_html_str(&flat, "flat.html", &config()).is_ok());
+    assert!(read_html_str(&flat, "flat.html", &config(), Budget::unlimited()).is_ok());
 }
 
 #[test]
 fn html_without_text_is_empty() {
-    let result = read_html_str("<html><body><p>  </p></body></html>", "blank", &config());
+    let result = read_html_str(
+        "<html><body><p>  </p></body></html>",
+        "blank",
+        &config(),
+        Budget::unlimited(),
+    );
     let error = result.unwrap_err();
     assert!(matches!(error.kind(), ReadErrorKind::Empty), "{error}");
 }

@@ -87,11 +87,11 @@ pub(crate) async fn analyze(
     let analysed = tokio::task::spawn_blocking(move || {
         let _thread = thread;
         let config = attest_read::ReadConfig { limits };
-        let item = kind.read(bytes, &config)?;
+        let item = kind.read(bytes, &config, budget)?;
         if abandoned.is_cancelled() {
             return Err(ApiError::unavailable("the request was abandoned"));
         }
-        let doc = pipeline.analyze_with(item.article, item.warnings, budget);
+        let doc = pipeline.analyze_with(item.article, item.warnings, item.budget);
         if abandoned.is_cancelled() {
             return Err(ApiError::unavailable("the request was abandoned"));
         }
@@ -195,19 +195,30 @@ impl BodyKind {
         }
     }
 
+    /// The article of the body, read within the request's `budget`, which
+    /// the item carries on to the analysis.
     fn read(
         self,
         bytes: Bytes,
         config: &attest_read::ReadConfig,
+        budget: attest_doc::Budget,
     ) -> Result<attest_read::ReadItem, ApiError> {
         let read = match self {
-            BodyKind::Json => attest_read::read_json_request(bytes.to_vec(), REQUEST_ID, config),
-            BodyKind::Text => attest_read::read_text_bytes(bytes.to_vec(), REQUEST_ID, config),
+            BodyKind::Json => {
+                attest_read::read_json_request(bytes.to_vec(), REQUEST_ID, config, budget)
+            }
+            BodyKind::Text => {
+                attest_read::read_text_bytes(bytes.to_vec(), REQUEST_ID, config, budget)
+            }
             BodyKind::Html => {
                 let html = String::from_utf8_lossy(&bytes);
-                attest_read::read_html_str(&html, REQUEST_ID, config)
+                attest_read::read_html_str(&html, REQUEST_ID, config, budget)
             }
         };
-        read.map_err(|error| ApiError::bad_request(error.to_string()))
+        read.map_err(|error| match error.kind() {
+            // The request's time ran out, or it was abandoned, while its page was read.
+            attest_read::ReadErrorKind::Exhausted(_) => ApiError::unavailable(error.to_string()),
+            _ => ApiError::bad_request(error.to_string()),
+        })
     }
 }
