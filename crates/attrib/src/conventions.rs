@@ -296,7 +296,7 @@ fn signed_quotes(view: &View, words: &Words) -> Vec<Convention> {
         let opening = view
             .tokens
             .get(mark)
-            .and_then(|t| t.quote.region)
+            .and_then(|t| t.quote.region())
             .and_then(|r| view.regions.get(r as usize))
             .filter(|r| r.last == mark)
             .map(|r| r.first)

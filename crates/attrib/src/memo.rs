@@ -40,7 +40,7 @@ impl WordSums {
         }
         WordSums {
             word: t.word,
-            pos: t.pos,
+            pos: t.pos(),
             own,
             as_neighbour,
         }
@@ -68,10 +68,10 @@ pub(crate) struct Memo {
 impl Memo {
     /// The sums of token `t`, from the memo or computed and kept.
     fn word(&mut self, model: &QuantisedModel, t: &TokenFacts) -> WordSums {
-        let key = mix(t.word, t.pos);
+        let key = mix(t.word, t.pos());
         if let Some(sums) = self.words.get(&key)
             && sums.word == t.word
-            && sums.pos == t.pos
+            && sums.pos == t.pos()
         {
             return *sums;
         }

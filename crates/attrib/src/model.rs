@@ -13,7 +13,7 @@
 use attest_doc::{Attribution, Budget, Doc, Exhausted, Layer, LayerError, Stage, StageError};
 
 use crate::assemble::{Plan, Rules, TokenRange};
-use crate::features::{Lexicon, NEIGHBOURS, Prefix, RoleContext, View};
+use crate::features::{Lexicon, NEIGHBOURS, Places, RoleContext, View};
 use crate::memo::{Memos, edge_sums};
 use attest_learn::{QuantisedModel, Sums, TransitionMask};
 
@@ -162,11 +162,11 @@ impl Attributor {
         let view = View::new(doc, &self.lexicon);
         let rules = Rules::ALL;
         let plan = Plan::new(&view, doc, self.cues(&view, budget)?, &rules);
-        let prefix = Prefix::new(&view, &plan.flags);
+        let places = Places::new(&view, &plan.flags);
         let constraints = role_constraints();
         let mut keys = Vec::with_capacity(64);
         plan.finish(&view, doc, &rules, budget, |cue| {
-            self.roles(&view, cue, &plan.flags, &prefix, &constraints, &mut keys)
+            self.roles(&view, cue, &plan.flags, &places, &constraints, &mut keys)
         })
     }
 
@@ -176,12 +176,12 @@ impl Attributor {
         view: &View,
         cue: (usize, usize),
         flags: &[bool],
-        prefix: &Prefix,
+        places: &Places,
         constraints: &TransitionMask,
         keys: &mut Vec<u64>,
     ) -> (Vec<TokenRange>, Vec<TokenRange>) {
         let span = window(view, cue);
-        let context = RoleContext::new(view, cue, flags, prefix);
+        let context = RoleContext::new(view, cue, flags, places);
         let emissions = tagging::role_emissions(&self.role, view, span, cue, &context, keys);
         let labels = self
             .role

@@ -9,7 +9,7 @@
 
 use attest_doc::{Attribution, AttributionKind, Doc, Span, TokenKind};
 
-use crate::features::{RoleContext, View};
+use crate::features::{Flag, RoleContext, View};
 use attest_learn::{QuantisedModel, TransitionMask};
 
 use attest_learn::fnv1a64;
@@ -54,7 +54,7 @@ pub(crate) fn role_constraints() -> TransitionMask {
 
 /// Whether the cue tagger labels token `index` O without scoring it.
 pub(crate) fn never_cue(view: &View, index: usize) -> bool {
-    view.tokens.get(index).is_some_and(|t| t.never_cue)
+    view.tokens.get(index).is_some_and(|t| t.is(Flag::NeverCue))
 }
 
 /// Maximal runs of a BIO labelling: (first, end) position pairs of runs that
@@ -85,8 +85,8 @@ pub(crate) fn window(view: &View, cue: (usize, usize)) -> (usize, usize) {
     let Some(first) = view.tokens.get(cue.0) else {
         return cue;
     };
-    let sentence = first.sentence;
-    let paragraph = first.paragraph;
+    let sentence = first.sentence();
+    let paragraph = first.paragraph();
     let (paragraph_start, paragraph_end) = view
         .paragraphs
         .get(paragraph)
@@ -107,7 +107,7 @@ pub(crate) fn window(view: &View, cue: (usize, usize)) -> (usize, usize) {
             .get(next)
             .and_then(|p| view.sentences.get(p.1.saturating_sub(1)))
             .and_then(|s| view.tokens.get(s.1.saturating_sub(1)))
-            .and_then(|t| t.quote.region)
+            .and_then(|t| t.quote.region())
             .and_then(|r| view.regions.get(r as usize))
             .is_some_and(|r| !r.closed);
         let colon_at_end = next == paragraph
@@ -116,7 +116,7 @@ pub(crate) fn window(view: &View, cue: (usize, usize)) -> (usize, usize) {
                 .get(next)
                 .and_then(|p| view.sentences.get(p.1.saturating_sub(1)))
                 .and_then(|s| view.tokens.get(s.1.saturating_sub(1)))
-                .is_some_and(|t| t.colon);
+                .is_some_and(|t| t.is(Flag::Colon));
         // "She said:" closing a paragraph introduces the next one.
         if !open_at_end && !colon_at_end {
             break;
@@ -159,7 +159,7 @@ pub(crate) fn snap_to_quotes(view: &View, runs: Vec<(usize, usize)>) -> Vec<(usi
     let region_of = |index: usize| {
         view.tokens
             .get(index)
-            .and_then(|t| t.quote.region)
+            .and_then(|t| t.quote.region())
             .and_then(|r| view.regions.get(r as usize))
             .copied()
     };
@@ -214,7 +214,8 @@ pub(crate) fn lead_in(
                 t.kind,
                 TokenKind::Word | TokenKind::Clitic | TokenKind::Number
             )
-        }) && view.tokens.get(prev).map(|t| t.sentence) == view.tokens.get(mark).map(|t| t.sentence)
+        }) && view.tokens.get(prev).map(|t| t.sentence())
+            == view.tokens.get(mark).map(|t| t.sentence())
     });
     if cue.0 < first.1 || !opens || !after_word {
         return content;
@@ -222,7 +223,7 @@ pub(crate) fn lead_in(
     let sentence_start = view
         .tokens
         .get(mark)
-        .and_then(|t| view.sentences.get(t.sentence))
+        .and_then(|t| view.sentences.get(t.sentence()))
         .map_or(mark, |s| s.0);
     let mut start = mark;
     while start > sentence_start {
@@ -232,7 +233,7 @@ pub(crate) fn lead_in(
             break;
         }
         start = index;
-        if view.tokens.get(index).is_some_and(|t| t.that) {
+        if view.tokens.get(index).is_some_and(|t| t.is(Flag::That)) {
             break;
         }
     }
@@ -256,8 +257,8 @@ pub(crate) fn comma_content(
         _ => cue.0,
     };
     let comma = block.checked_sub(1)?;
-    let sentence = view.tokens.get(cue.0)?.sentence;
-    if view.tokens.get(comma)?.sentence != sentence
+    let sentence = view.tokens.get(cue.0)?.sentence();
+    if view.tokens.get(comma)?.sentence() != sentence
         || doc.tokens().get(comma).map(|t| doc.span_text(t.span)) != Some(",")
     {
         return None;
@@ -359,7 +360,7 @@ fn quote_coverage(view: &View, doc: &Doc, spans: &[(usize, usize)]) -> (usize, u
             if view
                 .tokens
                 .get(index)
-                .is_some_and(|t| t.quote.region.is_some())
+                .is_some_and(|t| t.quote.region().is_some())
             {
                 quoted += 1;
             }

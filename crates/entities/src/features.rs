@@ -15,24 +15,26 @@
 
 use std::collections::HashSet;
 
-use attest_doc::{Doc, ParagraphRole, PosTag};
+use attest_doc::{Doc, ParagraphRole, PosTag, Span};
 use attest_learn::{Prehashed, first_chars, fnv1a64, last_chars};
 
 use crate::gazetteer::{self, Kind};
 
-/// What is known of one token.
+/// What is known of one token, in 32-bit offsets as the document's spans
+/// are: a context holds one for every token of the article, so its size is
+/// most of the entity stage's memory per byte of text.
 #[derive(Clone, Copy, Debug, Default)]
 struct TokenFacts {
-    /// Its text, as a range of the article text.
-    raw: (usize, usize),
+    /// Its text.
+    raw: Span,
     /// Its lower-case form and its shape, as ranges of [`Context::scratch`].
-    lower: (usize, usize),
-    shape: (usize, usize),
+    lower: (u32, u32),
+    shape: (u32, u32),
     /// Its tag as a [`pos_name`] index.
-    pos: usize,
+    pos: u8,
     marks: u16,
     /// The first and last-plus-one token of its sentence.
-    sentence: (usize, usize),
+    sentence: (u32, u32),
     headline: bool,
     byline: bool,
     /// The first word of its sentence, after any opening quotation marks or brackets.
@@ -76,14 +78,14 @@ impl Context<'_> {
                     .scratch
                     .extend(raw.chars().flat_map(char::to_lowercase));
             }
-            let lower = (lower_start, context.scratch.len());
+            let lower = (offset(lower_start), offset(context.scratch.len()));
             let shape_start = context.scratch.len();
             push_shape(&mut context.scratch, raw);
             context.tokens.push(TokenFacts {
-                raw: (token.span.byte_start(), token.span.byte_end()),
+                raw: token.span,
                 lower,
-                shape: (shape_start, context.scratch.len()),
-                pos: pos.get(index).map_or(NO_TAG, |tag| tag.index()),
+                shape: (offset(shape_start), offset(context.scratch.len())),
+                pos: pos.get(index).map_or(NO_TAG, |tag| tag.index()) as u8,
                 capital: if raw.is_ascii() {
                     raw.bytes().any(|b| b.is_ascii_uppercase())
                 } else {
@@ -101,6 +103,7 @@ impl Context<'_> {
                 .unwrap_or_default();
             for sentence in sentences {
                 let bounds = (sentence.tokens.start.index(), sentence.tokens.end.index());
+                let sentence_bounds = (offset(bounds.0), offset(bounds.1));
                 let mut opened = false;
                 for (facts, token) in context
                     .tokens
@@ -109,7 +112,7 @@ impl Context<'_> {
                     .iter_mut()
                     .zip(doc.tokens().get(bounds.0..bounds.1).unwrap_or_default())
                 {
-                    facts.sentence = bounds;
+                    facts.sentence = sentence_bounds;
                     facts.headline = headline;
                     facts.byline = byline;
                     let word = token.span.get(text).unwrap_or_default();
@@ -125,22 +128,21 @@ impl Context<'_> {
         context
     }
 
+    /// Marks the word lists that match over each token, a sentence at a time,
+    /// so that only one sentence's words are gathered at once.
     fn mark_lists(&mut self) {
-        let words: Vec<&str> = (0..self.tokens.len()).map(|i| self.raw(i)).collect();
-        let lower: Vec<&str> = (0..self.tokens.len()).map(|i| self.lower(i)).collect();
+        let mut words: Vec<&str> = Vec::new();
+        let mut lower: Vec<&str> = Vec::new();
         let mut all_marks = Vec::with_capacity(self.tokens.len());
         let mut marks = Vec::new();
         let mut start = 0;
         while start < self.tokens.len() {
-            let end = self
-                .tokens
-                .get(start)
-                .map_or(start + 1, |t| t.sentence.1.max(start + 1));
-            gazetteer::mark(
-                words.get(start..end).unwrap_or_default(),
-                lower.get(start..end).unwrap_or_default(),
-                &mut marks,
-            );
+            let end = self.sentence_of(start).1.max(start + 1);
+            words.clear();
+            lower.clear();
+            words.extend((start..end).map(|i| self.raw(i)));
+            lower.extend((start..end).map(|i| self.lower(i)));
+            gazetteer::mark(&words, &lower, &mut marks);
             all_marks.extend_from_slice(&marks);
             start = end;
         }
@@ -192,13 +194,15 @@ impl Context<'_> {
 
     /// The first and last-plus-one token of the sentence of token `i`.
     fn sentence_of(&self, i: usize) -> (usize, usize) {
-        self.tokens.get(i).map_or((i, i + 1), |t| t.sentence)
+        self.tokens.get(i).map_or((i, i + 1), |t| {
+            (t.sentence.0 as usize, t.sentence.1 as usize)
+        })
     }
 
     fn raw(&self, i: usize) -> &str {
         self.tokens
             .get(i)
-            .and_then(|t| self.text.get(t.raw.0..t.raw.1))
+            .and_then(|t| t.raw.get(self.text))
             .unwrap_or_default()
     }
 
@@ -206,14 +210,14 @@ impl Context<'_> {
     pub(crate) fn lower(&self, i: usize) -> &str {
         self.tokens
             .get(i)
-            .and_then(|t| self.scratch.get(t.lower.0..t.lower.1))
+            .and_then(|t| self.scratch.get(t.lower.0 as usize..t.lower.1 as usize))
             .unwrap_or_default()
     }
 
     fn shape(&self, i: usize) -> &str {
         self.tokens
             .get(i)
-            .and_then(|t| self.scratch.get(t.shape.0..t.shape.1))
+            .and_then(|t| self.scratch.get(t.shape.0 as usize..t.shape.1 as usize))
             .unwrap_or_default()
     }
 
@@ -236,7 +240,7 @@ impl Context<'_> {
     /// The tag index of the token at `offset` from token `i` (see [`pos_name`]).
     pub(crate) fn pos_at(&self, i: usize, offset: isize) -> usize {
         match self.neighbour(i, offset) {
-            Some(at) => self.tokens.get(at).map_or(NO_TAG, |t| t.pos),
+            Some(at) => self.tokens.get(at).map_or(NO_TAG, |t| usize::from(t.pos)),
             None if offset < 0 => NO_TAG + 1,
             None => NO_TAG + 2,
         }
@@ -302,6 +306,16 @@ const SENTENCE_END: &str = "</s>";
 /// The tag index of a token without a tag; the two after it stand for the
 /// sentence boundaries.
 const NO_TAG: usize = PosTag::NAMES.len();
+// A token's tag index, and the two sentence-boundary ones after it, fit a byte.
+const _: () = assert!(NO_TAG + 2 <= u8::MAX as usize);
+
+/// A place in the text or the scratch as a [`TokenFacts`] keeps it. Spans are
+/// 32-bit, so a text's offsets fit; the scratch (lower-case forms and shapes)
+/// can only outgrow them for a text over a gigabyte, far past
+/// `Limits::article_bytes`, where its words would read as empty.
+fn offset(at: usize) -> u32 {
+    u32::try_from(at).unwrap_or(u32::MAX)
+}
 
 /// How many tag indices there are: the tags, no tag, and the two boundaries.
 pub(crate) const N_TAGS: usize = NO_TAG + 3;
@@ -369,7 +383,7 @@ pub(crate) fn combined_features(context: &Context<'_>, i: usize, emit: &mut impl
     let shape = context.shape(i);
     emit(&["r=", context.raw(i)]);
     emit(&["sh=", shape]);
-    emit(&["p,sh=", pos_name(facts.pos), " ", shape]);
+    emit(&["p,sh=", pos_name(usize::from(facts.pos)), " ", shape]);
     if facts.opens {
         emit(&["first,sh=", shape]);
     }
@@ -423,6 +437,14 @@ pub(crate) fn extract(context: &Context<'_>, i: usize, emit: &mut impl FnMut(&[&
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tokens_facts_stay_small() {
+        // A context holds one per token: at 80 bytes, with every word of the
+        // article gathered twice more, they were the entity stage's 25 MB of
+        // memory per megabyte of article.
+        assert!(std::mem::size_of::<TokenFacts>() <= 48);
+    }
 
     #[test]
     fn shapes_collapse_letter_and_digit_runs() {
