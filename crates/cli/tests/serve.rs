@@ -280,7 +280,11 @@ fn analyze_reads_json_text_and_html() {
             }
         }
     }
-    assert!(doc["summary"]["attributions"].as_u64() >= Some(1));
+    assert_eq!(
+        doc["summary"]["attributions"].as_u64(),
+        Some(attributions.len() as u64),
+        "the summary counts the attributions listed"
+    );
     assert!(doc.get("tokens").is_none(), "tokens only on request");
 
     let with_tokens = server.request(

@@ -26,7 +26,7 @@
 mod bert;
 pub mod decode;
 mod model;
-#[cfg(all(test, attest_parity))]
+#[cfg(test)]
 mod parity;
 pub mod testing;
 #[cfg(test)]

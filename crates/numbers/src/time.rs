@@ -533,27 +533,8 @@ fn base(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
     let lower = view.l(i);
     let at = |k: usize| if k < end { view.l(k) } else { "" };
     if let Some(month) = view::month_at(view, i) {
-        if let Some(day) = day_of_month(at(i + 1)) {
-            if let Some((year, last)) = year_after(view, i + 2, end) {
-                return Some(Expr::new(
-                    When::Date {
-                        year: Some(year),
-                        month,
-                        day,
-                    },
-                    i,
-                    last,
-                ));
-            }
-            return Some(Expr::new(
-                When::Date {
-                    year: None,
-                    month,
-                    day,
-                },
-                i,
-                i + 1,
-            ));
+        if let Some(date) = month_date(view, i, month, end) {
+            return Some(date);
         }
         if let Some(year) = four_digit_year(at(i + 1)) {
             return Some(Expr::new(

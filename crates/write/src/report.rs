@@ -125,7 +125,12 @@ impl Paint {
         match label {
             StanceLabel::Denies | StanceLabel::Declines => self.sgr("31", text),
             StanceLabel::Confirms => self.sgr("32", text),
-            _ => self.sgr("35", text),
+            // Listed, not caught by `_`, so that a new stance gets its colour chosen.
+            StanceLabel::Asserts
+            | StanceLabel::Claims
+            | StanceLabel::Reports
+            | StanceLabel::Believes
+            | StanceLabel::Intends => self.sgr("35", text),
         }
     }
 }
