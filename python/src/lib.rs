@@ -99,7 +99,9 @@ impl Analyzer {
                 let tagging = TaggingModels::bundled().map_err(|err| {
                     ModelError::new_err(format!("loading the bundled models: {err}"))
                 })?;
-                Pipeline::accurate(&limits, encoder, tagging).map_err(|err| {
+                let calibration = attest_pipeline::encoder_calibration(&dir)
+                    .map_err(|err| ModelError::new_err(err.to_string()))?;
+                Pipeline::accurate(&limits, encoder, calibration, tagging).map_err(|err| {
                     ModelError::new_err(format!("building the accurate pipeline: {err}"))
                 })
             }

@@ -41,6 +41,7 @@
 #![deny(missing_docs)]
 
 mod assemble;
+mod calibration;
 mod conventions;
 mod features;
 mod memo;
@@ -51,5 +52,6 @@ mod verbs;
 
 pub use assemble::{Rules, attributions_from};
 pub use attest_learn::ModelError;
+pub use calibration::{Calibration, CalibrationError};
 pub use model::{Attributor, DEFAULT_CUE_BIAS};
 pub use train::{TrainConfig, TrainingExample, train, train_model};

@@ -13,6 +13,7 @@
 use attest_doc::{Attribution, Budget, Doc, Exhausted, Layer, LayerError, Stage, StageError};
 
 use crate::assemble::{Plan, Rules, TokenRange};
+use crate::calibration::Calibration;
 use crate::features::{Lexicon, NEIGHBOURS, Places, RoleContext, View};
 use crate::memo::{Memos, edge_sums};
 use attest_learn::{QuantisedModel, Sums, TransitionMask};
@@ -41,6 +42,12 @@ const BUNDLED: &[u8] = include_bytes!(concat!(
     "/../../models/attrib.model"
 ));
 
+/// The calibration of the bundled model's confidences (see [`Calibration`]).
+const BUNDLED_CALIBRATION: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../models/attrib.calibration"
+));
+
 /// The path-score margin that maps to a confidence of about 0.46; see [`Attributor`].
 const CONFIDENCE_SCALE: f32 = 40.0;
 
@@ -61,6 +68,8 @@ pub struct Attributor {
     /// The cue tagger's sums of the neighbour keys past a sentence's edge.
     pub(crate) edge: [Sums; NEIGHBOURS.len()],
     memos: Memos,
+    /// What turns its raw confidences into probabilities.
+    calibration: Calibration,
 }
 
 /// The score added to "a cue begins here" before decoding, tuned on the PolNeAR
@@ -71,7 +80,21 @@ pub const DEFAULT_CUE_BIAS: f32 = 8.0;
 impl Attributor {
     /// The model bundled into this build (models/attrib.model).
     pub fn bundled() -> Result<Attributor, ModelError> {
-        load(BUNDLED, BUNDLED_FILE)
+        let calibration =
+            Calibration::parse(BUNDLED_CALIBRATION).map_err(|error| ModelError::Corrupt {
+                at: 0,
+                what: format!("models/attrib.calibration: {error}"),
+            })?;
+        Ok(load(BUNDLED, BUNDLED_FILE)?.with_calibration(calibration))
+    }
+
+    /// The same model with `calibration` for its confidences; a model read
+    /// by [`Attributor::from_bytes`] has none and gives raw confidences.
+    pub fn with_calibration(self, calibration: Calibration) -> Attributor {
+        Attributor {
+            calibration,
+            ..self
+        }
     }
 
     /// Reads a model from the bytes [`crate::train`] wrote.
@@ -114,6 +137,7 @@ impl Attributor {
             role,
             cue_bias: DEFAULT_CUE_BIAS,
             memos: Memos::default(),
+            calibration: Calibration::identity(),
         }
     }
 
@@ -165,9 +189,11 @@ impl Attributor {
         let places = Places::new(&view, &plan.flags);
         let constraints = role_constraints();
         let mut keys = Vec::with_capacity(64);
-        plan.finish(&view, doc, &rules, budget, |cue| {
+        let mut attributions = plan.finish(&view, doc, &rules, budget, |cue| {
             self.roles(&view, cue, &plan.flags, &places, &constraints, &mut keys)
-        })
+        })?;
+        self.calibration.calibrate(&mut attributions);
+        Ok(attributions)
     }
 
     /// The source and content runs the role tagger finds for a cue.

@@ -464,6 +464,12 @@ pub(crate) struct EvalArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) floors: Option<PathBuf>,
 
+    /// `eval attributions` only: fit the model's calibration to the split (the
+    /// accuracy of each bin of raw confidence, made monotone) and write it to
+    /// FILE, reporting the calibration error raw, in-sample and two-fold.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) fit_calibration: Option<PathBuf>,
+
     /// The model flags: `eval attributions` and `eval entities` score the chosen model.
     #[command(flatten)]
     pub(crate) model: crate::model::ModelArgs,

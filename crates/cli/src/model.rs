@@ -93,7 +93,12 @@ impl ModelArgs {
     pub(crate) fn pipeline(&self, limits: &Limits) -> anyhow::Result<Pipeline> {
         match self.model {
             ModelChoice::Fast => Pipeline::fast(limits, self.linear()?),
-            ModelChoice::Accurate => Pipeline::accurate(limits, self.encoder()?, self.tagging()?),
+            ModelChoice::Accurate => Pipeline::accurate(
+                limits,
+                self.encoder()?,
+                attest_pipeline::encoder_calibration(&self.dir())?,
+                self.tagging()?,
+            ),
         }
         .context("building the pipeline")
     }

@@ -33,7 +33,7 @@
 #![deny(missing_docs)]
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use attest_doc::{
     Article, Attribution, Budget, Diagnostic, Doc, Exhausted, Layer, LayerError, LayerSet, Limits,
@@ -168,6 +168,14 @@ pub enum PipelineError {
         /// Why.
         source: attest_learn::ModelError,
     },
+    /// A calibration file does not read.
+    #[error("{}: {source}", path.display())]
+    Calibration {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: attest_attrib::CalibrationError,
+    },
     /// A model file cannot be read.
     #[error("cannot read {}: {source}", path.display())]
     ModelFile {
@@ -220,6 +228,26 @@ impl Pipeline {
         }
     }
 
+    /// The same pipeline giving the attribution finders' raw confidences,
+    /// as a calibration is fitted to (`attest eval attributions --fit-calibration`).
+    pub fn uncalibrated(self) -> Pipeline {
+        let stages = self
+            .stages
+            .into_iter()
+            .map(|stage| match stage {
+                AnyStage::Attributions(attributor) => AnyStage::Attributions(Box::new(
+                    attributor.with_calibration(attest_attrib::Calibration::identity()),
+                )),
+                AnyStage::Accurate(accurate) => AnyStage::Accurate(Box::new(Accurate {
+                    calibration: attest_attrib::Calibration::identity(),
+                    ..*accurate
+                })),
+                other => other,
+            })
+            .collect();
+        Pipeline { stages, ..self }
+    }
+
     /// Every stage attest has, with its bundled models.
     pub fn standard(limits: &Limits) -> Result<Pipeline, PipelineError> {
         Pipeline::fast(limits, LinearModels::bundled()?)
@@ -239,10 +267,14 @@ impl Pipeline {
     pub fn accurate(
         limits: &Limits,
         encoder: attest_encoder::Encoder,
+        calibration: attest_attrib::Calibration,
         models: TaggingModels,
     ) -> Result<Pipeline, PipelineError> {
-        let attributions =
-            AnyStage::Accurate(Box::new(Accurate::new(encoder, attest_attrib::Rules::ALL)));
+        let attributions = AnyStage::Accurate(Box::new(Accurate::new(
+            encoder,
+            attest_attrib::Rules::ALL,
+            calibration,
+        )));
         Pipeline::with_attributions(limits, models, attributions)
     }
 
@@ -436,12 +468,22 @@ fn stopped(stage: &'static str, why: Exhausted, left_out: &[Layer]) -> Diagnosti
 pub struct Accurate {
     encoder: attest_encoder::Encoder,
     rules: attest_attrib::Rules,
+    calibration: attest_attrib::Calibration,
 }
 
 impl Accurate {
-    /// The stage running `encoder`, applying `rules` to its attributions.
-    pub fn new(encoder: attest_encoder::Encoder, rules: attest_attrib::Rules) -> Accurate {
-        Accurate { encoder, rules }
+    /// The stage running `encoder`, applying `rules` to its attributions and
+    /// `calibration` to their confidences.
+    pub fn new(
+        encoder: attest_encoder::Encoder,
+        rules: attest_attrib::Rules,
+        calibration: attest_attrib::Calibration,
+    ) -> Accurate {
+        Accurate {
+            encoder,
+            rules,
+            calibration,
+        }
     }
 
     /// Its encoder.
@@ -484,10 +526,38 @@ impl Stage for Accurate {
                     message: other.to_string(),
                 }),
             })?;
-        let attributions =
+        let mut attributions =
             attest_attrib::attributions_from(doc, &prediction.attributions, &self.rules);
+        self.calibration.calibrate(&mut attributions);
         Ok(doc.set_attributions(attributions)?)
     }
+}
+
+/// The file beside the encoder's weights that calibrates its confidences.
+pub const ENCODER_CALIBRATION: &str = "calibration.tsv";
+
+/// The calibration of the encoder in `dir` ([`ENCODER_CALIBRATION`]); a
+/// directory without one gives the encoder's raw confidences.
+pub fn encoder_calibration(dir: &Path) -> Result<attest_attrib::Calibration, PipelineError> {
+    read_calibration(dir.join(ENCODER_CALIBRATION))
+}
+
+/// The file beside attrib.model that calibrates its confidences, as
+/// `models/` holds it.
+pub const ATTRIB_CALIBRATION: &str = "attrib.calibration";
+
+/// The calibration at `path`, or none (raw confidences) when there is no file:
+/// a model trained anew has not been calibrated.
+fn read_calibration(path: PathBuf) -> Result<attest_attrib::Calibration, PipelineError> {
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(attest_attrib::Calibration::identity());
+        }
+        Err(source) => return Err(PipelineError::ModelFile { path, source }),
+    };
+    attest_attrib::Calibration::parse(&text)
+        .map_err(|source| PipelineError::Calibration { path, source })
 }
 
 /// The linear models both modes run: part-of-speech tags and entities.
@@ -573,12 +643,14 @@ impl LinearModels {
     }
 
     /// The models in `dir` (pos.model, attrib.model, entities.model), as
-    /// `attest train --out DIR` writes them; errors name the file.
+    /// `attest train --out DIR` writes them, and attrib.calibration when it
+    /// is there; errors name the file.
     pub fn read(dir: &Path) -> Result<LinearModels, PipelineError> {
         let tagging = TaggingModels::read(dir)?;
         let (bytes, file) = read_model(dir, "attrib.model")?;
         let attributor = attest_attrib::Attributor::from_bytes(&bytes)
-            .map_err(|error| model_error::<attest_attrib::Attributor>(error.in_file(file)))?;
+            .map_err(|error| model_error::<attest_attrib::Attributor>(error.in_file(file)))?
+            .with_calibration(read_calibration(dir.join(ATTRIB_CALIBRATION))?);
         Ok(LinearModels {
             tagging,
             attributor,
@@ -686,9 +758,13 @@ mod tests {
         attest_encoder::testing::write_random_model(&dir, attest_encoder::testing::Size::TINY, 3)
             .unwrap();
         let encoder = attest_encoder::Encoder::load(&dir).unwrap();
-        let accurate =
-            Pipeline::accurate(&Limits::DEFAULT, encoder, TaggingModels::bundled().unwrap())
-                .unwrap();
+        let accurate = Pipeline::accurate(
+            &Limits::DEFAULT,
+            encoder,
+            attest_attrib::Calibration::identity(),
+            TaggingModels::bundled().unwrap(),
+        )
+        .unwrap();
         let standard = Pipeline::standard(&Limits::DEFAULT).unwrap();
         let text = "“We will appeal,” the union said on Monday. Talks end in May.";
         let doc = accurate.analyze(Article::new("a", text));

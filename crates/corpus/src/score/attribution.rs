@@ -19,7 +19,7 @@ use std::fmt;
 use attest_doc::{Attribution, Span};
 use serde::Serialize;
 
-use super::Prf;
+use super::{Prf, Reliability};
 use crate::GoldAttribution;
 
 /// The three roles of an attribution, as fragments: implemented by gold and
@@ -35,6 +35,10 @@ pub trait Roles {
     /// inside quotation marks; gold attributions carry no such claim.
     fn is_direct(&self) -> bool {
         false
+    }
+    /// How sure its finder was; gold attributions are certain.
+    fn confidence(&self) -> f32 {
+        1.0
     }
 }
 
@@ -62,6 +66,9 @@ impl Roles for Attribution {
     }
     fn is_direct(&self) -> bool {
         self.kind == attest_doc::AttributionKind::Direct
+    }
+    fn confidence(&self) -> f32 {
+        self.confidence
     }
 }
 
@@ -113,6 +120,9 @@ pub struct AttributionReport {
     /// Content pieces of predicted direct quotes, and how many equal a gold
     /// content piece (span protocol pieces): the precision of direct quotes.
     pub direct_content: DirectContent,
+    /// The predicted attributions' confidence against whether the attribution
+    /// protocol matched them.
+    pub reliability: Reliability,
 }
 
 /// The precision of the contents of predicted direct quotes.
@@ -147,14 +157,17 @@ impl Serialize for DirectContent {
 }
 
 impl AttributionReport {
-    /// The headline scores, by the names `eval/floors.json` records them under.
-    pub fn headline(&self) -> [(&'static str, f64); 5] {
+    /// The headline scores, by the names `eval/floors.json` records them under;
+    /// `calibration` is one less the expected calibration error, so that, as
+    /// for the others, higher is better.
+    pub fn headline(&self) -> [(&'static str, f64); 6] {
         [
             ("source_f1", self.span.source.exact.f1()),
             ("cue_f1", self.span.cue.exact.f1()),
             ("content_f1", self.span.content.exact.f1()),
             ("attribution_f1", self.attribution.attributions.f1()),
             ("direct_content_precision", self.direct_content.precision()),
+            ("calibration", 1.0 - self.reliability.error()),
         ]
     }
 }
@@ -170,6 +183,7 @@ pub struct AttributionScorer {
     source_f1_sum: f64,
     cue_exact: usize,
     direct_content: DirectContent,
+    reliability: Reliability,
 }
 
 impl AttributionScorer {
@@ -218,6 +232,15 @@ impl AttributionScorer {
         let pairs = match_attributions(text, gold, predicted);
         self.attributions
             .add(Prf::from_counts(pairs.len(), predicted.len(), gold.len()));
+        let mut matched = vec![false; predicted.len()];
+        for (_, p) in &pairs {
+            if let Some(slot) = matched.get_mut(*p) {
+                *slot = true;
+            }
+        }
+        for (attribution, right) in predicted.iter().zip(matched) {
+            self.reliability.add(attribution.confidence(), right);
+        }
         for (g, p) in pairs {
             let (Some(g), Some(p)) = (gold.get(g), predicted.get(p)) else {
                 continue;
@@ -253,6 +276,7 @@ impl AttributionScorer {
                 cue_exact: mean(self.cue_exact as f64),
             },
             direct_content: self.direct_content,
+            reliability: self.reliability,
         }
     }
 }
@@ -550,13 +574,15 @@ impl fmt::Display for AttributionReport {
         )?;
         writeln!(f, "cue exact match over matched pairs: {:.3}", a.cue_exact)?;
         writeln!(f)?;
-        write!(
+        writeln!(
             f,
             "direct quotes: content exact precision {:.3} ({} of {} pieces)",
             self.direct_content.precision(),
             self.direct_content.exact,
             self.direct_content.predicted
-        )
+        )?;
+        writeln!(f)?;
+        write!(f, "{}", self.reliability)
     }
 }
 

@@ -9,6 +9,7 @@
 //! are micro-averaged over a split.
 
 mod attribution;
+mod calibration;
 mod entities;
 mod segmentation;
 mod sources;
@@ -17,6 +18,7 @@ pub use attribution::{
     AttributionProtocol, AttributionReport, AttributionScorer, RoleScores, Roles, SpanProtocol,
     content_jaccard, match_attributions, paragraph_pieces, score_tokens,
 };
+pub use calibration::{BINS, Bin, Reliability};
 pub use entities::{EntityReport, EntityScorer, LabelScores};
 pub use segmentation::{SegmentationReport, SegmentationScorer};
 pub use sources::{
