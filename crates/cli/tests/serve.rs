@@ -1115,3 +1115,19 @@ fn corrections_are_written_only_when_allowed_and_read_back_through_the_api_and_e
     assert!(ann.contains("Stance E1 claims"), "{ann}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+#[test]
+fn a_ledger_failure_names_no_server_path() {
+    let (dir, db) = ingested_ledger("no-path");
+    // A damaged full-text index: the search fails in SQLite.
+    let conn = rusqlite::Connection::open(&db).expect("the ledger opens");
+    conn.execute_batch("DELETE FROM attributions_fts_data WHERE id > 1")
+        .expect("the index is damaged");
+    drop(conn);
+    let server = Server::start(&["--db", db.to_str().unwrap()]);
+    let (status, message) = server.get("/v1/search?q=harbor").error();
+    assert_eq!(status, 500, "{message}");
+    assert!(!message.contains(dir.to_str().unwrap()), "{message}");
+    assert!(!message.contains("ledger.db"), "{message}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -437,15 +437,19 @@ impl Ledger {
             .map_err(|err| self.search_failed(err, given))
     }
 
-    /// A failed search as the user can act on it: a time limit or a cancel
-    /// as such, anything else as a query the database did not take.
+    /// A failed search as the user can act on it: what the database said as
+    /// a query it did not take, without the ledger's file or address (a
+    /// server shows this to its clients); a time limit, a cancel, a lock or a
+    /// damaged file as such.
     fn search_failed(&self, err: DbError, given: &str) -> LedgerError {
-        match self.fail(err) {
-            stopped @ (LedgerError::OverTime { .. } | LedgerError::Cancelled) => stopped,
-            other => LedgerError::BadSearch {
-                query: given.to_string(),
-                why: other.to_string(),
-            },
+        let why = match self.fail(err) {
+            LedgerError::Sqlite { path, error } => error::sqlite_message(&error, &path),
+            LedgerError::Postgres { why, .. } => why,
+            other => return other,
+        };
+        LedgerError::BadSearch {
+            query: given.to_string(),
+            why,
         }
     }
 

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::io::Write;
 
 use attest_doc::Canceller;
 use attest_doc::{SourceKind, from_serde_name, serde_name};
@@ -304,13 +305,22 @@ pub(crate) fn ledger_error(error: LedgerError) -> ApiError {
             ApiError::bad_request(error.to_string())
         }
         LedgerError::NoArticle { .. } => ApiError::not_found(error.to_string()),
-        LedgerError::Locked { .. } => ApiError::unavailable(error.to_string()),
+        // The ledger's own message names its file, which is the server's
+        // business, not its clients'.
+        LedgerError::Locked { .. } => ApiError::unavailable(
+            "the ledger is locked by another process (an attest ingest?); try again shortly",
+        ),
         LedgerError::OverTime { limit } => ApiError::unavailable(format!(
             "the ledger query was stopped at the statement timeout of {} s (attest serve --query-timeout-ms)",
             limit.as_secs_f64()
         )),
         LedgerError::Cancelled => ApiError::unavailable("the ledger query was cancelled"),
-        other => ApiError::internal(other.to_string()),
+        other => {
+            // Only the server's log sees the file; a closed standard error
+            // is no reason to fail the answer.
+            let _ = writeln!(std::io::stderr(), "attest: the ledger failed: {other}");
+            ApiError::internal("the ledger failed; the server's log says why")
+        }
     }
 }
 
