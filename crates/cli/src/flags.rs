@@ -104,6 +104,11 @@ pub(crate) struct ServeArgs {
     #[arg(long, default_value_t = attest_server::Limits::DEFAULT.connections, value_name = "N")]
     pub(crate) max_connections: usize,
 
+    /// How many connections one client address may have open at once; one
+    /// more is closed at once, so that no client takes every connection.
+    #[arg(long, default_value_t = attest_server::Limits::DEFAULT.client_connections, value_name = "N")]
+    pub(crate) max_connections_per_client: usize,
+
     /// How long requests in flight may take to finish after SIGINT or
     /// SIGTERM, in seconds; the server exits then.
     #[arg(long, default_value_t = attest_server::Limits::DEFAULT.grace.as_secs(), value_name = "SECONDS")]

@@ -22,6 +22,7 @@ pub(crate) fn run(args: &ServeArgs) -> anyhow::Result<()> {
         query_bytes: args.max_query_bytes,
         header_timeout: Duration::from_secs(args.header_timeout_secs.max(1)),
         connections: args.max_connections.max(1),
+        client_connections: args.max_connections_per_client.max(1),
         grace: Duration::from_secs(args.grace_secs),
     };
     let mut state = attest_server::AppState::new(Arc::new(pipeline), limits)

@@ -21,7 +21,7 @@
 //! diagnostics, so no input takes the server down.
 //!
 //! Every resource a client can hold is bounded by a field of [`Limits`]:
-//! connections, the time to send a request's head, the time of a request and
+//! connections (from one address and in all), the time to send a request's head, the time of a request and
 //! of a ledger statement, the threads that analyse and query, and the bytes of
 //! a body, a ledger question and an answer. ARCHITECTURE.md lists the
 //! invariants.
@@ -107,6 +107,10 @@ pub struct Limits {
     /// accept queue until one closes. Each costs a task and buffers of at most
     /// 64 kB while it waits for a request.
     pub connections: usize,
+    /// How many connections one client address may have open at once; one
+    /// more is closed unanswered at once, so that a client cannot take every
+    /// one of [`Limits::connections`] and keep the others waiting.
+    pub client_connections: usize,
     /// How long the requests in flight may take to finish after SIGINT or
     /// SIGTERM; the process exits then, whatever the clients do.
     pub grace: Duration,
@@ -115,7 +119,8 @@ pub struct Limits {
 impl Limits {
     /// 2 MB bodies, 30 s per request, two analyses at once with answers of at
     /// most 64 MB, four ledger questions at once of 10 s and 2,000 bytes each,
-    /// 10 s to send a head, 256 connections, 10 s to finish on a signal.
+    /// 10 s to send a head, 256 connections of which 32 from one address, 10 s
+    /// to finish on a signal.
     pub const DEFAULT: Limits = Limits {
         body_bytes: 2 * 1024 * 1024,
         timeout: Duration::from_secs(30),
@@ -126,6 +131,7 @@ impl Limits {
         query_bytes: 2_000,
         header_timeout: Duration::from_secs(10),
         connections: 256,
+        client_connections: 32,
         grace: Duration::from_secs(10),
     };
 

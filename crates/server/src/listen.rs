@@ -1,17 +1,20 @@
-//! Accepting connections: at most [`Limits::connections`] at once, each closed
-//! when it takes longer than [`Limits::header_timeout`] to send a request's
-//! head or leaves an answer untaken that long, and all of them given
-//! [`Limits::grace`] to finish on shutdown.
+//! Accepting connections: at most [`Limits::connections`] at once and
+//! [`Limits::client_connections`] from one address, each closed when it takes
+//! longer than [`Limits::header_timeout`] to send a request's head or leaves an
+//! answer untaken that long, and all of them given [`Limits::grace`] to finish
+//! on shutdown.
 //!
 //! `axum::serve` has none of these bounds, so connections are served here with
 //! hyper's HTTP/1 connection builder, whose header read timeout starts when the
 //! connection waits for a head: on opening, and again after each answer, which
 //! makes it the keep-alive idle timeout as well.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::io;
+use std::net::IpAddr;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -47,6 +50,7 @@ pub(crate) async fn run(
         .connections
         .clamp(1, Semaphore::MAX_PERMITS.min(u32::MAX as usize));
     let connections = Arc::new(Semaphore::new(slots));
+    let clients = Arc::new(Clients::default());
     let (stop, stopping) = watch::channel(false);
     let mut builder = http1::Builder::new();
     builder
@@ -64,15 +68,20 @@ pub(crate) async fn run(
                 Err(_) => break,
             },
         };
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             () = &mut shutdown => break,
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok(accepted) => accepted,
                 Err(_) => {
                     tokio::time::sleep(ACCEPT_PAUSE).await;
                     continue;
                 }
             },
+        };
+        // One client must not take every slot: past its share, its
+        // connection is closed unanswered and the slot is free again.
+        let Some(client) = clients.admit(peer.ip(), limits.client_connections) else {
+            continue;
         };
         let connection = builder.serve_connection(
             TokioIo::new(StallLimit::new(stream, limits.header_timeout)),
@@ -80,7 +89,7 @@ pub(crate) async fn run(
         );
         let mut stopping = stopping.clone();
         tokio::spawn(async move {
-            let _permit = permit;
+            let _slots = (permit, client);
             tokio::pin!(connection);
             tokio::select! {
                 _ = connection.as_mut() => {}
@@ -98,6 +107,50 @@ pub(crate) async fn run(
     // the caller drops the runtime, and with it whatever is still open.
     let all = u32::try_from(slots).unwrap_or(u32::MAX);
     let _ = tokio::time::timeout(limits.grace, connections.acquire_many(all)).await;
+}
+
+/// How many connections each client address has open.
+#[derive(Default)]
+struct Clients(Mutex<HashMap<IpAddr, usize>>);
+
+impl Clients {
+    /// A place for one more connection from `ip`, or `None` when it has
+    /// `limit` open already.
+    fn admit(self: &Arc<Self>, ip: IpAddr, limit: usize) -> Option<ClientSlot> {
+        // The map is whole after any panic: each change is one statement.
+        let mut open = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = open.entry(ip).or_insert(0);
+        if *count >= limit.max(1) {
+            return None;
+        }
+        *count += 1;
+        Some(ClientSlot {
+            clients: Arc::clone(self),
+            ip,
+        })
+    }
+}
+
+/// One connection's place in its client's count, given back when dropped.
+struct ClientSlot {
+    clients: Arc<Clients>,
+    ip: IpAddr,
+}
+
+impl Drop for ClientSlot {
+    fn drop(&mut self) {
+        let mut open = self
+            .clients
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(count) = open.get_mut(&self.ip) {
+            *count -= 1;
+            if *count == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
 }
 
 /// A connection whose writes fail once the client has taken nothing of them
@@ -196,6 +249,49 @@ mod tests {
     use tokio::io::{AsyncReadExt, AsyncWriteExt, duplex};
 
     use super::*;
+
+    /// Reads what comes on `stream` until it closes, for at most a minute;
+    /// `None` when it stays open.
+    async fn closed(stream: &mut tokio::net::TcpStream) -> Option<Vec<u8>> {
+        let mut taken = Vec::new();
+        match tokio::time::timeout(Duration::from_secs(60), stream.read_to_end(&mut taken)).await {
+            Ok(_) => Some(taken),
+            Err(_) => None,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_client_over_its_connection_limit_is_closed_and_others_are_served() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a port");
+        let addr = listener.local_addr().expect("its address");
+        let limits = Limits {
+            connections: 3,
+            client_connections: 2,
+            header_timeout: Duration::from_secs(600),
+            ..Limits::DEFAULT
+        };
+        let app = Router::new().route("/", axum::routing::get(|| async { "ok" }));
+        tokio::spawn(async move { run(listener, app, &limits, std::future::pending()).await });
+        let connect = || tokio::net::TcpStream::connect(addr);
+        let _held = [connect().await.expect("one"), connect().await.expect("two")];
+        let mut third = connect().await.expect("the kernel accepts");
+        assert_eq!(
+            closed(&mut third).await,
+            Some(Vec::new()),
+            "a third connection from the same address is closed unanswered"
+        );
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        socket
+            .bind("127.0.0.2:0".parse().expect("an address"))
+            .expect("loopback has 127.0.0.2");
+        let mut other = socket.connect(addr).await.expect("the server accepts");
+        other
+            .write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            .await
+            .expect("a request is sent");
+        let answer = closed(&mut other).await.expect("the answer ends");
+        assert!(answer.starts_with(b"HTTP/1.1 200"), "{answer:?}");
+    }
 
     #[tokio::test]
     async fn a_write_nobody_takes_fails_at_the_limit() {
