@@ -110,7 +110,8 @@ pub(crate) struct ServeArgs {
     pub(crate) max_connections_per_client: usize,
 
     /// How long requests in flight may take to finish after SIGINT or
-    /// SIGTERM, in seconds; the server exits then.
+    /// SIGTERM, in seconds; the server exits then. Connections with no
+    /// request in flight are closed at once.
     #[arg(long, default_value_t = attest_server::Limits::DEFAULT.grace.as_secs(), value_name = "SECONDS")]
     pub(crate) grace_secs: u64,
 

@@ -560,6 +560,36 @@ fn sigterm_exits_within_the_grace_period_whatever_the_clients_do() {
 }
 
 #[test]
+fn sigterm_closes_waiting_connections_at_once_and_finishes_answers() {
+    // A grace period far longer than `terminate`'s patience: only the request
+    // being answered may use it.
+    let mut server = Server::start(&[
+        "--grace-secs",
+        "600",
+        "--header-timeout-secs",
+        "600",
+        "--max-body-bytes",
+        "30000000",
+    ]);
+    let _half = half_a_head(server.port);
+    let _silent = TcpStream::connect(("127.0.0.1", server.port)).expect("the server accepts");
+    let record = serde_json::json!({ "text": long_article(500_000) }).to_string();
+    let busy = send(
+        server.port,
+        "POST",
+        "/v1/analyze",
+        &[("Content-Type", "application/json")],
+        record.as_bytes(),
+    );
+    let answer = std::thread::spawn(move || receive(busy));
+    std::thread::sleep(Duration::from_millis(300));
+    let status = server.terminate();
+    assert!(status.success(), "a stop on a signal exits 0: {status:?}");
+    let answer = answer.join().expect("the answer is read");
+    answer.served("the request in flight when the signal came");
+}
+
+#[test]
 fn an_analysis_past_its_time_limit_gives_its_slot_back_at_once() {
     let server = Server::start(&[
         "--max-analyses",

@@ -259,8 +259,9 @@ impl<S: Send + Sync> axum::extract::FromRequestParts<S> for PathId {
 /// Serves `state` on `addr` until SIGINT or SIGTERM; `ready` is called with the
 /// address bound (port 0 picks a free one) before the first request is taken.
 ///
-/// On a signal the server stops accepting, lets the requests in flight finish
-/// for at most [`Limits::grace`], and returns; analyses still running then are
+/// On a signal the server stops accepting, closes the connections that wait
+/// for a request or are still sending its head, lets the requests in flight
+/// finish for at most [`Limits::grace`], and returns; analyses still running then are
 /// abandoned with the runtime.
 pub fn serve(
     addr: SocketAddr,

@@ -1,8 +1,8 @@
 //! Accepting connections: at most [`Limits::connections`] at once and
 //! [`Limits::client_connections`] from one address, each closed when it takes
 //! longer than [`Limits::header_timeout`] to send a request's head or leaves an
-//! answer untaken that long, and all of them given [`Limits::grace`] to finish
-//! on shutdown.
+//! answer untaken that long. On shutdown, the connections that are sending an
+//! answer get [`Limits::grace`] to finish it; the others are closed at once.
 //!
 //! `axum::serve` has none of these bounds, so connections are served here with
 //! hyper's HTTP/1 connection builder, whose header read timeout starts when the
@@ -14,12 +14,14 @@ use std::future::Future;
 use std::io;
 use std::net::IpAddr;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::Router;
 use hyper::server::conn::http1;
+use hyper::service::{Service, service_fn};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
@@ -83,9 +85,18 @@ pub(crate) async fn run(
         let Some(client) = clients.admit(peer.ip(), limits.client_connections) else {
             continue;
         };
+        let asked = Arc::new(AtomicBool::new(false));
+        let service = {
+            let asked = Arc::clone(&asked);
+            let app = TowerToHyperService::new(app.clone());
+            service_fn(move |request| {
+                asked.store(true, Ordering::Relaxed);
+                app.call(request)
+            })
+        };
         let connection = builder.serve_connection(
             TokioIo::new(StallLimit::new(stream, limits.header_timeout)),
-            TowerToHyperService::new(app.clone()),
+            service,
         );
         let mut stopping = stopping.clone();
         tokio::spawn(async move {
@@ -93,8 +104,11 @@ pub(crate) async fn run(
             tokio::pin!(connection);
             tokio::select! {
                 _ = connection.as_mut() => {}
-                _ = stopping.changed() => {
-                    // Finish the request in flight, if any, then close.
+                // A connection that has not yet sent a whole request is
+                // closed now: hyper would wait for its first head. One that
+                // has finishes the answer it is sending, if any, and closes;
+                // hyper closes it at once when it waits for its next head.
+                _ = stopping.changed() => if asked.load(Ordering::Relaxed) {
                     connection.as_mut().graceful_shutdown();
                     let _ = connection.await;
                 }
