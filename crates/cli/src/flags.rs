@@ -80,6 +80,13 @@ pub(crate) struct ServeArgs {
     #[arg(long, default_value_t = attest_server::Limits::DEFAULT.output_bytes, value_name = "BYTES")]
     pub(crate) max_output_bytes: usize,
 
+    /// The most bytes of answers the server holds at once for clients that
+    /// have not taken them yet (a client that stops reading is dropped after
+    /// --header-timeout-secs); an analysis whose answer would go over gets
+    /// 503. At least --max-output-bytes.
+    #[arg(long, default_value_t = attest_server::Limits::DEFAULT.held_answer_bytes, value_name = "BYTES")]
+    pub(crate) max_held_answer_bytes: usize,
+
     /// How many ledger queries run at once; one more gets 503.
     #[arg(long, default_value_t = attest_server::Limits::DEFAULT.ledger_queries, value_name = "N")]
     pub(crate) max_ledger_queries: usize,

@@ -11,12 +11,19 @@ use attest_pipeline::Pipeline;
 use crate::flags::ServeArgs;
 
 pub(crate) fn run(args: &ServeArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        args.max_held_answer_bytes >= args.max_output_bytes,
+        "--max-held-answer-bytes ({}) must be at least --max-output-bytes ({}), or the largest answers are never sent",
+        args.max_held_answer_bytes,
+        args.max_output_bytes
+    );
     let pipeline = Pipeline::standard(&Limits::DEFAULT).context("building the pipeline")?;
     let limits = attest_server::Limits {
         body_bytes: args.max_body_bytes,
         timeout: Duration::from_secs(args.timeout_secs.max(1)),
         analyses: args.max_analyses.max(1),
         output_bytes: args.max_output_bytes,
+        held_answer_bytes: args.max_held_answer_bytes,
         ledger_queries: args.max_ledger_queries.max(1),
         query_timeout: Duration::from_millis(args.query_timeout_ms.max(1)),
         query_bytes: args.max_query_bytes,

@@ -1161,3 +1161,68 @@ fn a_ledger_failure_names_no_server_path() {
     drop(server);
     let _ = std::fs::remove_dir_all(&dir);
 }
+#[test]
+fn answers_nobody_takes_hold_memory_within_a_budget_until_the_stall_limit() {
+    // An answer far larger than what the kernel buffers for a client that
+    // does not read, and a budget that holds one of them but not two.
+    let record = serde_json::json!({ "text": long_article(1_000_000) }).to_string();
+    let server = Server::start(&[
+        "--max-body-bytes",
+        "30000000",
+        "--max-output-bytes",
+        "30000000",
+        "--max-held-answer-bytes",
+        "30000000",
+        "--timeout-secs",
+        "600",
+        "--header-timeout-secs",
+        "20",
+    ]);
+    // A client that pipelines two requests, reads the start of the first
+    // answer and then nothing.
+    let mut stuck = TcpStream::connect(("127.0.0.1", server.port)).expect("the server accepts");
+    let request = format!(
+        "POST /v1/analyze HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{record}",
+        record.len()
+    );
+    stuck
+        .write_all(format!("{request}{request}").as_bytes())
+        .expect("the requests are sent");
+    let mut start = [0; 12];
+    stuck.read_exact(&mut start).expect("the answer starts");
+    assert_eq!(&start, b"HTTP/1.1 200");
+
+    let refused = server.request(
+        "POST",
+        "/v1/analyze",
+        Some("application/json"),
+        record.as_bytes(),
+    );
+    let (status, message) = refused.error();
+    assert_eq!(status, 503, "{message}");
+    assert!(message.contains("--max-held-answer-bytes"), "{message}");
+    assert_eq!(refused.header("retry-after"), Some("1"));
+
+    // The stalled connection is closed at the header timeout, which gives
+    // its answer's bytes back.
+    let started = Instant::now();
+    loop {
+        let reply = server.request(
+            "POST",
+            "/v1/analyze",
+            Some("application/json"),
+            record.as_bytes(),
+        );
+        if reply.status == 200 {
+            break;
+        }
+        assert_eq!(reply.status, 503);
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the stalled answer is never given up"
+        );
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    drop(stuck);
+}

@@ -11,7 +11,9 @@
 //!
 //! The answer is the document in the JSON schema of `docs/schema.md`
 //! (`?tokens=true` adds tokens and part-of-speech tags), or 413 when it would
-//! be over [`crate::Limits::output_bytes`].
+//! be over [`crate::Limits::output_bytes`], or 503 when the answers held for
+//! clients that have not taken them would go over
+//! [`crate::Limits::held_answer_bytes`].
 //!
 //! A POST that is not `application/json` needs the token of `GET /v1/token`
 //! (see the `origin` module).
@@ -107,7 +109,48 @@ pub(crate) async fn analyze(
     .await
     .map_err(|_| ApiError::internal("the analysis stopped unexpectedly"))??;
     drop(slot);
-    Ok(([(header::CONTENT_TYPE, "application/json")], analysed).into_response())
+    let answer = hold(&state, analysed)?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], answer).into_response())
+}
+
+/// The answer `json`, holding its bytes' share of
+/// [`crate::Limits::held_answer_bytes`] until hyper has written the last of
+/// them or dropped them with the connection; 503 when the answers held
+/// already leave no room for it.
+fn hold(state: &AppState, json: Vec<u8>) -> Result<Bytes, ApiError> {
+    let share = u32::try_from(json.len())
+        .ok()
+        .and_then(|bytes| {
+            state
+                .held_answers
+                .clone()
+                .try_acquire_many_owned(bytes)
+                .ok()
+        })
+        .ok_or_else(|| {
+            ApiError::unavailable(format!(
+                "answers not yet taken by their clients fill the {} bytes this server holds \
+                 (attest serve --max-held-answer-bytes); try again shortly",
+                state.limits.held_answer_bytes
+            ))
+        })?;
+    Ok(Bytes::from_owner(Held {
+        json,
+        _share: share,
+    }))
+}
+
+/// An answer's bytes and their share of the budget, given back when the last
+/// [`Bytes`] of them is dropped.
+struct Held {
+    json: Vec<u8>,
+    _share: tokio::sync::OwnedSemaphorePermit,
+}
+
+impl AsRef<[u8]> for Held {
+    fn as_ref(&self) -> &[u8] {
+        &self.json
+    }
 }
 
 /// A buffer that refuses to grow past `limit` bytes, so that an answer over

@@ -16,14 +16,15 @@
 //! [`Limits::body_bytes`] or an answer over [`Limits::output_bytes`], 414 for a
 //! ledger question over [`Limits::query_bytes`], 421 for a `Host` the server
 //! does not answer to, 503 when the analyses or ledger queries that may run at
-//! once are running or a request outlives its time limit. A stage that panics
+//! once are running, the answers not yet taken by their clients fill
+//! [`Limits::held_answer_bytes`], or a request outlives its time limit. A stage that panics
 //! on an article is caught by the pipeline and reported in the document's
 //! diagnostics, so no input takes the server down.
 //!
 //! Every resource a client can hold is bounded by a field of [`Limits`]:
 //! connections (from one address and in all), the time to send a request's head, the time of a request and
 //! of a ledger statement, the threads that analyse and query, and the bytes of
-//! a body, a ledger question and an answer. ARCHITECTURE.md lists the
+//! a body, a ledger question, an answer and all answers held. ARCHITECTURE.md lists the
 //! invariants.
 //!
 //! ```
@@ -86,6 +87,14 @@ pub struct Limits {
     /// its text: 64 MB holds any article under the body limit but pathological
     /// ones.
     pub output_bytes: usize,
+    /// The most bytes of analysis answers held at once, server-wide, from
+    /// when an answer is made until its client has taken the last of it (or
+    /// its connection is closed, at the latest [`Limits::header_timeout`]
+    /// after the client stops reading). An analysis whose answer would go over
+    /// gets 503 at once. Without it, clients that do not read could hold
+    /// [`Limits::connections`] × [`Limits::output_bytes`]. Keep it at least
+    /// [`Limits::output_bytes`], or the largest answers are never sent.
+    pub held_answer_bytes: usize,
     /// How many ledger questions run at once; one more gets 503 at once.
     /// Each holds a thread and a database connection while it runs.
     pub ledger_queries: usize,
@@ -118,7 +127,7 @@ pub struct Limits {
 
 impl Limits {
     /// 2 MB bodies, 30 s per request, two analyses at once with answers of at
-    /// most 64 MB, four ledger questions at once of 10 s and 2,000 bytes each,
+    /// most 64 MB and 256 MB of answers held in all, four ledger questions at once of 10 s and 2,000 bytes each,
     /// 10 s to send a head, 256 connections of which 32 from one address, 10 s
     /// to finish on a signal.
     pub const DEFAULT: Limits = Limits {
@@ -126,6 +135,7 @@ impl Limits {
         timeout: Duration::from_secs(30),
         analyses: 2,
         output_bytes: 64 * 1024 * 1024,
+        held_answer_bytes: 256 * 1024 * 1024,
         ledger_queries: 4,
         query_timeout: Duration::from_secs(10),
         query_bytes: 2_000,
@@ -153,6 +163,8 @@ pub struct AppState {
     /// Threads analysing, including those whose request has given up.
     analysis_threads: Arc<Semaphore>,
     ledger_queries: Arc<Semaphore>,
+    /// A permit for each byte of the answers made and not yet taken.
+    held_answers: Arc<Semaphore>,
     ledger: Option<attest_ledger::Location>,
     /// Whether editors may correct the ledger's attributions.
     corrections: bool,
@@ -170,6 +182,9 @@ impl AppState {
             analyses: Arc::new(Semaphore::new(analyses)),
             analysis_threads: Arc::new(Semaphore::new(2 * analyses)),
             ledger_queries: Arc::new(Semaphore::new(limits.ledger_queries.max(1))),
+            held_answers: Arc::new(Semaphore::new(
+                limits.held_answer_bytes.min(Semaphore::MAX_PERMITS),
+            )),
             ledger: None,
             corrections: false,
             origin: Arc::new(origin::Origin::new(
