@@ -1226,3 +1226,38 @@ fn answers_nobody_takes_hold_memory_within_a_budget_until_the_stall_limit() {
     }
     drop(stuck);
 }
+#[test]
+fn requests_that_are_not_http_get_json_errors_too() {
+    let server = Server::start(&[]);
+    let many_fields = format!(
+        "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n{}\r\n",
+        "X-Many: 1\r\n".repeat(200)
+    );
+    let cases = [
+        (
+            "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nno colon here\r\n\r\n".to_string(),
+            400,
+        ),
+        (
+            "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: many\r\n\r\n"
+                .to_string(),
+            400,
+        ),
+        (many_fields, 431),
+    ];
+    for (raw, status) in cases {
+        let mut stream =
+            TcpStream::connect(("127.0.0.1", server.port)).expect("the server accepts");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .expect("a timeout can be set");
+        // The server may answer, and close, before it has read everything.
+        let _ = stream.write_all(raw.as_bytes());
+        let reply = receive(stream);
+        assert_eq!(reply.status, status, "{:?}", &raw[..40]);
+        assert_eq!(reply.header("content-type"), Some("application/json"));
+        let (_, message) = reply.error();
+        assert!(!message.is_empty());
+    }
+    assert_eq!(server.get("/v1/health").status, 200, "the server goes on");
+}

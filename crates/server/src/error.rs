@@ -2,7 +2,6 @@
 
 use std::net::SocketAddr;
 
-use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -86,7 +85,7 @@ impl ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
     }
 
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             message: message.into(),
@@ -124,15 +123,29 @@ struct ErrorFields<'a> {
     message: &'a str,
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
+impl ApiError {
+    /// The answer's body, which is also the body of the answers hyper writes
+    /// itself (see `head_errors`).
+    pub(crate) fn json(&self) -> Vec<u8> {
         let body = ErrorBody {
             error: ErrorFields {
                 status: self.status.as_u16(),
                 message: &self.message,
             },
         };
-        let mut response = (self.status, Json(body)).into_response();
+        // A number and a string always serialise.
+        serde_json::to_vec(&body).unwrap_or_default()
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = (
+            self.status,
+            [(axum::http::header::CONTENT_TYPE, "application/json")],
+            self.json(),
+        )
+            .into_response();
         if self.status == StatusCode::SERVICE_UNAVAILABLE {
             response.headers_mut().insert(
                 axum::http::header::RETRY_AFTER,

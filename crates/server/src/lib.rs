@@ -11,10 +11,12 @@
 //! [`Limits::grace`].
 //!
 //! Every failure is a JSON error object with the status code that says what
-//! went wrong ([`ApiError`]): 400 for bad input with the reason, 403 for a POST
+//! went wrong ([`ApiError`]): 400 for bad input with the reason (a request
+//! that is not HTTP/1.1 included), 403 for a POST
 //! that is neither JSON nor carries the page's token, 404, 413 for a body over
 //! [`Limits::body_bytes`] or an answer over [`Limits::output_bytes`], 414 for a
-//! ledger question over [`Limits::query_bytes`], 421 for a `Host` the server
+//! ledger question over [`Limits::query_bytes`] or a path hyper does not
+//! read, 431 for a request head over 64 KiB or 100 header fields, 421 for a `Host` the server
 //! does not answer to, 503 when the analyses or ledger queries that may run at
 //! once are running, the answers not yet taken by their clients fill
 //! [`Limits::held_answer_bytes`], or a request outlives its time limit. A stage that panics
@@ -43,6 +45,7 @@
 mod analyze;
 mod corrections;
 mod error;
+mod head_errors;
 mod ledger;
 mod listen;
 #[cfg(feature = "schema")]

@@ -24,16 +24,21 @@ use hyper::server::conn::http1;
 use hyper::service::{Service, service_fn};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::AsyncWrite;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 
 use crate::Limits;
+use crate::head_errors::JsonErrors;
 
 /// The most a connection buffers of a request's head (and of its body at a
 /// time): far more than any browser sends, and it bounds what each open
 /// connection costs.
-const BUFFER_BYTES: usize = 64 * 1024;
+pub(crate) const BUFFER_BYTES: usize = 64 * 1024;
+
+/// The most header fields a request may have: hyper's default, far more than
+/// any browser sends.
+pub(crate) const HEADER_FIELDS: usize = 100;
 
 /// How long to wait before accepting again after `accept` failed (out of file
 /// descriptors, say), so that the loop does not spin while nothing changes.
@@ -58,7 +63,8 @@ pub(crate) async fn run(
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
-        .max_buf_size(BUFFER_BYTES);
+        .max_buf_size(BUFFER_BYTES)
+        .max_headers(HEADER_FIELDS);
     tokio::pin!(shutdown);
     loop {
         // A connection slot first: past the limit, clients wait in the
@@ -85,6 +91,8 @@ pub(crate) async fn run(
         let Some(client) = clients.admit(peer.ip(), limits.client_connections) else {
             continue;
         };
+        // The wrappers below see only what is written.
+        let (read, write) = stream.into_split();
         let asked = Arc::new(AtomicBool::new(false));
         let service = {
             let asked = Arc::clone(&asked);
@@ -95,7 +103,10 @@ pub(crate) async fn run(
             })
         };
         let connection = builder.serve_connection(
-            TokioIo::new(StallLimit::new(stream, limits.header_timeout)),
+            TokioIo::new(tokio::io::join(
+                read,
+                JsonErrors::new(StallLimit::new(write, limits.header_timeout)),
+            )),
             service,
         );
         let mut stopping = stopping.clone();
@@ -207,16 +218,6 @@ impl<T> StallLimit<T> {
             ))),
             Poll::Pending => Poll::Pending,
         }
-    }
-}
-
-impl<T: AsyncRead + Unpin> AsyncRead for StallLimit<T> {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
     }
 }
 
