@@ -68,9 +68,12 @@ impl<T: AsyncWrite + Unpin> JsonErrors<T> {
 /// `written` with the answer of hyper's at its end given a JSON body, or
 /// `None` when it does not end with one.
 fn with_json_body(written: &[u8]) -> Option<Vec<u8>> {
-    let start = written
-        .windows(STATUS_LINE.len())
-        .rposition(|window| window == STATUS_LINE)?;
+    // Only the end can be hyper's answer: a long answer is not searched.
+    let from = written.len().saturating_sub(HEAD_BYTES);
+    let start = from
+        + written[from..]
+            .windows(STATUS_LINE.len())
+            .rposition(|window| window == STATUS_LINE)?;
     let head = std::str::from_utf8(written[start..].strip_suffix(b"\r\n\r\n")?).ok()?;
     let mut lines = head.split("\r\n");
     let status_line = lines.next()?;
@@ -122,6 +125,10 @@ fn with_json_body(written: &[u8]) -> Option<Vec<u8>> {
 
 /// How every answer hyper writes begins.
 const STATUS_LINE: &[u8] = b"HTTP/1.1 ";
+
+/// More than the head of any of hyper's answers to an unreadable head: a
+/// status line, `connection`, `content-length` and `date`.
+const HEAD_BYTES: usize = 512;
 
 impl<T: AsyncWrite + Unpin> AsyncWrite for JsonErrors<T> {
     fn poll_write(
