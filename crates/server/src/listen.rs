@@ -91,7 +91,8 @@ pub(crate) async fn run(
         let Some(client) = clients.admit(peer.ip(), limits.client_connections) else {
             continue;
         };
-        // The wrappers below see only what is written.
+        // Both wrappers act on what is written alone, so they wrap the write
+        // half only and need no read pass-through.
         let (read, write) = stream.into_split();
         let asked = Arc::new(AtomicBool::new(false));
         let service = {
