@@ -703,66 +703,65 @@ pub(crate) struct RoleContext<'a> {
     cue_quote: u64,
     /// Per token: a token of some cue of the article.
     cues: &'a [bool],
-    /// Where other-cue tokens, commas, "that" and the like stand, so that
-    /// "how much lies between token and cue" takes two binary searches.
-    places: &'a Places,
+    view: &'a View,
+    /// Running counts of each [`Counted`] kind over the cue's role window,
+    /// so that what lies between a token and the cue is two lookups: built
+    /// per cue over the window the role tagger reads anyway, never per token
+    /// of the article.
+    counts: Counts,
 }
 
-/// Where a document's tokens of a few kinds stand, so that how many lie
-/// between a token and a cue is two binary searches. Kept as places, not as
-/// counts per token, because these tokens are few: a count per token was
-/// 20 bytes of memory per token of the article.
+/// The kinds of token counted between a token and its cue.
+#[derive(Clone, Copy, Debug)]
+enum Counted {
+    Opens,
+    Cues,
+    Commas,
+    Thats,
+    According,
+}
+
+const COUNTED: usize = 5;
+
+/// Running counts over tokens `start..`: entry `i` counts tokens
+/// `start..start + i`.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Places {
-    opens: Vec<u32>,
-    cues: Vec<u32>,
-    commas: Vec<u32>,
-    thats: Vec<u32>,
-    according: Vec<u32>,
+struct Counts {
+    start: usize,
+    running: Vec<[u32; COUNTED]>,
 }
 
-impl Places {
-    pub(crate) fn new(view: &View, cues: &[bool]) -> Places {
-        let mut places = Places::default();
-        for (index, token) in view.tokens.iter().enumerate() {
-            let at = index_u32(index);
-            for (holds, list) in [
-                (token.quote.opens, &mut places.opens),
-                (cues.get(index).copied().unwrap_or(false), &mut places.cues),
-                (token.is(Flag::Comma), &mut places.commas),
-                (token.is(Flag::That), &mut places.thats),
-                (token.is(Flag::According), &mut places.according),
-            ] {
-                if holds {
-                    list.push(at);
-                }
-            }
-        }
-        places
-    }
-
-    /// How many of `places` lie in tokens `start..end`, counted up to `most`:
-    /// one binary search, then at most `most` steps.
-    fn count(places: &[u32], start: usize, end: usize, most: usize) -> u32 {
-        let first = places.partition_point(|&at| (at as usize) < start);
-        let within = places
-            .get(first..)
-            .unwrap_or_default()
-            .iter()
-            .take(most)
-            .take_while(|&&at| (at as usize) < end)
-            .count();
-        index_u32(within)
-    }
+/// Which [`Counted`] kinds token `index` is.
+fn counted(view: &View, cues: &[bool], index: usize) -> [bool; COUNTED] {
+    let Some(token) = view.tokens.get(index) else {
+        return [false; COUNTED];
+    };
+    let mut kinds = [false; COUNTED];
+    kinds[Counted::Opens as usize] = token.quote.opens;
+    kinds[Counted::Cues as usize] = cues.get(index).copied().unwrap_or(false);
+    kinds[Counted::Commas as usize] = token.is(Flag::Comma);
+    kinds[Counted::Thats as usize] = token.is(Flag::That);
+    kinds[Counted::According as usize] = token.is(Flag::According);
+    kinds
 }
 
 impl<'a> RoleContext<'a> {
+    /// The context of the cue over tokens `cue`, whose role window is `span`.
     pub(crate) fn new(
-        view: &View,
+        view: &'a View,
         cue: (usize, usize),
+        span: (usize, usize),
         cues: &'a [bool],
-        places: &'a Places,
     ) -> RoleContext<'a> {
+        let mut running = Vec::with_capacity(span.1.saturating_sub(span.0) + 1);
+        let mut totals = [0u32; COUNTED];
+        running.push(totals);
+        for index in span.0..span.1 {
+            for (total, holds) in totals.iter_mut().zip(counted(view, cues, index)) {
+                *total += u32::from(holds);
+            }
+            running.push(totals);
+        }
         let cue_region = view.tokens.get(cue.0).and_then(|t| t.quote.region());
         let paragraph = view.tokens.get(cue.0).map(|t| t.paragraph());
         let near = |index: usize| {
@@ -783,7 +782,34 @@ impl<'a> RoleContext<'a> {
             right_region,
             cue_quote: u64::from(cue_region.is_some()),
             cues,
-            places,
+            view,
+            counts: Counts {
+                start: span.0,
+                running,
+            },
+        }
+    }
+
+    /// How many tokens of `kind` lie in `start..end`, counted up to `most`:
+    /// two lookups inside the role window, a walk outside it.
+    fn count(&self, kind: Counted, start: usize, end: usize, most: u32) -> u32 {
+        if start >= end {
+            return 0;
+        }
+        let inside = |at: usize| {
+            at.checked_sub(self.counts.start)
+                .and_then(|offset| self.counts.running.get(offset))
+                .map(|totals| totals[kind as usize])
+        };
+        match (inside(start), inside(end)) {
+            (Some(low), Some(high)) => high.saturating_sub(low).min(most),
+            _ => {
+                let found = (start..end)
+                    .filter(|&index| counted(self.view, self.cues, index)[kind as usize])
+                    .take(most as usize)
+                    .count();
+                index_u32(found)
+            }
         }
     }
 
@@ -810,10 +836,10 @@ impl<'a> RoleContext<'a> {
             2 => (index + 1, sentence.1),
             _ => return 0,
         };
-        let cues = Places::count(&self.places.cues, start, end, 1);
-        let thats = Places::count(&self.places.thats, start, end, 1);
-        let opens = Places::count(&self.places.opens, start, end, 1);
-        let commas = Places::count(&self.places.commas, start, end, 1);
+        let cues = self.count(Counted::Cues, start, end, 1);
+        let thats = self.count(Counted::Thats, start, end, 1);
+        let opens = self.count(Counted::Opens, start, end, 1);
+        let commas = self.count(Counted::Commas, start, end, 1);
         u64::from(cues | (thats << 1) | (opens << 2) | (commas << 3))
     }
 
@@ -827,10 +853,10 @@ impl<'a> RoleContext<'a> {
         } else {
             return 0;
         };
-        let cues = Places::count(&self.places.cues, start, end, 1);
-        let commas = Places::count(&self.places.commas, start, end, 2);
-        let thats = Places::count(&self.places.thats, start, end, 1);
-        let according = Places::count(&self.places.according, start, end, 1);
+        let cues = self.count(Counted::Cues, start, end, 1);
+        let commas = self.count(Counted::Commas, start, end, 2);
+        let thats = self.count(Counted::Thats, start, end, 1);
+        let according = self.count(Counted::According, start, end, 1);
         u64::from(cues | (commas << 1) | (thats << 3) | (according << 4))
     }
 }

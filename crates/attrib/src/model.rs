@@ -14,7 +14,7 @@ use attest_doc::{Attribution, Budget, Doc, Exhausted, Layer, LayerError, Stage, 
 
 use crate::assemble::{Plan, Rules, TokenRange};
 use crate::calibration::Calibration;
-use crate::features::{Lexicon, NEIGHBOURS, Places, RoleContext, View};
+use crate::features::{Lexicon, NEIGHBOURS, RoleContext, View};
 use crate::memo::{Memos, edge_sums};
 use attest_learn::{QuantisedModel, Sums, TransitionMask};
 
@@ -186,11 +186,10 @@ impl Attributor {
         let view = View::new(doc, &self.lexicon);
         let rules = Rules::ALL;
         let plan = Plan::new(&view, doc, self.cues(&view, budget)?, &rules);
-        let places = Places::new(&view, &plan.flags);
         let constraints = role_constraints();
         let mut keys = Vec::with_capacity(64);
         let mut attributions = plan.finish(&view, doc, &rules, budget, |cue| {
-            self.roles(&view, cue, &plan.flags, &places, &constraints, &mut keys)
+            self.roles(&view, cue, &plan.flags, &constraints, &mut keys)
         })?;
         self.calibration.calibrate(&mut attributions);
         Ok(attributions)
@@ -202,12 +201,11 @@ impl Attributor {
         view: &View,
         cue: (usize, usize),
         flags: &[bool],
-        places: &Places,
         constraints: &TransitionMask,
         keys: &mut Vec<u64>,
     ) -> (Vec<TokenRange>, Vec<TokenRange>) {
         let span = window(view, cue);
-        let context = RoleContext::new(view, cue, flags, places);
+        let context = RoleContext::new(view, cue, span, flags);
         let emissions = tagging::role_emissions(&self.role, view, span, cue, &context, keys);
         let labels = self
             .role

@@ -8,7 +8,7 @@
 
 use attest_doc::{Attribution, Doc, Span};
 
-use crate::features::{Lexicon, Places, RoleContext, View};
+use crate::features::{Lexicon, RoleContext, View};
 use crate::model::Attributor;
 use crate::tagging::{
     CON_B, CON_I, CUE_B, CUE_I, CUE_LABELS, CUE_O, ROLE_LABELS, ROLE_O, SRC_B, SRC_I,
@@ -336,13 +336,12 @@ pub fn train_model(examples: &[TrainingExample], config: &TrainConfig) -> Attrib
     for (((example, view), cues), flags) in
         examples.iter().zip(&views).zip(&gold_cues).zip(&predicted)
     {
-        let places = Places::new(view, flags);
         for (attribution, cue) in example.gold.iter().zip(cues) {
             let Some(cue) = *cue else {
                 continue;
             };
             let span = window(view, cue);
-            let context = RoleContext::new(view, cue, flags, &places);
+            let context = RoleContext::new(view, cue, span, flags);
             let keys = role_sequence_keys(view, span, cue, &context);
             let gold = role_labels(&example.doc, attribution, span, cue);
             let gold: Vec<u16> = gold.iter().map(|label| *label as u16).collect();
