@@ -171,8 +171,7 @@ pub fn read_json_record(
     config: &ReadConfig,
     budget: Budget,
 ) -> Result<ReadItem, ReadError> {
-    json_record(bytes, place, config, jsonl::OtherKeys::Ignored)
-        .map(|item| ReadItem { budget, ..item })
+    json_record(bytes, place, config, jsonl::OtherKeys::Ignored, budget)
 }
 
 /// [`read_json_record`] for a request whose every key its sender wrote: a key
@@ -183,8 +182,7 @@ pub fn read_json_request(
     config: &ReadConfig,
     budget: Budget,
 ) -> Result<ReadItem, ReadError> {
-    json_record(bytes, place, config, jsonl::OtherKeys::Refused)
-        .map(|item| ReadItem { budget, ..item })
+    json_record(bytes, place, config, jsonl::OtherKeys::Refused, budget)
 }
 
 fn json_record(
@@ -192,6 +190,7 @@ fn json_record(
     place: &str,
     config: &ReadConfig,
     other_keys: jsonl::OtherKeys,
+    budget: Budget,
 ) -> Result<ReadItem, ReadError> {
     if bytes.len() > config.limits.jsonl_line_bytes {
         return Err(ReadError::new(
@@ -203,6 +202,7 @@ fn json_record(
         ));
     }
     jsonl::parse_record_with(bytes, place, &config.limits, BlankIds::Error, other_keys)
+        .map(|item| ReadItem { budget, ..item })
         .map_err(|error| ReadError::new(place, error.kind).with_id(error.id))
 }
 
