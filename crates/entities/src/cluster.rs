@@ -110,8 +110,20 @@ struct Cluster {
 }
 
 fn matches_person(name: &Name, other: &Name, cluster_has_full_name: bool) -> bool {
+    // "De Blasio" is "Bill de Blasio": a family name of several words opens
+    // with a particle.
+    let family_name_of = |family: &[String], full: &[String]| {
+        family.len() >= 2
+            && full.len() > family.len()
+            && full.ends_with(family)
+            && family
+                .first()
+                .is_some_and(|w| listed(WordList::SurnameParticles, w))
+    };
     match (name.words.as_slice(), other.words.as_slice()) {
         (a, b) if a == b => true,
+        (a, b) if family_name_of(a, b) => true,
+        (a, b) if family_name_of(b, a) => !cluster_has_full_name,
         ([single], [first, .., last]) => single == last || single == first,
         ([.., last], [single]) => !cluster_has_full_name && single == last,
         _ => false,
@@ -418,6 +430,20 @@ mod tests {
         );
         // "Clinton" goes to the Clinton mentioned most, not the one named last.
         assert_eq!(found, [0, 0, 0, 1, 2, 2, 3, 2]);
+    }
+
+    #[test]
+    fn a_family_name_opening_with_a_particle_is_the_persons() {
+        let text = "Bill de Blasio spoke. De Blasio left. Lena Blasio came.";
+        let found = clustered(
+            text,
+            &[
+                ("Bill de Blasio", Person),
+                ("De Blasio", Person),
+                ("Lena Blasio", Person),
+            ],
+        );
+        assert_eq!(found, [0, 0, 1]);
     }
 
     #[test]

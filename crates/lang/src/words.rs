@@ -34,6 +34,9 @@ pub enum WordList {
     /// Lowercase words never counted as a name's initials ("of", "the", "&");
     /// the entity clusterer's.
     InitialFunctionWords,
+    /// Lowercase words that open a family name of several words ("de",
+    /// "van"); the entity clusterer's.
+    SurnameParticles,
 }
 
 impl WordList {
@@ -49,6 +52,7 @@ impl WordList {
             WordList::TitleSmallWords => include_str!("../data/title-small-words.txt"),
             WordList::AccountWords => include_str!("../data/account-words.txt"),
             WordList::InitialFunctionWords => include_str!("../data/initial-function-words.txt"),
+            WordList::SurnameParticles => include_str!("../data/surname-particles.txt"),
         }
     }
 
@@ -103,6 +107,7 @@ mod tests {
             WordList::TitleSmallWords,
             WordList::AccountWords,
             WordList::InitialFunctionWords,
+            WordList::SurnameParticles,
         ] {
             let lowercase = words(list);
             assert!(

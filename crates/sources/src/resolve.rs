@@ -1393,6 +1393,20 @@ impl<'v, 'a> State<'v, 'a> {
             if self.words_of(n.core, n.end) == words {
                 return Some((n, MergeReason::SameName));
             }
+            // "Mr. Okafor" or "Okafor" where the tagger found only "Grace
+            // Okafor" earlier: a person's family name.
+            if n.kind == Kind::Person
+                && let [surname] = words.as_slice()
+                && n.is_full_person()
+                && self.words_of(n.core, n.end).last() == Some(surname)
+            {
+                let reason = if core > part.start {
+                    MergeReason::Honorific
+                } else {
+                    MergeReason::Surname
+                };
+                return Some((n, reason));
+            }
             let r = organization(n)?;
             if r.words.len() > words.len()
                 && (r.words.ends_with(&words) || r.words.starts_with(&words))
@@ -1425,7 +1439,10 @@ impl<'v, 'a> State<'v, 'a> {
         if part.is_empty() || !part.clone().all(|k| view.is_capitalized(k)) {
             return None;
         }
-        let core = self.past_the(part.start);
+        let mut core = self.past_the(part.start);
+        while core + 1 < part.end && honorific(view.raw(core)).is_some() {
+            core += 1;
+        }
         let words = self.words_of(core, part.end);
         if words.is_empty() {
             return None;
@@ -2702,6 +2719,21 @@ mod tests {
             got,
             vec![named("Brightline Freight Inc.", SourceKind::Organization)]
         );
+    }
+
+    #[test]
+    fn a_family_name_the_tagger_missed_is_the_person_named_before() {
+        let text = "Grace Okafor chairs the board. Mr. Okafor said the vote was fair. \
+                    Okafor added that it was final.";
+        let got = sources_with_entities(
+            text,
+            &[("Grace Okafor", EntityLabel::Person, 0)],
+            &[
+                (("Mr. Okafor", 0), ("said", 0)),
+                (("Okafor", 2), ("added", 0)),
+            ],
+        );
+        assert_eq!(got, vec![named("Grace Okafor", SourceKind::Person); 2]);
     }
 
     #[test]

@@ -229,11 +229,21 @@ fn features(
     } else {
         out.add(&["no_cue"]);
     }
+    // What the content opens with says much of the stance: "he hopes",
+    // "she planned to", "it would", "them to", "Trump as a fraud".
+    let after_cue = content
+        .first()
+        .is_some_and(|&c| cue.last().is_some_and(|&l| c > l));
+    let side = if after_cue { "cx=" } else { "cxb=" };
     for &c in content.iter().take(6) {
         let word = view.word(c);
         if MODALS.contains(&word) || matches!(word, "going" | "plan" | "plans") {
             out.add(&["cmodal=", word]);
         }
+        out.add(&[side, stem(word)]);
+    }
+    if content.iter().take(8).any(|&c| view.word(c) == "as") {
+        out.add(&["c_as"]);
     }
     match (source.first(), source.last()) {
         (Some(&first), Some(&last)) => {
