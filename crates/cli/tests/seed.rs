@@ -1,7 +1,7 @@
 //! The seed article (`../shared/data/seed`), the story attest was founded on,
 //! scored as a user scores it: `attest eval sources --seed DIR --json`, in both
 //! modes. What it holds is what an editor checks first; what it does not hold
-//! yet (every gold attribution found, at most two extra) is in README and in
+//! yet (every gold attribution found, at most two extra) is in docs/evaluation.md and in
 //! `eval/floors.json`.
 
 mod common;

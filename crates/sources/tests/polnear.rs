@@ -57,7 +57,7 @@ fn polnear_dev_source_distribution() {
         distribution.named_share + distribution.pronoun_to_name_share + distribution.unnamed_share
             <= 1.0
     );
-    // Exact, as README quotes it: a change to sourcing shows here, and README
+    // Exact, as docs/evaluation.md quotes it: a change to sourcing shows here, and the page
     // follows it.
     insta::assert_snapshot!("polnear_dev_distribution", distribution.to_string());
 }
