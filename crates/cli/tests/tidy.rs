@@ -1,6 +1,8 @@
 //! Checks on the source tree itself: every Rust module opens with a `//!` comment
-//! that says what it is for.
+//! that says what it is for, and every crate depends only on the crates
+//! ARCHITECTURE.md allows it.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -40,5 +42,109 @@ fn every_module_opens_with_a_doc_comment() {
     assert!(
         missing.is_empty(),
         "modules without a //! header: {missing:#?}"
+    );
+}
+
+/// The crates each crate may depend on, from ARCHITECTURE.md's code map: a
+/// line `attest-x ──▶ attest-a, attest-b   what it is`, or `attest-x   what
+/// it is` for a crate that may know none; `None` allows every crate.
+fn allowed_dependencies(architecture: &str) -> BTreeMap<String, Option<BTreeSet<String>>> {
+    let map = architecture
+        .split("The arrows below are the only dependencies allowed")
+        .nth(1)
+        .and_then(|rest| rest.split("```").nth(1))
+        .expect("ARCHITECTURE.md has its code map");
+    map.lines()
+        .filter(|line| line.starts_with("attest-"))
+        .map(|line| {
+            // What a crate is follows its arrow's list after a run of spaces.
+            let line = line.split("   ").next().unwrap_or(line);
+            let (name, allowed) = match line.split_once("──▶") {
+                Some((name, list)) if list.trim() == "every crate" => (name, None),
+                Some((name, list)) => (
+                    name,
+                    Some(list.split(',').map(|d| d.trim().to_owned()).collect()),
+                ),
+                None => (line, Some(BTreeSet::new())),
+            };
+            (name.trim().to_owned(), allowed)
+        })
+        .collect()
+}
+
+/// A manifest's package name and the attest crates under `[dependencies]`.
+fn manifest_dependencies(manifest: &str) -> (String, BTreeSet<String>) {
+    let mut name = String::new();
+    let mut dependencies = BTreeSet::new();
+    let mut section = "";
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            section = line;
+        } else if section == "[package]" && line.starts_with("name") {
+            name = line.split('"').nth(1).unwrap_or_default().to_owned();
+        } else if section == "[dependencies]" && line.starts_with("attest-") {
+            let crate_name = line.split(['.', ' ', '=']).next().unwrap_or_default();
+            dependencies.insert(crate_name.to_owned());
+        }
+    }
+    (name, dependencies)
+}
+
+#[test]
+fn every_crate_depends_only_on_what_the_code_map_allows() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let architecture =
+        std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md reads");
+    let allowed = allowed_dependencies(&architecture);
+    let mut manifests: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
+        .expect("crates/ reads")
+        .flatten()
+        .map(|entry| entry.path().join("Cargo.toml"))
+        .chain([root.join("python/Cargo.toml")])
+        .filter(|path| path.exists())
+        .collect();
+    manifests.sort();
+    assert!(manifests.len() >= 18, "{manifests:?}");
+    for manifest in manifests {
+        let text = std::fs::read_to_string(&manifest).expect("the manifest reads");
+        let (name, dependencies) = manifest_dependencies(&text);
+        let Some(allowed) = allowed.get(&name) else {
+            panic!(
+                "{name} ({}) is not in ARCHITECTURE.md's code map",
+                manifest.display()
+            );
+        };
+        if let Some(allowed) = allowed {
+            let extra: Vec<&String> = dependencies.difference(allowed).collect();
+            assert!(
+                extra.is_empty(),
+                "{name} depends on {extra:?}, which ARCHITECTURE.md's code map does not allow"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_code_map_is_read_as_written() {
+    let map = "The arrows below are the only dependencies allowed.\n\n```\n\
+               attest-doc                 the model\n\
+               attest-lang ──▶ attest-doc     data\n\
+               attest-cli ──▶ every crate\n```\n";
+    let allowed = allowed_dependencies(map);
+    assert_eq!(allowed["attest-doc"], Some(BTreeSet::new()));
+    assert_eq!(
+        allowed["attest-lang"],
+        Some(BTreeSet::from(["attest-doc".to_owned()]))
+    );
+    assert_eq!(allowed["attest-cli"], None);
+    let (name, dependencies) = manifest_dependencies(
+        "[package]\nname = \"attest-x\"\n[dependencies]\nattest-doc.workspace = true\n\
+         attest-lang = { path = \"../lang\" }\n[dev-dependencies]\nattest-tag.workspace = true\n",
+    );
+    assert_eq!(name, "attest-x");
+    assert_eq!(
+        dependencies,
+        BTreeSet::from(["attest-doc".to_owned(), "attest-lang".to_owned()])
     );
 }
