@@ -5,8 +5,8 @@
 //! ("reportedly", "allegedly", "apparently", "purportedly", "supposedly") or of
 //! likelihood ("likely", "probably"), "may" or "might" before "have" or "be"
 //! ("may have recorded"), a raising construction ("is believed to", "is said
-//! to", "appears to", "seems to"), "according to (media) reports" or "reports
-//! say". Its scope is the clause that holds it: the sentence, cut at
+//! to", "is not thought to", "appears to", "seems to"), "according to (media)
+//! reports" or "reports say". Its scope is the clause that holds it: the sentence, cut at
 //! semicolons, with its closing punctuation left out, and without the
 //! "according to reports" or "reports say" phrase when that stands at the
 //! clause's edge.
@@ -19,7 +19,8 @@
 //! where it stands among the attributions: inside the content of a person's or
 //! an organization's attribution a hedge is the source's, in a cue or in what a
 //! document shows it is the writer's. A candidate the rules did not shape is
-//! its one word. Without a model, the rules decide alone, and a cue inside
+//! its one word, and accepted candidates at most a word apart are one cue
+//! ("almost certainly", "might be expected"). Without a model, the rules decide alone, and a cue inside
 //! someone's content or the whole cue of an attribution is skipped.
 
 use std::collections::BTreeSet;
@@ -82,13 +83,15 @@ impl HedgeFinder {
         };
         let view = View::new(doc);
         let context = Context::new(doc, &view);
-        candidates(&view, model.vocabulary())
+        let accepted = candidates(&view, model.vocabulary())
             .into_iter()
             .filter(|candidate| {
                 let scores = model.scores(|out| features(&view, &context, candidate, out));
                 let margin = if candidate.rule { RULE_MARGIN } else { MARGIN };
                 overrule(&scores, 0, margin) == 1
-            })
+            });
+        joined(&view, accepted)
+            .into_iter()
             .filter_map(|candidate| {
                 let cue = view
                     .span(candidate.start)?
@@ -151,6 +154,30 @@ fn candidates(view: &View<'_>, triggers: &BTreeSet<String>) -> Vec<Candidate> {
             }
             i += 1;
         }
+    }
+    out
+}
+
+/// The hedges the model accepted, each run of them with at most one word
+/// between two joined into one cue: "almost certainly", "unclear whether" and
+/// "might be expected" are each one hedge of one clause.
+fn joined(view: &View<'_>, accepted: impl IntoIterator<Item = Candidate>) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = Vec::new();
+    for candidate in accepted {
+        if let Some(last) = out.last_mut() {
+            let between = last.end..candidate.start;
+            if between.len() <= 1
+                && between
+                    .clone()
+                    .all(|k| view.kind(k) == Some(TokenKind::Word))
+            {
+                last.end = candidate.end;
+                last.phrase |= candidate.phrase;
+                last.rule |= candidate.rule;
+                continue;
+            }
+        }
+        out.push(candidate);
     }
     out
 }
@@ -387,8 +414,17 @@ fn cue_at(view: &View<'_>, i: usize) -> Option<(usize, usize, bool)> {
     {
         return Some((i, i + 2, true));
     }
-    if is_be(word) && hedge_word(view.word(i + 1), HedgeUse::Raising) && view.word(i + 2) == "to" {
-        return Some((i, i + 3, false));
+    if is_be(word) {
+        // A negated belief hedges as much: "is not thought to", "isn't believed to".
+        let participle = if matches!(view.word(i + 1), "not" | "n't") {
+            i + 2
+        } else {
+            i + 1
+        };
+        if hedge_word(view.word(participle), HedgeUse::Raising) && view.word(participle + 1) == "to"
+        {
+            return Some((i, participle + 2, false));
+        }
     }
     if hedge_word(word, HedgeUse::Seem) && view.word(i + 1) == "to" {
         return Some((i, i + 2, false));
@@ -685,6 +721,55 @@ mod tests {
                 "The chef reportedly quit on Friday".to_string()
             )],
             "a source-less attribution cue that hedges is a hedge too"
+        );
+    }
+
+    #[test]
+    fn a_negated_belief_passive_is_a_hedge() {
+        assert_eq!(
+            hedges("The reef is not thought to be at risk."),
+            [(
+                "is not thought to".to_string(),
+                "The reef is not thought to be at risk".to_string()
+            )]
+        );
+        assert_eq!(
+            hedges("The vault isn't believed to hold gold.")
+                .into_iter()
+                .map(|(cue, _)| cue)
+                .collect::<Vec<_>>(),
+            ["isn't believed to"]
+        );
+    }
+
+    #[test]
+    fn accepted_candidates_a_word_apart_are_one_cue() {
+        let text = "The dam will almost certainly hold, but it might be expected to leak, and may, in time, crack.";
+        let doc = doc_with(text, Vec::new());
+        let view = View::new(&doc);
+        let at = |word: &str| (0..view.len()).find(|&i| view.word(i) == word).unwrap();
+        let single = |i: usize| Candidate {
+            start: i,
+            end: i + 1,
+            phrase: false,
+            rule: false,
+        };
+        let accepted =
+            ["almost", "certainly", "might", "expected", "may", "crack"].map(|w| single(at(w)));
+        let cues: Vec<String> = joined(&view, accepted)
+            .into_iter()
+            .map(|c| {
+                let cue = view
+                    .span(c.start)
+                    .unwrap()
+                    .cover(view.span(c.end - 1).unwrap());
+                doc.span_text(cue).to_string()
+            })
+            .collect();
+        assert_eq!(
+            cues,
+            ["almost certainly", "might be expected", "may", "crack"],
+            "no punctuation between joined candidates, and at most one word"
         );
     }
 
