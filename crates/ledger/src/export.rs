@@ -61,23 +61,100 @@ pub trait RowSink {
     fn row(&mut self, cells: &[Cell]) -> std::io::Result<()>;
 }
 
-/// The query that exports a table, or `None` for a name that is no table.
-fn table_query(name: &str) -> Option<String> {
-    if name == "articles" {
+/// The tables of a dataset (`attest export dataset`), in the order of
+/// [`TABLES`]: all but `corrections`, which holds editors' work rather than
+/// analyses.
+pub fn dataset_tables() -> impl Iterator<Item = &'static str> {
+    TABLES.into_iter().filter(|table| *table != "corrections")
+}
+
+/// The name of the column [`dataset_query`] adds: the month of the article a
+/// row belongs to.
+pub const MONTH_COLUMN: &str = "month";
+
+/// How a table is read: what is selected, from where, in which order, and
+/// the row id of the article a row belongs to. One description serves the
+/// whole-table export and the dataset's monthly one, so that both carry the
+/// same columns in the same order.
+struct TableRead {
+    columns: &'static str,
+    from: String,
+    order: &'static str,
+    /// `None` for a table whose rows belong to no one article.
+    article: Option<&'static str>,
+}
+
+fn table_read(name: &str) -> Option<TableRead> {
+    Some(match name {
         // The text sits in a table of its own so that scans of the counts stay
         // small; the export joins it back as the last column.
-        return Some(
-            "SELECT a.*, t.text FROM articles a JOIN article_texts t ON t.article = a.id \
-             ORDER BY a.id"
-                .to_string(),
-        );
+        "articles" => TableRead {
+            columns: "a.*, t.text",
+            from: "articles a JOIN article_texts t ON t.article = a.id".to_string(),
+            order: "a.id",
+            article: Some("a.id"),
+        },
+        "article_stances" => TableRead {
+            columns: "r.*",
+            from: "article_stances r".to_string(),
+            order: "r.article, r.stance",
+            article: Some("r.article"),
+        },
+        // A name of TABLES, never the caller's text, goes into the query.
+        _ => {
+            let name = TABLES.iter().find(|table| **table == name)?;
+            TableRead {
+                columns: "r.*",
+                from: format!("{name} r"),
+                order: "r.id",
+                article: (!matches!(*name, "sources" | "corrections")).then_some("r.article"),
+            }
+        }
+    })
+}
+
+/// The query that exports a table, or `None` for a name that is no table.
+fn table_query(name: &str) -> Option<String> {
+    let read = table_read(name)?;
+    Some(format!(
+        "SELECT {} FROM {} ORDER BY {}",
+        read.columns, read.from, read.order
+    ))
+}
+
+/// The query that exports a table of [`dataset_tables`] for a dataset
+/// partitioned by month, and whether it is: the table's columns as
+/// [`crate::Ledger::export`] gives them, then [`MONTH_COLUMN`], the first
+/// seven characters (`YYYY-MM`) of the `published_date` of the row's
+/// article, null when it has none; in the order of that month, then of the
+/// table's export, so that each month's rows come together and in the same
+/// order as in the whole table. `sources`, whose rows belong to no one
+/// article, is the table's plain export and not partitioned. `None` for a
+/// name that is not a dataset table.
+pub fn dataset_query(name: &str) -> Option<(String, bool)> {
+    if !dataset_tables().any(|table| table == name) {
+        return None;
     }
-    if name == "article_stances" {
-        return Some("SELECT * FROM article_stances ORDER BY article, stance".to_string());
-    }
-    TABLES
-        .contains(&name)
-        .then(|| format!("SELECT * FROM {name} ORDER BY id"))
+    let read = table_read(name)?;
+    let Some(article) = read.article else {
+        return Some((table_query(name)?, false));
+    };
+    let (from, date) = if name == "articles" {
+        (read.from, "a.published_date")
+    } else {
+        (
+            format!("{} JOIN articles m ON m.id = {article}", read.from),
+            "m.published_date",
+        )
+    };
+    Some((
+        format!(
+            "SELECT {}, substr({date}, 1, 7) AS {MONTH_COLUMN} FROM {from} \
+             ORDER BY {MONTH_COLUMN}, {}",
+            read.columns, read.order
+        ),
+        true,
+    ))
 }
 
 pub(crate) fn export(

@@ -129,7 +129,9 @@ pub use corrections::{
     SourceChoice,
 };
 pub use error::LedgerError;
-pub use export::{Column, ColumnType, RowSink, TABLES};
+pub use export::{
+    Column, ColumnType, MONTH_COLUMN, RowSink, TABLES, dataset_query, dataset_tables,
+};
 pub use location::Location;
 pub use query::{Filter, GroupBy, plain_query};
 pub use rows::{

@@ -45,6 +45,7 @@ on_both_backends!(
     an_unassigned_layer_is_not_an_empty_one,
     storing_twice_skips_and_replacing_keeps_the_counts_true,
     exports_tables_in_key_order_and_only_read_only_queries,
+    dataset_queries_give_each_tables_rows_grouped_by_month,
     an_article_replaced_within_its_own_batch_leaves_a_sound_index,
     refuses_a_newer_schema,
     two_writers_store_each_key_once,
@@ -572,6 +573,62 @@ fn exports_tables_in_key_order_and_only_read_only_queries(db: &TestDb) {
     }
     assert_eq!(ledger.counts().unwrap().articles, 3);
     drop(ledger);
+}
+
+fn dataset_queries_give_each_tables_rows_grouped_by_month(db: &TestDb) {
+    let ledger = ingest(db, &corpus());
+    assert!(dataset_query("corrections").is_none());
+    assert!(dataset_query("articles; DROP TABLE articles").is_none());
+    for table in dataset_tables() {
+        let mut whole = Collect::default();
+        ledger.export(table, &mut whole).unwrap();
+        let (query, by_month) = dataset_query(table).unwrap();
+        let mut monthly = Collect::default();
+        ledger.export(&query, &mut monthly).unwrap();
+        if !by_month {
+            assert_eq!(table, "sources");
+            assert_eq!((&monthly.0, &monthly.1), (&whole.0, &whole.1));
+            continue;
+        }
+        let month = monthly.0.pop().unwrap();
+        assert_eq!(month.name, MONTH_COLUMN, "{table}");
+        assert_eq!(monthly.0, whole.0, "{table}: the table's own columns");
+        assert_eq!(monthly.1.len(), whole.1.len(), "{table}");
+        // Each month's rows come together, in the table's own order.
+        let mut runs: Vec<(Cell, Vec<usize>)> = Vec::new();
+        for row in &monthly.1 {
+            let (month, cells) = row.split_last().unwrap();
+            let at = whole
+                .1
+                .iter()
+                .position(|w| w == cells)
+                .expect("a row of the table");
+            match runs.last_mut() {
+                Some((last, positions)) if last == month => positions.push(at),
+                _ => runs.push((month.clone(), vec![at])),
+            }
+        }
+        let months: Vec<&Cell> = runs.iter().map(|(month, _)| month).collect();
+        for (i, month) in months.iter().enumerate() {
+            assert!(
+                !months[i + 1..].contains(month),
+                "{table}: one run per month"
+            );
+        }
+        for (month, positions) in &runs {
+            assert!(positions.is_sorted(), "{table} {month:?}: {positions:?}");
+            assert!(
+                [Cell::Text("2026-03".into()), Cell::Text("2026-04".into())].contains(month),
+                "{table}: {month:?}"
+            );
+        }
+        if table == "articles" {
+            assert_eq!(
+                runs.iter().map(|(_, p)| p.len()).collect::<Vec<_>>(),
+                [1, 2]
+            );
+        }
+    }
 }
 
 /// Writes a file and returns its bytes, to check later that they did not change.
