@@ -18,40 +18,55 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
-/// Rows per record batch (and so per Parquet row group page run): large enough
-/// for good compression, small enough to keep memory flat.
+/// Rows per record batch at most: large enough for good compression, small
+/// enough to keep memory flat.
 const BATCH_ROWS: usize = 16_384;
 
-pub(crate) struct ParquetSink<'a> {
-    out: Option<&'a mut (dyn Write + Send)>,
+/// Bytes of text per record batch at most, so that a batch of long articles
+/// holds no more than this however few rows it has.
+const BATCH_TEXT_BYTES: usize = 16 << 20;
+
+/// The encoded size at which a row group is closed. The writer holds the open
+/// row group in memory, so this bounds it; the size is a function of the
+/// rows alone, so the same rows make the same row groups.
+const ROW_GROUP_BYTES: usize = 64 << 20;
+
+/// Rows per row group at most (the parquet crate's default, fixed here so
+/// that a new version of it does not change the files).
+const ROW_GROUP_ROWS: usize = 1 << 20;
+
+pub(crate) struct ParquetSink<W: Write + Send> {
+    out: Option<W>,
     columns: Vec<Column>,
     pending: Vec<Vec<Cell>>,
+    pending_text_bytes: usize,
     rows_written: usize,
-    writer: Option<ArrowWriter<&'a mut (dyn Write + Send)>>,
+    writer: Option<ArrowWriter<W>>,
     schema: Option<Arc<Schema>>,
 }
 
-impl<'a> ParquetSink<'a> {
-    pub(crate) fn new(out: &'a mut (dyn Write + Send)) -> ParquetSink<'a> {
+impl<W: Write + Send> ParquetSink<W> {
+    pub(crate) fn new(out: W) -> ParquetSink<W> {
         ParquetSink {
             out: Some(out),
             columns: Vec::new(),
             pending: Vec::new(),
+            pending_text_bytes: 0,
             rows_written: 0,
             writer: None,
             schema: None,
         }
     }
 
-    /// Writes the rows still pending and the file footer.
-    pub(crate) fn finish(mut self) -> io::Result<()> {
+    /// Writes the rows still pending and the file footer; returns the output.
+    pub(crate) fn finish(mut self) -> io::Result<W> {
         self.flush()?;
         if self.writer.is_none() {
             self.start()?;
         }
         match self.writer.take() {
-            Some(writer) => writer.close().map(|_| ()).map_err(io::Error::other),
-            None => Ok(()),
+            Some(writer) => writer.into_inner().map_err(io::Error::other),
+            None => Err(io::Error::other("the Parquet writer did not start")),
         }
     }
 
@@ -67,6 +82,8 @@ impl<'a> ParquetSink<'a> {
         let schema = Arc::new(Schema::new(fields));
         let properties = WriterProperties::builder()
             .set_compression(Compression::SNAPPY)
+            .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+            .set_max_row_group_bytes(Some(ROW_GROUP_BYTES))
             .build();
         let Some(out) = self.out.take() else {
             return Err(io::Error::other("the Parquet writer was started twice"));
@@ -170,19 +187,27 @@ impl<'a> ParquetSink<'a> {
         writer.write(&batch).map_err(io::Error::other)?;
         self.rows_written += self.pending.len();
         self.pending.clear();
+        self.pending_text_bytes = 0;
         Ok(())
     }
 }
 
-impl RowSink for ParquetSink<'_> {
+impl<W: Write + Send> RowSink for ParquetSink<W> {
     fn columns(&mut self, columns: &[Column]) -> io::Result<()> {
         self.columns = columns.to_vec();
         Ok(())
     }
 
     fn row(&mut self, cells: &[Cell]) -> io::Result<()> {
+        self.pending_text_bytes += cells
+            .iter()
+            .map(|cell| match cell {
+                Cell::Text(text) => text.len(),
+                _ => 0,
+            })
+            .sum::<usize>();
         self.pending.push(cells.to_vec());
-        if self.pending.len() >= BATCH_ROWS {
+        if self.pending.len() >= BATCH_ROWS || self.pending_text_bytes >= BATCH_TEXT_BYTES {
             self.flush()?;
         }
         Ok(())
