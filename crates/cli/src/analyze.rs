@@ -6,11 +6,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use attest_doc::Doc;
+use attest_ledger::{ArticleKey, Ledger, OnConflict, Stored};
 use attest_pipeline::{Pipeline, ReadArticle};
 use attest_read::{Input, Origin, ReadConfig, ReadError, ReadItem};
 use attest_write::{JsonConfig, ReportConfig};
 use rayon::prelude::*;
 
+use crate::dataset::DatasetOut;
 use crate::flags::{AnalyzeArgs, ColorChoice, Errors, Format};
 use crate::ids::SeenIds;
 use crate::out_names::{OutNames, relative_stem};
@@ -70,7 +72,8 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
     let mut writer = Writer::new(args)?;
     if args.inputs.is_empty() {
         let doc = pipeline.analyze(sample::article());
-        return writer.write(&doc, &Place::default());
+        writer.write(&doc, &Place::default())?;
+        return writer.finish();
     }
     let inputs = args.inputs.iter().map(Input::from_arg).collect();
     let mut items = attest_read::read_inputs(inputs, ReadConfig { limits })
@@ -84,7 +87,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> anyhow::Result<()> {
             item.as_ref().map_or(0, |item| item.article.text.len())
         });
         if chunk.is_empty() {
-            return Ok(());
+            return writer.finish();
         }
         let (chunk, places): (Vec<_>, Vec<_>) = chunk
             .into_iter()
@@ -159,9 +162,19 @@ struct InlineError<'a> {
     error: String,
 }
 
+/// A Parquet dataset being built: documents are stored in a ledger of their
+/// own (in the dataset's hidden scratch directory, on disk, so that memory
+/// does not grow with the corpus), from which the tables are exported as
+/// `attest export dataset` exports them.
+struct DatasetWriter {
+    ledger: Ledger,
+    out: DatasetOut,
+}
+
 /// Where and how documents are written.
 struct Writer {
     format: Format,
+    dataset: Option<DatasetWriter>,
     out_dir: Option<PathBuf>,
     overwrite: Overwrite,
     json: JsonConfig,
@@ -177,13 +190,25 @@ impl Writer {
             (Format::Brat, None) => {
                 bail!("--format brat writes files: give a directory with --out DIR")
             }
+            (Format::Parquet, None) => {
+                bail!("--format parquet writes a dataset: give a directory with --out DIR")
+            }
             (Format::Report | Format::Jsonl, Some(_)) => {
                 bail!(
-                    "--out is for --format brat and json; redirect standard output for this format"
+                    "--out is for --format brat, json and parquet; redirect standard output for \
+                     this format"
                 )
             }
             _ => {}
         }
+        let dataset = match (args.format, &args.out) {
+            (Format::Parquet, Some(dir)) => {
+                let out = DatasetOut::prepare(dir, args.force)?;
+                let ledger = Ledger::open(out.scratch().join("ledger.db"))?;
+                Some(DatasetWriter { ledger, out })
+            }
+            _ => None,
+        };
         if args.errors == Errors::Inline && args.format != Format::Jsonl {
             bail!("--errors inline writes errors as JSON lines: it needs --format jsonl");
         }
@@ -199,6 +224,7 @@ impl Writer {
         };
         Ok(Writer {
             format: args.format,
+            dataset,
             out_dir: args.out.clone(),
             overwrite: Overwrite {
                 force: args.force,
@@ -238,10 +264,48 @@ impl Writer {
                 }
                 attest_write::write_report(doc, &self.report, &mut self.stdout)?;
             }
+            (Format::Parquet, _) => self.store(doc, place)?,
             (Format::Brat, None) => unreachable!("checked in Writer::new"),
         }
         self.written += 1;
         self.stdout.flush()?;
+        Ok(())
+    }
+
+    /// Stores a document in the dataset's ledger, under the key `attest
+    /// ingest` would give it.
+    fn store(&mut self, doc: &Doc, place: &Place) -> anyhow::Result<()> {
+        let Some(dataset) = &mut self.dataset else {
+            bail!("no dataset is being written");
+        };
+        let key = if place.id_given {
+            ArticleKey::by_id(&doc.article().id)
+        } else {
+            ArticleKey::by_content(doc.article())
+        };
+        match dataset.ledger.store_one(doc, &key, OnConflict::Skip) {
+            Ok(Stored::Added | Stored::Replaced) => {}
+            Ok(Stored::Skipped) => messages::warning(format_args!(
+                "{}: {}: an article stored under the same key ({}) was read before; \
+                 the dataset holds the first",
+                place.origin.place(),
+                doc.article().id,
+                key.as_str()
+            )),
+            // The ledger could not store this article; the others go on.
+            Err(err) => messages::input_failed(format_args!("{}: {err}", doc.article().id)),
+        }
+        Ok(())
+    }
+
+    /// Ends the output: a dataset's tables are written now, from its ledger.
+    fn finish(self) -> anyhow::Result<()> {
+        let Some(dataset) = self.dataset else {
+            return Ok(());
+        };
+        let rows = dataset.out.write(&dataset.ledger)?;
+        dataset.ledger.close()?;
+        crate::export::report_dataset(&rows, dataset.out.dir());
         Ok(())
     }
 

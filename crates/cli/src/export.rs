@@ -1,5 +1,6 @@
-//! `attest export`: a ledger table or query as JSON Lines, CSV or Parquet, or
-//! the corrected articles as brat gold.
+//! `attest export`: a ledger table or query as JSON Lines, CSV or Parquet, the
+//! analysed tables as a Parquet dataset ([`crate::dataset`]), or the
+//! corrected articles as brat gold.
 //!
 //! A file is written through [`crate::safe_write`]: never over the ledger, a
 //! device or a directory, over an existing file only with `--force`, and a
@@ -13,6 +14,7 @@ use anyhow::Context;
 use attest_doc::{Article, Attribution, AttributionId, Doc, Span, Stance};
 use attest_ledger::{Cell, Column, GoldArticle, Ledger, RowSink};
 
+use crate::dataset::DatasetOut;
 use crate::ledger_flags::{ExportArgs, ExportFormat};
 use crate::messages;
 use crate::out_names::safe_name;
@@ -20,27 +22,35 @@ use crate::safe_write::{self, Overwrite};
 use crate::table::write_csv_row;
 
 pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<()> {
+    if args.what == "dataset" {
+        return dataset_export(args);
+    }
+    let Some(format) = args.format else {
+        anyhow::bail!("give --format: jsonl, csv, parquet, or brat (for corrections)");
+    };
     let mut ledger = Ledger::open_read_only(&args.db.db, &args.db.options())?;
     ledger.set_budget(args.budget())?;
-    if args.format == ExportFormat::Brat {
+    if format == ExportFormat::Brat {
         return gold_export(&ledger, args);
     }
     if args.out.as_os_str() == "-" {
-        if args.format == ExportFormat::Parquet && io::stdout().is_terminal() {
+        if format == ExportFormat::Parquet && io::stdout().is_terminal() {
             anyhow::bail!("Parquet is binary: redirect standard output, or give --out FILE");
         }
         // A person reads a terminal: text from the articles must not drive it.
         if io::stdout().is_terminal() {
             let mut out = attest_write::TerminalSafeWriter::new(BufWriter::new(io::stdout()));
-            export_to(&ledger, args, &mut out)?;
+            export_to(&ledger, args, format, &mut out)?;
             return out.flush().context("writing standard output");
         }
         let mut out = BufWriter::new(io::stdout());
-        export_to(&ledger, args, &mut out)?;
+        export_to(&ledger, args, format, &mut out)?;
         return out.flush().context("writing standard output");
     }
     let policy = Overwrite::protecting_ledger(args.force, args.db.db.path());
-    let rows = safe_write::write_file(&args.out, &policy, |out| export_to(&ledger, args, out))?;
+    let rows = safe_write::write_file(&args.out, &policy, |out| {
+        export_to(&ledger, args, format, out)
+    })?;
     messages::note(format_args!(
         "exported {rows} rows to {}",
         args.out.display()
@@ -48,12 +58,40 @@ pub(crate) fn run(args: &ExportArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `attest export dataset`: the ledger's tables as a Parquet dataset in
+/// `--out DIR`.
+fn dataset_export(args: &ExportArgs) -> anyhow::Result<()> {
+    if !matches!(args.format, None | Some(ExportFormat::Parquet)) {
+        anyhow::bail!("a dataset is written as Parquet: leave out --format, or give parquet");
+    }
+    let mut ledger = Ledger::open_read_only(&args.db.db, &args.db.options())?;
+    ledger.set_budget(args.budget())?;
+    let dataset = DatasetOut::prepare(&args.out, args.force)?;
+    let rows = dataset.write(&ledger)?;
+    report_dataset(&rows, dataset.dir());
+    Ok(())
+}
+
+/// Says how many rows each table of a dataset written to `out` has.
+pub(crate) fn report_dataset(rows: &[(&str, usize)], out: &std::path::Path) {
+    let tables: Vec<String> = rows
+        .iter()
+        .map(|(table, rows)| format!("{table} {rows}"))
+        .collect();
+    messages::note(format_args!(
+        "wrote a Parquet dataset to {} (rows: {})",
+        out.display(),
+        tables.join(", ")
+    ));
+}
+
 fn export_to(
     ledger: &Ledger,
     args: &ExportArgs,
+    format: ExportFormat,
     out: &mut (dyn Write + Send),
 ) -> anyhow::Result<usize> {
-    match args.format {
+    match format {
         ExportFormat::Jsonl => Ok(ledger.export(
             &args.what,
             &mut JsonlSink {

@@ -191,14 +191,16 @@ pub(crate) struct AnalyzeArgs {
     pub(crate) format: Format,
 
     /// Directory to write to: required by `brat` (a .txt and an .ann per
-    /// article); with `json`, one .json file per article instead of standard
-    /// output. Files are named after the input files, below DIR as below the
-    /// input directory; the records of a .jsonl or .warc file go into a folder
-    /// named after it, by id.
+    /// article) and `parquet` (a dataset); with `json`, one .json file per
+    /// article instead of standard output. Files of brat and json are named
+    /// after the input files, below DIR as below the input directory; the
+    /// records of a .jsonl or .warc file go into a folder named after it, by
+    /// id.
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
 
-    /// Replace files already in the --out directory.
+    /// Replace files already in the --out directory (with `parquet`, the
+    /// tables of an earlier dataset).
     #[arg(long)]
     pub(crate) force: bool,
 
@@ -368,6 +370,10 @@ pub(crate) enum Format {
     Jsonl,
     /// brat standoff: a .txt and an .ann per article, offsets in code points.
     Brat,
+    /// A Parquet dataset in --out DIR: the tables `attest export dataset`
+    /// writes from a ledger, with the ids a ledger of these articles alone
+    /// would give them.
+    Parquet,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

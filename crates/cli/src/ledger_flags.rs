@@ -275,20 +275,24 @@ pub(crate) enum ExportFormat {
 
 #[derive(Debug, Args)]
 pub(crate) struct ExportArgs {
-    /// A table (articles, sources, appearances, attributions, quotes, hedges,
-    /// entities, quantities, times, corrections) or a read-only SQL query
-    /// (SELECT ... or WITH ...); docs/ledger.md describes the columns.
-    #[arg(value_name = "TABLE|QUERY")]
+    /// A table (articles, article_stances, sources, appearances,
+    /// attributions, quotes, hedges, entities, quantities, times,
+    /// corrections), a read-only SQL query (SELECT ... or WITH ...), or
+    /// `dataset`: every table but corrections as a directory of Parquet files
+    /// partitioned by month (`--out DIR`). docs/ledger.md describes the
+    /// columns.
+    #[arg(value_name = "TABLE|QUERY|dataset")]
     pub(crate) what: String,
 
-    /// Output format.
+    /// Output format; required but for `dataset`, which is Parquet.
     #[arg(long, value_enum)]
-    pub(crate) format: ExportFormat,
+    pub(crate) format: Option<ExportFormat>,
 
     /// The file to write; `-` writes to standard output (`./-` is a file
     /// named `-`). The ledger itself, directories, devices and FIFOs are
-    /// refused; an existing file only with --force.
-    #[arg(long, value_name = "FILE")]
+    /// refused; an existing file only with --force. For `dataset` and
+    /// `--format brat`, the directory to write in.
+    #[arg(long, value_name = "FILE|DIR")]
     pub(crate) out: PathBuf,
 
     /// Fail, keeping no file, when the query gives more than N rows.
@@ -300,7 +304,8 @@ pub(crate) struct ExportArgs {
     #[arg(long, value_name = "SECONDS")]
     pub(crate) time_limit: Option<u64>,
 
-    /// Replace an existing file at --out.
+    /// Replace an existing file at --out (for `dataset`, the tables of an
+    /// earlier dataset in DIR).
     #[arg(long)]
     pub(crate) force: bool,
 

@@ -4,6 +4,7 @@
 
 mod analysed;
 mod analyze;
+mod dataset;
 mod entities;
 mod eval;
 mod export;

@@ -16,6 +16,9 @@
 //!   temporary file (`.NAME.PID.attest-tmp`, hidden beside the destination)
 //!   is removed on an error, and on Ctrl-C or SIGTERM where the process lives
 //!   long enough to do so.
+//!
+//! A directory of outputs (a Parquet dataset) is built in a [`TempDir`],
+//! removed the same way, and moved into place by its writer.
 
 use std::ffi::OsString;
 use std::fs::{self, File, Metadata};
@@ -207,7 +210,8 @@ fn same_file(a: &Metadata, b: &Metadata) -> bool {
     a.len() == b.len() && a.modified().ok() == b.modified().ok()
 }
 
-/// Temporary files not yet renamed into place, for the signal handler.
+/// Temporary files and directories not yet renamed into place or removed,
+/// for the signal handler.
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// Removes pending temporary files when the process is interrupted or told to
@@ -226,7 +230,7 @@ fn clean_up_on_signals() {
                 if let Some(signal) = signals.forever().next() {
                     let pending = PENDING.lock().map(|p| p.clone()).unwrap_or_default();
                     for path in pending {
-                        let _ = fs::remove_file(path);
+                        let _ = fs::remove_file(&path).or_else(|_| fs::remove_dir_all(&path));
                     }
                     std::process::exit(128 + signal);
                 }
@@ -301,9 +305,48 @@ impl TempFile {
     }
 
     fn forget(&self) {
+        forget_pending(&self.path);
+    }
+}
+
+fn forget_pending(path: &Path) {
+    if let Ok(mut pending) = PENDING.lock() {
+        pending.retain(|pending| pending != path);
+    }
+}
+
+/// A new directory, removed with all it holds when dropped (and on Ctrl-C,
+/// SIGTERM or SIGHUP), for outputs that are moved out of it once complete.
+pub(crate) struct TempDir {
+    path: PathBuf,
+}
+
+impl TempDir {
+    /// Creates `path`, which must not exist: a directory left by a killed run
+    /// is reported rather than emptied, since nothing says whose it is.
+    pub(crate) fn create(path: PathBuf) -> anyhow::Result<TempDir> {
+        clean_up_on_signals();
+        fs::create_dir(&path).with_context(|| {
+            format!(
+                "{}: cannot create a temporary directory (one left by an earlier run can be deleted)",
+                path.display()
+            )
+        })?;
         if let Ok(mut pending) = PENDING.lock() {
-            pending.retain(|path| path != &self.path);
+            pending.push(path.clone());
         }
+        Ok(TempDir { path })
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.path);
+        forget_pending(&self.path);
     }
 }
 

@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 
 mod common;
 use common::{attest, stderr, stdout};
+#[path = "common/files.rs"]
+mod files;
+use files::listing;
 
 /// A fresh directory for one test.
 fn temp_dir(name: &str) -> PathBuf {
@@ -491,24 +494,6 @@ fn error_messages_say_their_cause_once() {
     assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
     assert_eq!(err.matches(path_str(&missing)).count(), 1, "{err}");
     let _ = fs::remove_dir_all(&dir);
-}
-
-fn listing(root: &Path) -> Vec<String> {
-    let mut found = Vec::new();
-    let mut todo = vec![root.to_path_buf()];
-    while let Some(dir) = todo.pop() {
-        for entry in fs::read_dir(&dir).expect("listed") {
-            let path = entry.expect("an entry").path();
-            if path.is_dir() {
-                todo.push(path);
-            } else {
-                let relative = path.strip_prefix(root).expect("below the root");
-                found.push(relative.to_string_lossy().into_owned());
-            }
-        }
-    }
-    found.sort();
-    found
 }
 
 #[test]
