@@ -1,6 +1,7 @@
-//! The ledger commands against a real PostgreSQL: the same answers as from a
-//! SQLite file, `attest serve` reading PostgreSQL, and four ingests writing
-//! one ledger at once while one of them is killed.
+//! The ledger commands against a real PostgreSQL: the same answers (and the
+//! same Parquet dataset) as from a SQLite file, `attest serve` reading
+//! PostgreSQL, and four ingests writing one ledger at once while one of them
+//! is killed.
 //!
 //! The server is the one `ATTEST_TEST_POSTGRES` names (a `postgres://` URL);
 //! each test works in a schema of its own there. Without the variable the
@@ -19,6 +20,9 @@ use serde_json::Value;
 
 mod common;
 use common::{attest, stderr};
+#[path = "common/files.rs"]
+mod files;
+use files::listing;
 #[path = "common/ledger.rs"]
 mod ledger_cli;
 use ledger_cli::{dump, exported, path_str, succeeds, temp_dir};
@@ -167,6 +171,21 @@ mod postgres {
             dump(&dir, pg),
             dump(&dir, sqlite),
             "every table, row for row"
+        );
+        let dataset = |db: &str, name: &str| {
+            let out = dir.join(name);
+            succeeds(&["export", "dataset", "--out", path_str(&out), "--db", db]);
+            listing(&out)
+                .into_iter()
+                .map(|file| {
+                    let bytes = std::fs::read(out.join(&file)).expect("read");
+                    (file, bytes)
+                })
+                .collect::<Vec<_>>()
+        };
+        assert!(
+            dataset(pg, "pg-dataset") == dataset(sqlite, "sqlite-dataset"),
+            "the same Parquet dataset, byte for byte"
         );
 
         let top = json(&succeeds(&[
