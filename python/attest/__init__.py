@@ -46,6 +46,7 @@ __all__ = [
     "Entity",
     "Quantity",
     "Time",
+    "Certainty",
     "Summary",
     "Ledger",
 ]
@@ -99,7 +100,9 @@ class Attribution:
 
     ``kind`` is ``direct``, ``mixed``, ``indirect`` or ``according_to``;
     ``stance`` the stance label, or None when stances were not looked for;
-    a role the article leaves out (a source for "reportedly") is empty.
+    a role the article leaves out (a source for "reportedly") is empty;
+    ``hedged_by_writer`` whether a hedge of the writer's lies in the cue or
+    content ("reportedly said"), None when hedges were not looked for.
     """
 
     index: int
@@ -109,6 +112,7 @@ class Attribution:
     cue: tuple[Span, ...]
     content: tuple[Span, ...]
     stance: Optional[str]
+    hedged_by_writer: Optional[bool]
 
     def __repr__(self) -> str:
         return (
@@ -213,6 +217,19 @@ class Time(_Spanned):
 
 
 @dataclass(frozen=True)
+class Certainty:
+    """How many statements the writer hedged: attributions, and sentences in
+    the writer's own voice (those that attribute and quote no one); each share
+    is over its own kind."""
+
+    hedged_attributions: int
+    hedged_attribution_share: float
+    writers_voice_sentences: int
+    hedged_sentences: int
+    hedged_sentence_share: float
+
+
+@dataclass(frozen=True)
 class Summary:
     """The sourcing summary, counted as every attest output counts it."""
 
@@ -227,6 +244,7 @@ class Summary:
     stances: Mapping[str, int]
     hedges: int
     quotations: Mapping[str, int]
+    certainty: Optional[Certainty]
 
 
 class Document:
@@ -311,6 +329,7 @@ class Document:
                 _spans(a["cue"]),
                 _spans(a["content"]),
                 None if labels is None else labels.get(a["index"]),
+                a["hedged_by_writer"],
             ),
         )
 
@@ -375,8 +394,16 @@ class Document:
         summary = self._data.get("summary")
         if summary is None:
             return None
-        # Fields a later schema adds are passed over, as docs/schema.md asks.
-        return Summary(**{name: summary[name] for name in Summary.__dataclass_fields__})
+        fields = _known_fields(Summary, summary)
+        if fields["certainty"] is not None:
+            fields["certainty"] = Certainty(**_known_fields(Certainty, fields["certainty"]))
+        return Summary(**fields)
+
+
+def _known_fields(record: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of the dataclass ``record`` from ``data``: fields a later
+    schema adds are passed over, as docs/schema.md asks."""
+    return {name: data[name] for name in record.__dataclass_fields__}
 
 
 Article = Union[str, Mapping[str, Any]]

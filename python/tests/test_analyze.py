@@ -72,6 +72,9 @@ def test_views_carry_what_the_pipeline_found():
     assert doc.summary.quotations["attributed"] == len(attributed)
     assert {s.kind for s in doc.sources} >= {"person", "unnamed"}
     assert doc.summary.attributions == len(doc.attributions)
+    hedged = [a for a in doc.attributions if a.hedged_by_writer]
+    assert doc.summary.certainty.hedged_attributions == len(hedged)
+    assert doc.summary.certainty.writers_voice_sentences > 0
     assert any(q.unit == "USD" for q in doc.quantities)
 
 

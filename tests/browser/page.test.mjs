@@ -142,6 +142,7 @@ try {
     for (const expected of ['Sourcing', 'Marisol Okafor', 'Tom Ferreira', 'Brightwater Terminals Inc.', 'denies', 'confirms', 'declines', 'reports']) {
       assert.ok(panel.includes(expected), `the side panel shows ${expected}`);
     }
+    assert.match(panel, /hedged by the writer\s+\d+ of \d+ attributions; \d+ of \d+ sentences? in the writer's own voice/, 'what the writer hedged, in words');
     // Each attribution's stance is written beside its cue, and can be hidden.
     const attributions = await page.locator('#side-panel button.statement[data-attribution]').count();
     const tags = page.locator('#article-view .stance-tag');
@@ -389,6 +390,9 @@ try {
     assert.ok(!unnamed.label.endsWith('100%') || unnamed.texts.filter((t) => t.endsWith('%')).length > 3, unnamed.label);
     for (const outlet of ['Coastline News', 'Harbor Gazette', 'Valley Times']) assert.ok(unnamed.texts.includes(outlet), `${outlet} labelled`);
     assert.ok(unnamed.texts.filter((t) => /^\d+%$/.test(t)).length >= 3 + 3, 'a scale and a value on each bar');
+    assert.ok(charts.some((c) => c.label.startsWith('Share of attributions hedged by the writer')), 'a chart of the hedged share');
+    const outletTable = await page.locator('#ledger-content table').innerText();
+    for (const column of ['attributions hedged by the writer', "writer's own sentences hedged"]) assert.ok(outletTable.includes(column), `the table has ${column}`);
     await axe(page, 'outlets');
     await page.screenshot({ path: join(shots, 'ledger-outlets.png'), fullPage: true });
     await page.goto(`${base}/#ledger/outlets?since=2031-01-01`);

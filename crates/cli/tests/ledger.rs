@@ -67,6 +67,60 @@ fn joined(spans: &[Value]) -> String {
         .join(" … ")
 }
 
+/// Two outlets in two months: the first hedges an attribution ("reportedly
+/// said") and a sentence of its own ("will likely"), the second nothing.
+const HEDGED_CORPUS: &str = r#"{"id": "h1", "outlet": "Coast Herald", "published": "2026-03-02", "text": "The harbour strike will likely end before the holidays. Ships waited outside the breakwater on Monday.\n\nOfficials reportedly said the port would reopen next week. The union's leader, Dana Whitcombe, said members would vote on Friday."}
+{"id": "h2", "outlet": "Valley Times", "published": "2026-04-12", "text": "The council met on Tuesday. The mayor said the budget was final. Residents filled the hall."}
+"#;
+
+#[test]
+fn stats_give_the_shares_the_writer_hedged_by_outlet_and_month() {
+    let dir = temp_dir("hedged");
+    let corpus = dir.join("hedged.jsonl");
+    std::fs::write(&corpus, HEDGED_CORPUS).expect("the corpus is written");
+    let docs = analysis(&corpus);
+    let certainty: Vec<&Value> = docs.iter().map(|d| &d["summary"]["certainty"]).collect();
+    assert!(
+        certainty[0]["hedged_attributions"].as_u64() > Some(0)
+            && certainty[0]["hedged_sentences"].as_u64() > Some(0),
+        "the first article hedges both: {}",
+        certainty[0]
+    );
+    assert_eq!(certainty[1]["hedged_attributions"], 0);
+    assert_eq!(certainty[1]["hedged_sentences"], 0);
+    let db = dir.join("ledger.db");
+    succeeds(&["ingest", path_str(&corpus), "--db", path_str(&db)]);
+    let db = path_str(&db);
+
+    // One article per outlet and per month: each row's shares are its article's.
+    for (by, groups) in [
+        ("outlet", ["Coast Herald", "Valley Times"]),
+        ("month", ["2026-03", "2026-04"]),
+    ] {
+        let rows = json(&["stats", "--by", by, "--db", db, "--format", "json"]);
+        for (group, certainty) in groups.iter().zip(&certainty) {
+            let row = rows
+                .as_array()
+                .and_then(|rows| rows.iter().find(|r| r["group"] == *group))
+                .unwrap_or_else(|| panic!("a row for {group}: {rows}"));
+            for field in [
+                "hedged_attribution_share",
+                "writers_voice_sentences",
+                "hedged_sentence_share",
+            ] {
+                assert_eq!(row[field], certainty[field], "{by} {group} {field}");
+            }
+        }
+    }
+    let csv = succeeds(&["stats", "--db", db, "--format", "csv"]);
+    let header = csv.lines().next().unwrap_or_default();
+    assert!(
+        header.ends_with("hedged_attribution_share,writers_voice_sentences,hedged_sentence_share"),
+        "{csv}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn ingest_then_queries_and_exports_agree_with_the_analysis() {
     let dir = temp_dir("agree");
@@ -99,8 +153,20 @@ fn ingest_then_queries_and_exports_agree_with_the_analysis() {
     assert_eq!(all[0]["attributions"], attributions.len());
     assert_eq!(all[0]["sources"], sources);
     assert_eq!(all[0]["hedges"], hedges);
-    let share = ((direct as f64 / attributions.len() as f64) * 10_000.0).round() / 10_000.0;
-    assert_eq!(all[0]["direct_share"], share);
+    let share = |n: usize, of: usize| ((n as f64 / of as f64) * 10_000.0).round() / 10_000.0;
+    assert_eq!(all[0]["direct_share"], share(direct, attributions.len()));
+
+    // The generated articles attribute every sentence; some attributions
+    // are hedged ("allegedly").
+    let hedged = attributions
+        .iter()
+        .filter(|a| a["hedged_by_writer"] == true)
+        .count();
+    assert!(hedged > 0, "the corpus has hedged attributions");
+    assert_eq!(
+        all[0]["hedged_attribution_share"],
+        share(hedged, attributions.len())
+    );
     let outlets = json(&["stats", "--db", db, "--format", "json"]);
     let per_outlet: u64 = outlets.as_array().map_or(0, |rows| {
         rows.iter().filter_map(|r| r["articles"].as_u64()).sum()

@@ -920,7 +920,7 @@ fn a_long_ledger_query_is_stopped_at_the_statement_timeout() {
     conn.execute_batch(
         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000) \
          INSERT INTO stats_cells SELECT 'Outlet ' || (i % 500), '2026-03-02', \
-         1, 100, 1, 0, 1, 0, 0, 1, 0, 100 FROM n",
+         1, 100, 1, 0, 1, 0, 0, 1, 0, 100, 0, 0, 0, 0 FROM n",
     )
     .expect("cells are added");
     drop(conn);

@@ -27,6 +27,7 @@
 
 mod article;
 mod budget;
+mod certainty;
 mod doc;
 mod folded;
 mod ids;
@@ -40,6 +41,7 @@ mod summary;
 
 pub use article::{Article, Published, PublishedError};
 pub use budget::{Budget, Canceller, Exhausted};
+pub use certainty::Certainty;
 pub use doc::{Doc, Layer, LayerError, LayerSet, Segmentation};
 pub use folded::FoldedWords;
 pub use ids::{AttributionId, ClusterId, ParagraphId, SentenceId, SourceId, TokenId};
@@ -54,4 +56,4 @@ pub use names::{from_serde_name, serde_name};
 pub use offsets::OffsetIndex;
 pub use span::{Span, SpanError};
 pub use stage::{Stage, StageError};
-pub use summary::{Counts, SourcingSummary};
+pub use summary::{CertaintySummary, Counts, SourcingSummary};

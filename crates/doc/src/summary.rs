@@ -1,13 +1,14 @@
 //! The sourcing summary of a document: how an article sources what it reports.
 //!
-//! It is derived from the attributions, stances, sources and hedges layers and
+//! It is derived from the attributions, stances, sources and hedges layers (and
+//! from [`Certainty`], whether the writer hedged each statement) and
 //! holds nothing of its own, so every writer (JSON, the report, the ledger, the
 //! web page) counts the same way from one function instead of each keeping a
 //! tally of its own.
 
 use serde::Serialize;
 
-use crate::{AttributionKind, Doc, Layer, QuoteStatus, SourceKind, StanceLabel};
+use crate::{AttributionKind, Certainty, Doc, Layer, QuoteStatus, SourceKind, StanceLabel};
 
 /// How an article sources what it reports.
 ///
@@ -48,6 +49,61 @@ pub struct SourcingSummary {
     /// cue of their own, continuing the speaker before them) among them; `None`
     /// when quotations were not looked for.
     pub quotations: Option<Counts<QuoteStatus>>,
+    /// How many statements the writer hedged; `None` when sentences or
+    /// hedges were not looked for.
+    pub certainty: Option<CertaintySummary>,
+}
+
+/// How many statements the writer hedged: attributions, and sentences in the
+/// writer's own voice (as `Certainty` tells them).
+///
+/// Each share is over the statements of its own kind, rounded to four
+/// decimals, and 0 when there is none.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(deny_unknown_fields)
+)]
+pub struct CertaintySummary {
+    /// Attributions with a hedge of the writer's in their cue or content.
+    pub hedged_attributions: usize,
+    /// Hedged attributions over all attributions.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0.0, max = 1.0)))]
+    pub hedged_attribution_share: f64,
+    /// Sentences in the writer's own voice: with a word, none of it
+    /// attributed or quoting someone, and not in a byline.
+    pub writers_voice_sentences: usize,
+    /// Sentences in the writer's voice with a hedge in them.
+    pub hedged_sentences: usize,
+    /// Hedged sentences over the sentences in the writer's voice.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0.0, max = 1.0)))]
+    pub hedged_sentence_share: f64,
+}
+
+impl CertaintySummary {
+    /// The counts of `certainty`.
+    pub fn of(certainty: &Certainty) -> CertaintySummary {
+        let hedged_attributions = certainty.attributions.iter().filter(|h| **h).count();
+        let writers_voice_sentences = certainty.sentences.iter().flatten().count();
+        let hedged_sentences = certainty.sentences.iter().flatten().filter(|h| **h).count();
+        CertaintySummary {
+            hedged_attributions,
+            hedged_attribution_share: share(hedged_attributions, certainty.attributions.len()),
+            writers_voice_sentences,
+            hedged_sentences,
+            hedged_sentence_share: share(hedged_sentences, writers_voice_sentences),
+        }
+    }
+}
+
+/// `n` of `all`, rounded to four decimals; 0 of none is 0.
+fn share(n: usize, all: usize) -> f64 {
+    if all == 0 {
+        0.0
+    } else {
+        (n as f64 / all as f64 * 1e4).round() / 1e4
+    }
 }
 
 /// A count for every value of a small enum, zeros included, in the enum's
@@ -149,22 +205,18 @@ impl SourcingSummary {
             .iter()
             .filter(|a| a.kind == AttributionKind::Direct)
             .count();
-        let share = |n: usize| {
-            if attributions == 0 {
-                0.0
-            } else {
-                (n as f64 / attributions as f64 * 1e4).round() / 1e4
-            }
-        };
         Some(SourcingSummary {
             attributions,
             sources: doc.sources().len(),
-            unnamed_share: share(attributions_by_source_kind.get(SourceKind::Unnamed)),
+            unnamed_share: share(
+                attributions_by_source_kind.get(SourceKind::Unnamed),
+                attributions,
+            ),
             sources_by_kind,
             attributions_by_source_kind,
             without_source: sourced.iter().filter(|seen| !**seen).count(),
             direct_quotes,
-            direct_quote_share: share(direct_quotes),
+            direct_quote_share: share(direct_quotes, attributions),
             stances,
             hedges: doc.hedges().len(),
             quotations: doc.has(Layer::Quotations).then(|| {
@@ -174,6 +226,7 @@ impl SourcingSummary {
                 }
                 counts
             }),
+            certainty: Certainty::of(doc).as_ref().map(CertaintySummary::of),
         })
     }
 }
@@ -241,6 +294,7 @@ mod tests {
         assert_eq!(summary.sources_by_kind.get(SourceKind::Document), 0);
         assert_eq!(summary.stances.get(StanceLabel::Denies), 1);
         assert_eq!(summary.quotations, None, "quotations were not looked for");
+        assert_eq!(summary.certainty, None, "sentences were not looked for");
 
         doc.set_quotations(vec![
             Quotation {
@@ -274,6 +328,33 @@ mod tests {
             "{written}"
         );
         assert!(written.ends_with(r#""intends":0}"#), "{written}");
+    }
+
+    #[test]
+    fn certainty_counts_each_kind_of_statement_over_its_own_kind() {
+        let certainty = Certainty {
+            attributions: vec![true, false, false],
+            sentences: vec![None, Some(true), Some(false), None, Some(false)],
+        };
+        assert_eq!(
+            CertaintySummary::of(&certainty),
+            CertaintySummary {
+                hedged_attributions: 1,
+                hedged_attribution_share: 0.3333,
+                writers_voice_sentences: 3,
+                hedged_sentences: 1,
+                hedged_sentence_share: 0.3333,
+            }
+        );
+        let none = CertaintySummary::of(&Certainty {
+            attributions: Vec::new(),
+            sentences: vec![None],
+        });
+        assert_eq!(
+            (none.hedged_attribution_share, none.writers_voice_sentences),
+            (0.0, 0),
+            "0 of none is 0"
+        );
     }
 
     #[test]

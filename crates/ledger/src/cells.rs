@@ -16,9 +16,11 @@ use crate::db::{Conn, DbResult, values};
 /// Each cell column and the expression over an `articles` row that it sums.
 /// Counts of layers that were not looked for are NULL and add nothing;
 /// `hedge_words` counts words only of articles whose hedges were looked for,
-/// so that hedges per 1,000 words divide like by like. Counts per stance are
+/// so that hedges per 1,000 words divide like by like, and `hedge_attributions`
+/// counts attributions only of articles whose certainty was looked for, for
+/// the hedged share. Counts per stance are
 /// rows of `stats_stances` beside the cell, summing `article_stances`.
-pub(crate) const COLUMNS: [(&str, &str); 10] = [
+pub(crate) const COLUMNS: [(&str, &str); 14] = [
     ("articles", "1"),
     ("words", "coalesce(words, 0)"),
     ("sources", "coalesce(n_sources, 0)"),
@@ -32,6 +34,16 @@ pub(crate) const COLUMNS: [(&str, &str); 10] = [
         "hedge_words",
         "CASE WHEN n_hedges IS NOT NULL THEN coalesce(words, 0) ELSE 0 END",
     ),
+    ("hedged_attributions", "coalesce(n_hedged_attributions, 0)"),
+    (
+        "hedge_attributions",
+        "CASE WHEN n_hedged_attributions IS NOT NULL THEN coalesce(n_attributions, 0) ELSE 0 END",
+    ),
+    (
+        "writers_voice_sentences",
+        "coalesce(n_writers_voice_sentences, 0)",
+    ),
+    ("hedged_sentences", "coalesce(n_hedged_sentences, 0)"),
 ];
 
 /// The query of [`cell_values`], written once: it runs for every article stored.

@@ -682,6 +682,7 @@ pub(crate) fn stats(conn: &Conn<'_>, by: GroupBy, filter: &Filter) -> DbResult<V
                 })
                 .collect();
             let hedges = int("hedges")?;
+            let writers_voice_sentences = int("writers_voice_sentences")?;
             Ok(StatsRow {
                 group,
                 articles: int("articles")?,
@@ -694,6 +695,12 @@ pub(crate) fn stats(conn: &Conn<'_>, by: GroupBy, filter: &Filter) -> DbResult<V
                 stances,
                 hedges,
                 hedges_per_1000_words: share(hedges * 1000, int("hedge_words")?),
+                hedged_attribution_share: share(
+                    int("hedged_attributions")?,
+                    int("hedge_attributions")?,
+                ),
+                writers_voice_sentences,
+                hedged_sentence_share: share(int("hedged_sentences")?, writers_voice_sentences),
             })
         })
         .collect()

@@ -339,6 +339,14 @@ pub struct StatsRow {
     pub hedges: i64,
     /// Hedges per 1,000 words, rounded to 4 decimals.
     pub hedges_per_1000_words: Option<f64>,
+    /// The share of attributions that the writer hedged ("reportedly
+    /// said"), of the articles whose certainty was looked for.
+    pub hedged_attribution_share: Option<f64>,
+    /// Sentences in the writer's own voice: with a word, none of it
+    /// attributed or quoting someone, and not in a byline.
+    pub writers_voice_sentences: i64,
+    /// The share of those sentences that the writer hedged.
+    pub hedged_sentence_share: Option<f64>,
 }
 
 /// The values of [`SearchHit::found_in`], from the texts the search reads.
@@ -383,7 +391,13 @@ static STATS_COLUMNS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
         "direct_share",
         "mixed_share",
     ];
-    let after = ["hedges", "hedges_per_1000_words"];
+    let after = [
+        "hedges",
+        "hedges_per_1000_words",
+        "hedged_attribution_share",
+        "writers_voice_sentences",
+        "hedged_sentence_share",
+    ];
     before
         .into_iter()
         .chain(StanceLabel::ALL.iter().map(|label| label.name()))
@@ -412,7 +426,13 @@ impl Tabular for StatsRow {
                 .iter()
                 .map(|label| self.stances.get(label).copied().flatten().into()),
         );
-        cells.extend([self.hedges.into(), self.hedges_per_1000_words.into()]);
+        cells.extend([
+            self.hedges.into(),
+            self.hedges_per_1000_words.into(),
+            self.hedged_attribution_share.into(),
+            self.writers_voice_sentences.into(),
+            self.hedged_sentence_share.into(),
+        ]);
         cells
     }
 }
@@ -506,6 +526,9 @@ mod tests {
                 .collect(),
             hedges: 0,
             hedges_per_1000_words: None,
+            hedged_attribution_share: None,
+            writers_voice_sentences: 0,
+            hedged_sentence_share: None,
         });
     }
 }

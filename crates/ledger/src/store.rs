@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use std::sync::LazyLock;
 
 use attest_doc::{
-    Article, AttributionKind, Doc, Layer, SourceKind, SourcingSummary, Span, StanceLabel,
-    serde_name,
+    Article, AttributionKind, CertaintySummary, Doc, Layer, SourceKind, SourcingSummary, Span,
+    StanceLabel, serde_name,
 };
 use rusqlite::ErrorCode;
 use rusqlite::types::Value;
@@ -370,6 +370,9 @@ static INSERT_ARTICLE_SQL: LazyLock<String> = LazyLock::new(|| {
         "n_entities",
         "n_quantities",
         "n_times",
+        "n_hedged_attributions",
+        "n_writers_voice_sentences",
+        "n_hedged_sentences",
     ];
     let placeholders: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
     format!(
@@ -415,6 +418,9 @@ fn insert(tx: &Conn<'_>, entry: &Entry<'_>, pending: &mut Pending) -> DbResult<(
         counts.entities,
         counts.quantities,
         counts.times,
+        counts.hedged_attributions,
+        counts.writers_voice_sentences,
+        counts.hedged_sentences,
     ];
     let article_row = tx.insert(&INSERT_ARTICLE_SQL, params)?;
     for (label, n) in &counts.stances {
@@ -703,6 +709,9 @@ struct ArticleCounts {
     entities: Option<i64>,
     quantities: Option<i64>,
     times: Option<i64>,
+    hedged_attributions: Option<i64>,
+    writers_voice_sentences: Option<i64>,
+    hedged_sentences: Option<i64>,
 }
 
 impl ArticleCounts {
@@ -713,6 +722,8 @@ impl ArticleCounts {
         let from_summary = |layer, n: fn(&SourcingSummary) -> usize| {
             summary.as_ref().and_then(|s| count(layer, n(s)))
         };
+        let certainty = summary.as_ref().and_then(|s| s.certainty.as_ref());
+        let from_certainty = |n: fn(&CertaintySummary) -> usize| certainty.map(|c| n(c) as i64);
         let stances = StanceLabel::ALL
             .iter()
             .filter_map(|label| {
@@ -742,6 +753,9 @@ impl ArticleCounts {
             entities: count(Layer::Entities, doc.entities().len()),
             quantities: count(Layer::Quantities, doc.quantities().len()),
             times: count(Layer::Times, doc.times().len()),
+            hedged_attributions: from_certainty(|c| c.hedged_attributions),
+            writers_voice_sentences: from_certainty(|c| c.writers_voice_sentences),
+            hedged_sentences: from_certainty(|c| c.hedged_sentences),
         }
     }
 }

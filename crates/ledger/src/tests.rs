@@ -52,6 +52,8 @@ on_both_backends!(
     corrections_stand_beside_what_attest_found,
     finds_the_cell_of_an_article_through_its_index,
     a_version_2_ledger_migrates_its_stance_counts_without_loss,
+    statistics_give_the_shares_the_writer_hedged_by_outlet_and_month,
+    a_version_3_ledger_counts_no_certainty_until_articles_are_stored_again,
 );
 
 fn said<'a>(
@@ -155,6 +157,12 @@ fn corpus() -> Vec<Doc> {
 
 fn ingest(db: &TestDb, docs: &[Doc]) -> Ledger {
     let mut ledger = Ledger::open(db.location()).expect("a new ledger opens");
+    store_all(&mut ledger, docs, OnConflict::Skip, Stored::Added);
+    ledger
+}
+
+/// Stores `docs` in one batch, keyed by id, each with the outcome `expected`.
+fn store_all(ledger: &mut Ledger, docs: &[Doc], on_conflict: OnConflict, expected: Stored) {
     let keys: Vec<ArticleKey> = docs
         .iter()
         .map(|d| ArticleKey::by_id(&d.article().id))
@@ -165,12 +173,11 @@ fn ingest(db: &TestDb, docs: &[Doc]) -> Ledger {
         .map(|(doc, key)| Entry { doc, key })
         .collect();
     for outcome in ledger
-        .store(&entries, OnConflict::Skip)
+        .store(&entries, on_conflict)
         .expect("the batch is stored")
     {
-        assert_eq!(outcome.expect("each article is stored"), Stored::Added);
+        assert_eq!(outcome.expect("each article is stored"), expected);
     }
-    ledger
 }
 
 fn stores_every_layer_and_passes_its_own_check(db: &TestDb) {
@@ -1101,13 +1108,176 @@ fn a_version_2_ledger_migrates_its_stance_counts_without_loss(db: &TestDb) {
         ));
     }
     downgrade.push_str("DROP TABLE stats_stances; DROP TABLE article_stances;");
+    downgrade.push_str(VERSION_4_DROPPED);
     ledger.conn().batch(&downgrade).unwrap();
     drop(ledger);
     db.set_schema_version(2);
 
     let ledger = Ledger::open(db.location()).unwrap();
-    assert_eq!(stats(&ledger), before);
+    let without_certainty = |rows: Vec<Vec<StatsRow>>| -> Vec<Vec<StatsRow>> {
+        rows.into_iter()
+            .map(|rows| {
+                rows.into_iter()
+                    .map(|row| StatsRow {
+                        hedged_attribution_share: None,
+                        writers_voice_sentences: 0,
+                        hedged_sentence_share: None,
+                        ..row
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    assert_eq!(stats(&ledger), without_certainty(before));
     let report = ledger.check().unwrap();
     assert!(report.is_ok(), "{report:?}");
+    drop(ledger);
+}
+
+/// What version 4 added, taken away again to make a ledger of version 3.
+const VERSION_4_DROPPED: &str = "
+    ALTER TABLE articles DROP COLUMN n_hedged_attributions;
+    ALTER TABLE articles DROP COLUMN n_writers_voice_sentences;
+    ALTER TABLE articles DROP COLUMN n_hedged_sentences;
+    ALTER TABLE stats_cells DROP COLUMN hedged_attributions;
+    ALTER TABLE stats_cells DROP COLUMN hedge_attributions;
+    ALTER TABLE stats_cells DROP COLUMN writers_voice_sentences;
+    ALTER TABLE stats_cells DROP COLUMN hedged_sentences;
+";
+
+/// Two outlets over two months: hedges in an attribution's cue, in a
+/// sentence of the writer's, and none (a paragraph is a sentence here).
+fn hedged_corpus() -> Vec<Doc> {
+    use SourceKind::*;
+    use StanceLabel::*;
+    vec![
+        story(
+            "h1",
+            "Coast Herald",
+            "2026-03-02",
+            "Officials reportedly said the port would reopen.\n\nThe strike may end soon.\n\nShips waited.",
+            &[said(
+                "Officials",
+                "officials",
+                Unnamed,
+                "reportedly said",
+                "the port would reopen",
+                false,
+                Asserts,
+            )],
+            &[
+                ("reportedly", "reportedly said the port would reopen"),
+                ("may", "may end soon"),
+            ],
+        ),
+        story(
+            "h2",
+            "Coast Herald",
+            "2026-04-10",
+            "Ana Ruiz told members the ballot was secret.\n\nDock workers voted on Friday.",
+            &[said(
+                "Ana Ruiz",
+                "Ana Ruiz",
+                Person,
+                "told members",
+                "the ballot was secret",
+                false,
+                Asserts,
+            )],
+            &[],
+        ),
+        story(
+            "h3",
+            "Valley Times",
+            "2026-04-12",
+            "The mayor denied the plan had failed.\n\nThe council met.",
+            &[said(
+                "The mayor",
+                "the mayor",
+                Person,
+                "denied",
+                "the plan had failed",
+                false,
+                Denies,
+            )],
+            &[],
+        ),
+    ]
+}
+
+/// A statistics group, its hedged share of attributions, its sentences in the
+/// writer's voice and their hedged share.
+type HedgedIn = (Option<String>, Option<f64>, i64, Option<f64>);
+
+fn statistics_give_the_shares_the_writer_hedged_by_outlet_and_month(db: &TestDb) {
+    let mut docs = hedged_corpus();
+    docs.push(Doc::new(Article::new("bare", "Nothing was looked for.")));
+    let ledger = ingest(db, &docs);
+    let shares = |by| -> Vec<HedgedIn> {
+        ledger
+            .stats(by, &Filter::default())
+            .unwrap()
+            .into_iter()
+            .map(|r| {
+                (
+                    r.group,
+                    r.hedged_attribution_share,
+                    r.writers_voice_sentences,
+                    r.hedged_sentence_share,
+                )
+            })
+            .collect()
+    };
+    let herald = Some("Coast Herald".to_string());
+    let valley = Some("Valley Times".to_string());
+    assert_eq!(
+        shares(GroupBy::Outlet),
+        [
+            (None, None, 0, None),
+            (herald, Some(0.5), 3, Some(0.3333)),
+            (valley, Some(0.0), 1, Some(0.0)),
+        ],
+        "the bare article counts in no share"
+    );
+    assert_eq!(
+        shares(GroupBy::Month),
+        [
+            (None, None, 0, None),
+            (Some("2026-03".into()), Some(1.0), 2, Some(0.5)),
+            (Some("2026-04".into()), Some(0.0), 2, Some(0.0)),
+        ]
+    );
+    let report = ledger.check().unwrap();
+    assert!(report.is_ok(), "{report:?}");
+    drop(ledger);
+}
+
+fn a_version_3_ledger_counts_no_certainty_until_articles_are_stored_again(db: &TestDb) {
+    let docs = hedged_corpus();
+    let ledger = ingest(db, &docs);
+    ledger.conn().batch(VERSION_4_DROPPED).unwrap();
+    drop(ledger);
+    db.set_schema_version(3);
+
+    let mut ledger = Ledger::open(db.location()).unwrap();
+    let all = |ledger: &Ledger| ledger.stats(GroupBy::All, &Filter::default()).unwrap();
+    let before = all(&ledger).remove(0);
+    assert_eq!(before.attributions, 3);
+    assert_eq!(
+        (
+            before.hedged_attribution_share,
+            before.hedged_sentence_share
+        ),
+        (None, None),
+        "articles stored before version 4 were not counted"
+    );
+    assert!(ledger.check().unwrap().is_ok());
+    store_all(&mut ledger, &docs, OnConflict::Replace, Stored::Replaced);
+    let after = all(&ledger).remove(0);
+    assert_eq!(
+        (after.hedged_attribution_share, after.hedged_sentence_share),
+        (Some(0.3333), Some(0.25))
+    );
+    assert!(ledger.check().unwrap().is_ok());
     drop(ledger);
 }

@@ -472,6 +472,15 @@ function statementNode(doc, index, stances, nest) {
       inner.map((i) => statementButton(doc, i, stances, true))) : null);
 }
 
+// What the writer hedged, in words: "1 of 6 attributions; 2 of 9 sentences
+// in the writer's own voice".
+function writerHedged(summary) {
+  const c = summary.certainty;
+  const of = (n, all, noun) => `${n} of ${all} ${noun}${all === 1 ? '' : 's'}`;
+  return `${of(c.hedged_attributions, summary.attributions, 'attribution')}; `
+    + `${of(c.hedged_sentences, c.writers_voice_sentences, 'sentence')} in the writer's own voice`;
+}
+
 function renderPanel(doc, stances) {
   const panel = sidePanel;
   const nest = nesting(doc);
@@ -489,7 +498,9 @@ function renderPanel(doc, stances) {
       el('dt', {}, 'stances'), el('dd', {}, stanceList),
       el('dt', {}, 'unattributed hedges'), el('dd', {}, String(summary.hedges)),
       summary.quotations ? el('dt', {}, 'quotations') : null,
-      summary.quotations ? el('dd', {}, quotationCounts(summary.quotations)) : null));
+      summary.quotations ? el('dd', {}, quotationCounts(summary.quotations)) : null,
+      summary.certainty ? el('dt', {}, 'hedged by the writer') : null,
+      summary.certainty ? el('dd', {}, writerHedged(summary)) : null));
   }
   const sources = doc.sources || [];
   panel.append(el('h2', {}, `Sources (${sources.length})`));
@@ -1022,6 +1033,7 @@ async function outletsPage(values) {
     return [el('div', { class: 'charts' },
       barChart('Share of unnamed sources', rows, (r) => r.unnamed_share, pct),
       barChart('Share of direct quotes', rows, (r) => r.direct_share, pct),
+      barChart('Share of attributions hedged by the writer', rows, (r) => r.hedged_attribution_share, pct),
       stanceChart(rows)),
     table('Sourcing by outlet', [
       { title: 'outlet', cell: (r) => r.group || '(none)' },
@@ -1030,6 +1042,8 @@ async function outletsPage(values) {
       { title: 'unnamed sources', num: true, cell: (r) => pct(r.unnamed_share) },
       { title: 'direct quotes', num: true, cell: (r) => pct(r.direct_share) },
       { title: 'hedges per 1,000 words', num: true, cell: (r) => (r.hedges_per_1000_words === null ? 'n/a' : r.hedges_per_1000_words.toFixed(2)) },
+      { title: 'attributions hedged by the writer', num: true, cell: (r) => pct(r.hedged_attribution_share) },
+      { title: 'writer\'s own sentences hedged', num: true, cell: (r) => pct(r.hedged_sentence_share) },
     ], rows)];
   });
 }

@@ -14,8 +14,8 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 
 use attest_doc::{
-    AttributionKind, Doc, EntityLabel, Gender, Granularity, Layer, MergeReason, ParagraphRole,
-    QuoteStatus, Source, SourceKind, SourcingSummary, Span, StanceLabel, TokenKind,
+    AttributionKind, Certainty, Doc, EntityLabel, Gender, Granularity, Layer, MergeReason,
+    ParagraphRole, QuoteStatus, Source, SourceKind, SourcingSummary, Span, StanceLabel, TokenKind,
 };
 use serde::Serialize;
 
@@ -224,6 +224,11 @@ struct SentenceView<'a> {
     span: SpanView<'a>,
     token_start: usize,
     token_end: usize,
+    /// For a sentence in the writer's own voice, whether a hedge lies in
+    /// it; null for any other sentence (it attributes or quotes someone, has
+    /// no word, or is in a byline) and when attributions or hedges were not
+    /// looked for.
+    hedged_by_writer: Option<bool>,
 }
 
 #[derive(Serialize)]
@@ -253,6 +258,10 @@ struct AttributionView<'a> {
     source: Vec<SpanView<'a>>,
     cue: Vec<SpanView<'a>>,
     content: Vec<SpanView<'a>>,
+    /// Whether a hedge of the writer's lies in the cue or content
+    /// ("reportedly said"); null when sentences or hedges were not looked
+    /// for.
+    hedged_by_writer: Option<bool>,
 }
 
 #[derive(Serialize)]
@@ -368,6 +377,7 @@ impl<'a> DocumentView<'a> {
             other => doc.has(other),
         };
         let layer = |layer: Layer| written(layer).then_some(());
+        let certainty = Certainty::of(doc);
 
         DocumentView {
             schema: SCHEMA,
@@ -399,10 +409,14 @@ impl<'a> DocumentView<'a> {
             sentences: layer(Layer::Sentences).map(|()| {
                 doc.sentences()
                     .iter()
-                    .map(|sentence| SentenceView {
+                    .enumerate()
+                    .map(|(index, sentence)| SentenceView {
                         span: span(sentence.span),
                         token_start: sentence.tokens.start.index(),
                         token_end: sentence.tokens.end.index(),
+                        hedged_by_writer: certainty
+                            .as_ref()
+                            .and_then(|c| c.sentences.get(index).copied().flatten()),
                     })
                     .collect()
             }),
@@ -428,6 +442,9 @@ impl<'a> DocumentView<'a> {
                         source: spans(&attribution.source),
                         cue: spans(&attribution.cue),
                         content: spans(&attribution.content),
+                        hedged_by_writer: certainty
+                            .as_ref()
+                            .and_then(|c| c.attributions.get(index).copied()),
                     })
                     .collect()
             }),

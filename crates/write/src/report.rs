@@ -418,7 +418,7 @@ impl Report<'_> {
     }
 
     /// The counts a reader of the sourcing wants first: source types, unnamed
-    /// and direct-quote shares, stances, hedges.
+    /// and direct-quote shares, stances, hedges, what the writer hedged.
     fn sourcing(&self, out: &mut String, summary: &SourcingSummary) {
         out.push('\n');
         out.push_str(&self.paint.bold("Sourcing"));
@@ -491,6 +491,15 @@ impl Report<'_> {
             summary.direct_quotes,
             percent(summary.direct_quote_share)
         ));
+        if let Some(certainty) = &summary.certainty {
+            lines.push(format!(
+                "  hedged by the writer: {} of {} · {} of {} in the writer's own voice",
+                certainty.hedged_attributions,
+                plural(summary.attributions, "attribution"),
+                certainty.hedged_sentences,
+                plural(certainty.writers_voice_sentences, "sentence"),
+            ));
+        }
         for line in lines {
             out.push_str(&clip(&line, self.width));
             out.push('\n');
