@@ -74,7 +74,12 @@ def test_views_carry_what_the_pipeline_found():
     assert doc.summary.attributions == len(doc.attributions)
     hedged = [a for a in doc.attributions if a.hedged_by_writer]
     assert doc.summary.certainty.hedged_attributions == len(hedged)
-    assert doc.summary.certainty.writers_voice_sentences > 0
+    certainty = doc.summary.certainty
+    assert 0 <= certainty.hedged_sentences <= certainty.writers_voice_sentences
+    # Every sentence of that article is attributed; a plain statement of fact is
+    # the writer's own, and unhedged.
+    plain = attest.analyze("The bridge reopened on Monday.").summary.certainty
+    assert (plain.writers_voice_sentences, plain.hedged_sentences) == (1, 0)
     assert any(q.unit == "USD" for q in doc.quantities)
 
 
