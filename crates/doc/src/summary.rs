@@ -178,6 +178,12 @@ where
 impl SourcingSummary {
     /// The summary of `doc`, or `None` when attributions were not looked for.
     pub fn of(doc: &Doc) -> Option<SourcingSummary> {
+        SourcingSummary::with_certainty(doc, Certainty::of(doc).as_ref())
+    }
+
+    /// [`SourcingSummary::of`] with the document's [`Certainty`] already
+    /// worked out, for a writer that also shows it statement by statement.
+    pub fn with_certainty(doc: &Doc, certainty: Option<&Certainty>) -> Option<SourcingSummary> {
         if !doc.has(Layer::Attributions) {
             return None;
         }
@@ -226,7 +232,7 @@ impl SourcingSummary {
                 }
                 counts
             }),
-            certainty: Certainty::of(doc).as_ref().map(CertaintySummary::of),
+            certainty: certainty.map(CertaintySummary::of),
         })
     }
 }

@@ -395,7 +395,7 @@ impl<'a> DocumentView<'a> {
                 .filter(|l| written(*l))
                 .map(Layer::name)
                 .collect(),
-            summary: SourcingSummary::of(doc),
+            summary: SourcingSummary::with_certainty(doc, certainty.as_ref()),
             tokens: layer(Layer::Tokens).map(|()| {
                 doc.tokens()
                     .iter()
