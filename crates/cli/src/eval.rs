@@ -17,7 +17,7 @@ use attest_doc::{Doc, LayerError, Limits, Stage};
 use attest_pipeline::Pipeline;
 use attest_write::AnalysisModel;
 
-use crate::flags::{EvalArgs, EvalCommand, SourcesEvalArgs, TestSetArgs};
+use crate::flags::{ClaimsEvalArgs, EvalArgs, EvalCommand, SourcesEvalArgs, TestSetArgs};
 use crate::messages;
 
 pub(crate) fn run(command: &EvalCommand) -> anyhow::Result<()> {
@@ -28,7 +28,54 @@ pub(crate) fn run(command: &EvalCommand) -> anyhow::Result<()> {
         EvalCommand::Quantities(args) => test_set(args, TestSet::Quantities),
         EvalCommand::Times(args) => test_set(args, TestSet::Times),
         EvalCommand::Sources(args) => sources(args),
+        EvalCommand::Claims(args) => claims(args),
     }
+}
+
+fn claims(args: &ClaimsEvalArgs) -> anyhow::Result<()> {
+    let articles = args.dir.join("articles.jsonl");
+    let gold_path = args.dir.join("gold.tsv");
+    let gold = std::fs::read_to_string(&gold_path)
+        .with_context(|| format!("reading {}", gold_path.display()))?;
+    let gold = attest_claims::read_gold(&gold)
+        .with_context(|| format!("reading {}", gold_path.display()))?;
+    let pipeline = args.model.pipeline(&Limits::DEFAULT)?;
+    let config = attest_read::ReadConfig {
+        limits: Limits::DEFAULT,
+    };
+    let mut docs = Vec::new();
+    for item in attest_read::read_inputs(vec![attest_read::Input::Path(articles)], config) {
+        let item = item.context("reading the provenance set's articles")?;
+        docs.push(pipeline.analyze(item.article));
+    }
+    let report = attest_claims::score(&docs, &gold);
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "Claims of {} ({} model)",
+        args.dir.display(),
+        args.model.kind().name()
+    )?;
+    write!(out, "{report}")?;
+    if args.mistakes {
+        for mistake in &report.mistakes {
+            writeln!(out, "  {mistake}")?;
+        }
+    }
+    if let Some(floors) = &args.floors {
+        let (_, _, f1) = report.pairwise();
+        check_floors(
+            &mut out,
+            floors,
+            &format!("claims{}", floor_suffix(args.model.kind())),
+            &[
+                ("grouping_f1", f1),
+                ("first_appearance", report.first_accuracy()),
+                ("roles", report.role_accuracy()),
+            ],
+        )?;
+    }
+    Ok(())
 }
 
 #[derive(Clone, Copy)]

@@ -401,6 +401,31 @@ pub(crate) enum EvalCommand {
     /// Sources, stances and hedges against a gold set of annotated articles
     /// (default: the one attest ships), with oracle attributions.
     Sources(SourcesEvalArgs),
+    /// Claims across a corpus against a provenance set (default:
+    /// eval/claims): how statements are grouped into claims, each claim's
+    /// first appearance, and each appearance's role.
+    Claims(ClaimsEvalArgs),
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ClaimsEvalArgs {
+    /// A directory with articles.jsonl and gold.tsv, in the format of
+    /// eval/claims/README.md.
+    #[arg(value_name = "DIR", default_value = "eval/claims")]
+    pub(crate) dir: PathBuf,
+
+    /// Also print each gold appearance whose claim or role is wrong.
+    #[arg(long)]
+    pub(crate) mistakes: bool,
+
+    /// A JSON file of recorded scores (eval/floors.json): fail with status 1 when a
+    /// headline score falls more than 0.01 below its recorded figure.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) floors: Option<PathBuf>,
+
+    /// The model flags: which model analyses the articles.
+    #[command(flatten)]
+    pub(crate) model: crate::model::ModelArgs,
 }
 
 #[derive(Debug, Args)]

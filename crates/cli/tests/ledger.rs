@@ -178,7 +178,7 @@ fn ingest_then_queries_and_exports_agree_with_the_analysis() {
     for (order, source) in docs.iter().flat_map(|d| array(d, "sources")).enumerate() {
         let name = source["name"].as_str().unwrap_or_default();
         let kind = source_kind(source["kind"].as_str().unwrap_or_default());
-        let key = attest_ledger::identity::identity_key(name, kind)
+        let key = attest_lang::identity::identity_key(name, kind)
             .unwrap_or_else(|| format!("alone:{order}"));
         let entry = merged.entry(key).or_insert((0, 0, order, name.to_string()));
         entry.0 += array(source, "attributions").len();
@@ -234,7 +234,7 @@ fn ingest_then_queries_and_exports_agree_with_the_analysis() {
         "person, organization, unnamed, document, media-outlet, social-media",
     );
     let name = person["name"].as_str().unwrap_or_default();
-    let key = attest_ledger::identity::identity_key(name, SourceKind::Person);
+    let key = attest_lang::identity::identity_key(name, SourceKind::Person);
     let mut said_expected = Vec::new();
     let mut dated: Vec<&Value> = docs.iter().collect();
     dated.sort_by_key(|d| d["published"].as_str().unwrap_or_default().to_string());
@@ -243,7 +243,7 @@ fn ingest_then_queries_and_exports_agree_with_the_analysis() {
         let mut indices: Vec<u64> = array(doc, "sources")
             .iter()
             .filter(|s| {
-                attest_ledger::identity::identity_key(
+                attest_lang::identity::identity_key(
                     s["name"].as_str().unwrap_or_default(),
                     SourceKind::Person,
                 ) == key

@@ -32,6 +32,7 @@ mod abbreviations;
 mod attributing;
 mod calendar;
 mod hedges;
+pub mod identity;
 mod names;
 mod organizations;
 mod quantity_bounds;

@@ -37,6 +37,10 @@ pub enum WordList {
     /// Lowercase words that open a family name of several words ("de",
     /// "van"); the entity clusterer's.
     SurnameParticles,
+    /// Lowercase function words and verbs of saying that carry no claim
+    /// ("the", "would", "said"), with straight apostrophes; attest-claims
+    /// leaves them out when it compares statements.
+    ClaimStopwords,
 }
 
 impl WordList {
@@ -53,6 +57,7 @@ impl WordList {
             WordList::AccountWords => include_str!("../data/account-words.txt"),
             WordList::InitialFunctionWords => include_str!("../data/initial-function-words.txt"),
             WordList::SurnameParticles => include_str!("../data/surname-particles.txt"),
+            WordList::ClaimStopwords => include_str!("../data/claim-stopwords.txt"),
         }
     }
 
@@ -108,6 +113,7 @@ mod tests {
             WordList::AccountWords,
             WordList::InitialFunctionWords,
             WordList::SurnameParticles,
+            WordList::ClaimStopwords,
         ] {
             let lowercase = words(list);
             assert!(

@@ -9,7 +9,7 @@
 //! [`Doc`]s in one transaction, each article with all its layers or not at all,
 //! known by an [`ArticleKey`] so that storing it twice changes nothing
 //! ([`OnConflict::Skip`]) or replaces it ([`OnConflict::Replace`]). Sources are
-//! merged across articles by a conservative name rule ([`identity`]). Queries
+//! merged across articles by a conservative name rule ([`attest_lang::identity`]). Queries
 //! return typed rows that serialize with serde and print as tables
 //! ([`Tabular`]):
 //!
@@ -104,7 +104,6 @@ mod corrections;
 mod db;
 mod error;
 mod export;
-pub mod identity;
 mod location;
 mod pg;
 mod query;
@@ -352,7 +351,7 @@ impl Ledger {
             .map_err(LedgerError::Sink)
     }
 
-    /// Every source stored under a name, compared as [`identity`] compares
+    /// Every source stored under a name, compared as [`attest_lang::identity`] compares
     /// names: one merged identity, or the unmerged sources of many articles.
     pub fn find_sources(&self, name: &str) -> Result<Vec<SourceRow>, LedgerError> {
         self.ask(|conn| query::find_sources(conn, name))

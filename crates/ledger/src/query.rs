@@ -15,7 +15,9 @@ use crate::rows::{
     ArticleAttribution, ArticleDetail, ArticleRow, ArticleSource, SearchHit, SourceRow, Statement,
     StatsRow,
 };
-use crate::{cells, corrections, identity};
+use attest_lang::identity;
+
+use crate::{cells, corrections};
 
 /// Which articles a query looks at. The default looks at all of them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

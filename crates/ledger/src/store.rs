@@ -15,7 +15,9 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::db::{Conn, DbError, DbResult, values};
-use crate::{LedgerError, cells, identity, pg, quotes};
+use attest_lang::identity;
+
+use crate::{LedgerError, cells, pg, quotes};
 
 /// What makes two articles the same article for the ledger.
 ///

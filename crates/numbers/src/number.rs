@@ -135,17 +135,24 @@ fn plural_scale(lower: &str) -> Option<f64> {
 fn fraction_word(lower: &str) -> Option<f64> {
     let (count, part) = lower.split_once('-')?;
     let n = ones_word(count).filter(|n| *n >= 1.0)?;
-    let d = match part {
-        "half" | "halves" => 2.0,
-        "third" | "thirds" => 3.0,
-        "quarter" | "quarters" | "fourth" | "fourths" => 4.0,
-        "fifth" | "fifths" => 5.0,
-        "sixth" | "sixths" => 6.0,
-        "eighth" | "eighths" => 8.0,
-        "tenth" | "tenths" => 10.0,
-        _ => return None,
-    };
+    let d = part_of_whole(part.strip_suffix('s').unwrap_or(part))
+        .or_else(|| (part == "halves").then_some(2.0))?;
     (n < d).then_some(n / d)
+}
+
+/// Into how many parts a fraction's word cuts the whole ("third" 3); "one
+/// tenth" is a tenth, but "a second" is no part.
+fn part_of_whole(word: &str) -> Option<f64> {
+    Some(match word {
+        "half" => 2.0,
+        "third" => 3.0,
+        "quarter" | "fourth" => 4.0,
+        "fifth" => 5.0,
+        "sixth" => 6.0,
+        "eighth" => 8.0,
+        "tenth" => 10.0,
+        _ => return None,
+    })
 }
 
 /// The value of a token in digits with optional thousands commas and decimals.
@@ -182,10 +189,30 @@ pub(crate) fn split_suffix(token: &str) -> Option<(f64, &str)> {
     Some((digits(number)?, suffix))
 }
 
-/// Reads a number at token `i`, not reading token `end` or beyond.
+/// Reads a number at token `i`, not reading token `end` or beyond: a whole
+/// number below 100 may go on "and a half" ("seven and a half hours").
 ///
 /// `money` says a currency symbol comes just before, which makes "5m" a million.
 pub(crate) fn parse(view: &View<'_>, i: usize, end: usize, money: bool) -> Option<Number> {
+    let mut number = parse_one(view, i, end, money)?;
+    let whole = matches!(number.form, Form::Words | Form::Digits { scaled: false })
+        && number.low == number.high
+        && number.low.fract() == 0.0
+        && number.low < 100.0;
+    let at = |k: usize| if k < end { view.l(k) } else { "" };
+    if whole
+        && at(number.end) == "and"
+        && matches!(at(number.end + 1), "a" | "an")
+        && at(number.end + 2) == "half"
+    {
+        number.low += 0.5;
+        number.high += 0.5;
+        number.end += 3;
+    }
+    Some(number)
+}
+
+fn parse_one(view: &View<'_>, i: usize, end: usize, money: bool) -> Option<Number> {
     if i >= end {
         return None;
     }
@@ -259,14 +286,8 @@ fn words(view: &View<'_>, i: usize, end: usize) -> Option<Number> {
     let at = |k: usize| if k < end { view.l(k) } else { "" };
     // "a"/"an"/"half a" count only before a scale: "a dozen", "half a million".
     let (mut total, mut current, mut next) = match first {
-        "a" | "an" | "one"
-            if matches!(at(i + 1), "third" | "quarter" | "half") && at(i + 2) == "of" =>
-        {
-            let value = match at(i + 1) {
-                "third" => 1.0 / 3.0,
-                "quarter" => 0.25,
-                _ => 0.5,
-            };
+        "a" | "an" | "one" if at(i + 2) == "of" && part_of_whole(at(i + 1)).is_some() => {
+            let value = part_of_whole(at(i + 1)).map_or(0.0, |parts| 1.0 / parts);
             return Some(exact(value, i + 2, Form::Fraction));
         }
         "half" if matches!(at(i + 1), "a" | "an") => {

@@ -36,7 +36,8 @@
 //!   "years" ("four years", "30-minute"); decades count as ten years. A duration
 //!   followed by "ago" is a point in time, not a quantity: the time tagger has it.
 //! - "fraction" for parts of a whole, valued as a proportion: "two-thirds" is
-//!   0.667, "half of" 0.5.
+//!   0.667, "half of" 0.5, "one in five" and "3 in 10" 0.2 and 0.3 (through the
+//!   whole of the second number, leaving what they count out, as for "two-thirds of").
 //! - otherwise the counted noun exactly as written ("workers", "Democrats",
 //!   "bottles"), skipping up to one adjective ("200 new jobs" counts "jobs"); ""
 //!   when the article names nothing counted ("Police arrested 12.").
@@ -180,6 +181,18 @@ fn candidate(
         }
         return None;
     };
+    if let Some(end_of_ratio) = ratio_denominator(view, &num, end) {
+        let (share, last) = end_of_ratio;
+        return Some(emit(
+            view,
+            i,
+            last,
+            bound,
+            share,
+            share,
+            "fraction".to_string(),
+        ));
+    }
     if matches!(num.form, Form::Words) && matches!(view.l(k), "one" | "a" | "an") && num.low == 1.0
     {
         // "one" alone is mostly a pronoun ("one of the"); it counts only with a noun.
@@ -267,6 +280,29 @@ fn candidate(
         high * value_factor,
         unit,
     ))
+}
+
+/// "one in five", "3 in 10": the share of a whole and the ratio's last token, when a
+/// whole number is followed by "in" and a larger whole number that is no year
+/// ("2 in 2024") and counts no time ("3 in 10 minutes").
+fn ratio_denominator(view: &View<'_>, numerator: &Number, end: usize) -> Option<(f64, usize)> {
+    let whole = |n: &Number| {
+        n.low == n.high
+            && n.low.fract() == 0.0
+            && matches!(n.form, Form::Words | Form::Digits { scaled: false })
+    };
+    if !whole(numerator) || numerator.end + 1 >= end || view.l(numerator.end) != "in" {
+        return None;
+    }
+    let denominator = number::parse(view, numerator.end + 1, end, false)?;
+    let after = denominator.end;
+    let counts_time = after < end && time_unit(view.l(after)).is_some();
+    (whole(&denominator)
+        && numerator.low >= 1.0
+        && numerator.low < denominator.low
+        && denominator.low <= 1000.0
+        && !counts_time)
+        .then(|| (numerator.low / denominator.low, after - 1))
 }
 
 fn emit(

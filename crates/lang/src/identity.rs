@@ -24,8 +24,8 @@
 //! collapsing of spaces, so "J.R. Ortiz-Lee" and "JR Ortiz-Lee" compare equal
 //! while "Ortiz Lee" does not.
 
+use crate::{WordList, listed};
 use attest_doc::{SourceKind, serde_name};
-use attest_lang::{WordList, listed};
 use unicode_normalization::UnicodeNormalization;
 
 /// Whether an organization's name picks out one organization: some word of it,
@@ -44,7 +44,7 @@ fn is_specific(name: &str) -> bool {
 }
 
 /// A name in the form names are compared in (see the module docs).
-pub(crate) fn normalize(name: &str) -> String {
+pub fn normalize(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for ch in name.nfkc().flat_map(char::to_lowercase) {
         match ch {
@@ -64,7 +64,7 @@ pub(crate) fn normalize(name: &str) -> String {
 
 /// The name a source is looked up by in `attest said`: normalized, and for a
 /// person without titles; for an organization without a leading "the".
-pub(crate) fn lookup_name(name: &str, kind: SourceKind) -> String {
+pub fn lookup_name(name: &str, kind: SourceKind) -> String {
     let normalized = normalize(name);
     match kind {
         SourceKind::Person => person_words(&normalized).join(" "),
@@ -74,7 +74,7 @@ pub(crate) fn lookup_name(name: &str, kind: SourceKind) -> String {
 
 /// The name a query is looked up by: with titles and a leading "the" dropped,
 /// since the query does not say what kind of source it names.
-pub(crate) fn query_name(name: &str) -> String {
+pub fn query_name(name: &str) -> String {
     let normalized = normalize(name);
     person_words(without_article(&normalized)).join(" ")
 }
@@ -105,10 +105,10 @@ fn person_words(normalized: &str) -> Vec<&str> {
     // list; a modifier counts only before a title, so "Vice" alone stays.
     let mut titles = 0;
     for (i, word) in words.iter().enumerate() {
-        match attest_lang::title(word).and_then(|title| title.used_as) {
+        match crate::title(word).and_then(|title| title.used_as) {
             None => break,
-            Some(attest_lang::TitleUse::Title) => titles = i + 1,
-            Some(attest_lang::TitleUse::Modifier) => {}
+            Some(crate::TitleUse::Title) => titles = i + 1,
+            Some(crate::TitleUse::Modifier) => {}
         }
     }
     words[titles..].to_vec()

@@ -1,0 +1,151 @@
+//! Grouping statements into claims as they come, in memory.
+//!
+//! Each statement's band keys point to it; a new statement's candidates are
+//! the statements that share a band key with it, and it joins the claim of the
+//! candidate that is most alike and carries the same claim ([`best_match`],
+//! which the ledger's grouping shares). The work per statement grows with its
+//! candidates, not with the statements already grouped.
+
+use std::collections::HashMap;
+
+use crate::fingerprint::Fingerprint;
+
+/// The claim, among candidates that carry the same claim as `fingerprint`,
+/// whose statement is most alike; ties go to the lowest claim number, so the
+/// result does not hang on the candidates' order. `names_of` gives the name
+/// words of all of a claim's statements: a statement that names none of them
+/// is about something else ("the Riverton depot is 14 months late" against
+/// a claim about the Harbourline line), even where it matches one of the
+/// claim's statements that names nothing.
+pub fn best_match<'a, 'n>(
+    fingerprint: &Fingerprint,
+    candidates: impl IntoIterator<Item = (u64, &'a Fingerprint)>,
+    names_of: impl Fn(u64) -> &'n [String],
+) -> Option<u64> {
+    let mut best: Option<(f64, u64)> = None;
+    for (claim, candidate) in candidates {
+        if !fingerprint.same_claim(candidate) || fingerprint.names_apart(names_of(claim)) {
+            continue;
+        }
+        let alike = fingerprint.containment(candidate);
+        let better = match best {
+            None => true,
+            Some((score, held)) => alike > score || (alike == score && claim < held),
+        };
+        if better {
+            best = Some((alike, claim));
+        }
+    }
+    best.map(|(_, claim)| claim)
+}
+
+/// Claims grouped so far, with the statements that carry them.
+#[derive(Debug, Default)]
+pub struct ClaimIndex {
+    bands: HashMap<u64, Vec<usize>>,
+    members: Vec<(u64, Fingerprint)>,
+    /// The name words of each claim's statements, sorted, by claim number
+    /// less one.
+    names: Vec<Vec<String>>,
+}
+
+impl ClaimIndex {
+    /// An empty index.
+    pub fn new() -> ClaimIndex {
+        ClaimIndex::default()
+    }
+
+    /// The claim a statement of this fingerprint carries, among those
+    /// already grouped.
+    pub fn find(&self, fingerprint: &Fingerprint) -> Option<u64> {
+        let mut candidates: Vec<usize> = fingerprint
+            .band_keys()
+            .iter()
+            .filter_map(|key| self.bands.get(key))
+            .flatten()
+            .copied()
+            .collect();
+        candidates.sort_unstable();
+        candidates.dedup();
+        best_match(
+            fingerprint,
+            candidates
+                .iter()
+                .filter_map(|&member| self.members.get(member))
+                .map(|(claim, print)| (*claim, print)),
+            |claim| self.names_of(claim),
+        )
+    }
+
+    fn names_of(&self, claim: u64) -> &[String] {
+        usize::try_from(claim - 1)
+            .ok()
+            .and_then(|at| self.names.get(at))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// Adds a statement: to the claim it carries, or, when it carries none
+    /// known and `may_start` says it can, to a new one. Returns its claim.
+    pub fn add(&mut self, fingerprint: Fingerprint, may_start: bool) -> Option<u64> {
+        let claim = match self.find(&fingerprint) {
+            Some(claim) => claim,
+            None if may_start => {
+                self.names.push(Vec::new());
+                self.names.len() as u64
+            }
+            None => return None,
+        };
+        if let Some(names) = usize::try_from(claim - 1)
+            .ok()
+            .and_then(|at| self.names.get_mut(at))
+        {
+            names.extend(fingerprint.names.iter().cloned());
+            names.sort_unstable();
+            names.dedup();
+        }
+        let member = self.members.len();
+        for key in fingerprint.band_keys() {
+            self.bands.entry(key).or_default().push(member);
+        }
+        self.members.push((claim, fingerprint));
+        Some(claim)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::words::{ClaimWords, Figure};
+
+    fn print(stems: &str, figure: f64) -> Fingerprint {
+        let figure = Figure::of(figure, "").unwrap();
+        let mut stems: Vec<String> = stems.split_whitespace().map(str::to_string).collect();
+        stems.push(format!("#{}", figure.to_bits()));
+        stems.sort();
+        Fingerprint::of(&ClaimWords {
+            stems,
+            figures: vec![figure],
+            names: Vec::new(),
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn statements_join_the_claim_they_carry_and_others_start_their_own() {
+        let mut index = ClaimIndex::new();
+        let first = index.add(print("plant fail safety inspect since", 11.0), true);
+        let again = index.add(print("plant fail safety inspect repeated", 11.0), true);
+        let other = index.add(print("plant fail safety inspect since", 7.0), true);
+        assert_eq!(first, Some(1));
+        assert_eq!(again, Some(1));
+        assert_eq!(other, Some(2));
+        assert_eq!(
+            index.add(print("council vote budget school", 3.0), false),
+            None
+        );
+        assert_eq!(
+            index.add(print("plant fail safety inspect since", 7.0), false),
+            Some(2)
+        );
+    }
+}

@@ -1,0 +1,150 @@
+//! The statements of an analysed article: what each attribution's content,
+//! each quotation that continues a speaker, and each sentence in the
+//! writer's own voice states, with who it is credited to and how firmly.
+
+use attest_doc::{Certainty, Doc, QuoteStatus, Span, StanceLabel, TokenKind};
+use attest_lang::{HedgeUse, hedge_word};
+
+use crate::fingerprint::Fingerprint;
+use crate::words::claim_words;
+
+/// Where in its article a statement is made: an index into a layer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Said {
+    /// The content of the attribution of this index.
+    Attribution(usize),
+    /// A quotation of this index that continues its speaker with no cue of
+    /// its own.
+    Quotation(usize),
+    /// A sentence of this index in the writer's own voice. It starts a
+    /// claim only when it states a figure: most such sentences are the
+    /// article's narration, but a figure is something to check, and an
+    /// attribution attest missed leaves its claim in such a sentence.
+    Sentence(usize),
+}
+
+/// One statement and what its claim is compared by.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Statement {
+    /// Where it is made.
+    pub said: Said,
+    /// What states it: the content spans, the quotation or the sentence.
+    pub spans: Vec<Span>,
+    /// The index of the source it is credited to in the sources layer.
+    pub source: Option<usize>,
+    /// The attribution's stance; `None` for a quotation or a sentence.
+    pub stance: Option<StanceLabel>,
+    /// Whether it is stated with a hedge: the writer's, or a word of doubt in
+    /// the content itself ("may have failed").
+    pub hedged: bool,
+    /// What its claim is compared by.
+    pub fingerprint: Fingerprint,
+}
+
+impl Statement {
+    /// Whether the statement may start a claim, rather than only join one.
+    pub fn may_start_a_claim(&self) -> bool {
+        !matches!(self.said, Said::Sentence(_)) || !self.fingerprint.figures.is_empty()
+    }
+
+    /// The bytes from its first span's start to its last span's end.
+    pub fn extent(&self) -> Option<Span> {
+        let first = self.spans.first()?;
+        Some(self.spans.iter().fold(*first, |all, span| all.cover(*span)))
+    }
+}
+
+/// The statements of `doc` that carry enough words to compare, in text order
+/// of each kind: attributions, then quotations, then sentences.
+pub fn statements(doc: &Doc) -> Vec<Statement> {
+    let Some(certainty) = Certainty::of(doc) else {
+        return Vec::new();
+    };
+    let mut source_of = vec![None; doc.attributions().len()];
+    for (index, source) in doc.sources().iter().enumerate() {
+        for attribution in &source.attributions {
+            if let Some(slot) = source_of.get_mut(attribution.index()) {
+                *slot = Some(index);
+            }
+        }
+    }
+    let mut stance_of = vec![None; doc.attributions().len()];
+    for stance in doc.stances() {
+        if let Some(slot) = stance_of.get_mut(stance.attribution.index()) {
+            *slot = Some(stance.label);
+        }
+    }
+    let mut out = Vec::new();
+    let mut push = |said: Said, spans: Vec<Span>, source, stance, writer_hedged: bool| {
+        let words = claim_words(doc, &spans);
+        if let Some(fingerprint) = Fingerprint::of(&words) {
+            let hedged = writer_hedged || spans.iter().any(|span| doubts(doc, *span));
+            out.push(Statement {
+                said,
+                spans,
+                source,
+                stance,
+                hedged,
+                fingerprint,
+            });
+        }
+    };
+    for (index, attribution) in doc.attributions().iter().enumerate() {
+        if attribution.content.is_empty() {
+            continue;
+        }
+        push(
+            Said::Attribution(index),
+            attribution.content.clone(),
+            source_of.get(index).copied().flatten(),
+            stance_of.get(index).copied().flatten(),
+            certainty.attributions.get(index).copied().unwrap_or(false),
+        );
+    }
+    for (index, quotation) in doc.quotations().iter().enumerate() {
+        if quotation.status == QuoteStatus::Floating {
+            let source = quotation.source.map(|id| id.index());
+            push(
+                Said::Quotation(index),
+                vec![quotation.span],
+                source,
+                None,
+                false,
+            );
+        }
+    }
+    for (index, (sentence, voice)) in doc.sentences().iter().zip(&certainty.sentences).enumerate() {
+        if let Some(hedged) = voice {
+            push(
+                Said::Sentence(index),
+                vec![sentence.span],
+                None,
+                None,
+                *hedged,
+            );
+        }
+    }
+    out
+}
+
+/// Whether a word of doubt stands in `span`: an adverb of hearsay or
+/// likelihood ("reportedly", "probably"), or a modal before "have" or "be"
+/// ("may have failed").
+fn doubts(doc: &Doc, span: Span) -> bool {
+    let folded = doc.folded();
+    let inside: Vec<usize> = (0..doc.tokens().len())
+        .filter(|&i| {
+            let token = doc.tokens()[i];
+            token.kind == TokenKind::Word && span.contains(token.span)
+        })
+        .collect();
+    inside.iter().enumerate().any(|(at, &i)| {
+        let word = folded.get(i);
+        hedge_word(word, HedgeUse::Hearsay)
+            || hedge_word(word, HedgeUse::Likelihood)
+            || (hedge_word(word, HedgeUse::Modal)
+                && inside
+                    .get(at + 1)
+                    .is_some_and(|&next| matches!(folded.get(next), "have" | "be")))
+    })
+}

@@ -1,0 +1,222 @@
+//! What a statement's words come down to when claims are compared: the stems
+//! of its content words, the figures it states, and the names it holds.
+//!
+//! Paraphrase changes words' forms ("failed" and "fails"), spells numbers
+//! differently ("eleven" and "11", "one in five" and "about 20 percent") and
+//! drops function words, so each of these is compared in one form: stems by a
+//! light suffix rule, figures by the value the quantity layer read, names by
+//! their capitals, and everything lowercase with straight apostrophes.
+
+use attest_doc::{Doc, Span, TokenKind};
+use attest_lang::{WordList, listed, month, weekday};
+
+/// A figure a statement states: a quantity's value, a proportion for
+/// percentages and fractions alike, rounded to three significant digits so
+/// that "one in three" and "33.3 percent" agree.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Figure(i64);
+
+impl Figure {
+    /// The figure of a value in a unit; `None` for a value that is no number.
+    pub fn of(value: f64, unit: &str) -> Option<Figure> {
+        let value = match unit {
+            "percent" => value / 100.0,
+            _ => value,
+        };
+        if !value.is_finite() {
+            return None;
+        }
+        if value == 0.0 {
+            return Some(Figure(0));
+        }
+        // Three significant digits, kept as an integer mantissa with its
+        // decimal exponent so that figures compare exactly. Exponents stay
+        // under 500, which marks a year.
+        let exponent = value.abs().log10().floor() as i64 - 2;
+        let mantissa = (value / 10f64.powi(exponent as i32)).round() as i64;
+        Some(Figure(mantissa * 1000 + exponent.clamp(-499, 499)))
+    }
+
+    /// A year, kept whole: rounded to three digits, 2022 and 2024 would be
+    /// one figure. Its form never meets a rounded figure's.
+    pub fn year(year: u16) -> Figure {
+        Figure(i64::from(year) * 1000 + 500)
+    }
+
+    /// The figure as one integer, to store and read back.
+    pub fn to_bits(self) -> i64 {
+        self.0
+    }
+
+    /// A figure from [`Figure::to_bits`].
+    pub fn from_bits(bits: i64) -> Figure {
+        Figure(bits)
+    }
+}
+
+/// The comparable words of a statement.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct ClaimWords {
+    /// Stems of its content words and its figures (`#` and the figure),
+    /// sorted, each once.
+    pub stems: Vec<String>,
+    /// The figures its quantities state, sorted, each once.
+    pub figures: Vec<Figure>,
+    /// The capitalized words inside its sentences (the names of people,
+    /// organizations and places, but no month or weekday), lowercase,
+    /// sorted, each once. Capitals are read rather than the entity layer,
+    /// which finds a name in one article and misses it in the next.
+    pub names: Vec<String>,
+}
+
+/// The comparable words of the parts of `doc` that `spans` cover.
+pub fn claim_words(doc: &Doc, spans: &[Span]) -> ClaimWords {
+    let within = |span: Span| spans.iter().any(|outer| outer.contains(span));
+    let quantities: Vec<_> = doc.quantities().iter().filter(|q| within(q.span)).collect();
+    let mut words = ClaimWords::default();
+    for quantity in &quantities {
+        let value = quantity.low.or(quantity.high);
+        if let Some(figure) = value.and_then(|v| Figure::of(v, &quantity.unit)) {
+            words.figures.push(figure);
+            words.stems.push(format!("#{}", figure.to_bits()));
+        }
+    }
+    let folded = doc.folded();
+    let in_quantity = |span: Span| quantities.iter().any(|q| q.span.contains(span));
+    for (index, token) in doc.tokens().iter().enumerate() {
+        if !within(token.span) || in_quantity(token.span) {
+            continue;
+        }
+        if !matches!(token.kind, TokenKind::Word | TokenKind::Number) {
+            continue;
+        }
+        let word = folded.get(index);
+        if let Some(figure) = year(word) {
+            words.figures.push(figure);
+            words.stems.push(format!("#{}", figure.to_bits()));
+            continue;
+        }
+        if word.is_empty() || listed(WordList::ClaimStopwords, word) {
+            continue;
+        }
+        words.stems.push(stem(word).to_string());
+    }
+    for sentence in doc.sentences() {
+        let tokens = sentence.tokens.start.index()..sentence.tokens.end.index();
+        for index in tokens.clone() {
+            let token = doc.tokens()[index];
+            if token.kind != TokenKind::Word || !within(token.span) || in_quantity(token.span) {
+                continue;
+            }
+            let written = doc.span_text(token.span);
+            let word = folded.get(index);
+            // The first word of a sentence is capitalized whatever it is.
+            let named = index != tokens.start
+                && written.chars().next().is_some_and(char::is_uppercase)
+                && month(written).is_none()
+                && weekday(word).is_none()
+                && !listed(WordList::ClaimStopwords, word);
+            if named {
+                words.names.push(word.trim_end_matches('.').to_string());
+            }
+        }
+    }
+    for list in [&mut words.stems, &mut words.names] {
+        list.sort_unstable();
+        list.dedup();
+    }
+    words.figures.sort_unstable();
+    words.figures.dedup();
+    words
+}
+
+/// The year a number token names ("2025", and the first of a season's
+/// "2024-25"), as a figure: a claim about another year is another claim,
+/// though the quantity layer counts no year.
+fn year(word: &str) -> Option<Figure> {
+    let digits = word.get(..4)?;
+    let rest = &word[4..];
+    let season = rest.is_empty()
+        || rest
+            .strip_prefix(['-', '\u{2013}', '/'])
+            .is_some_and(|end| end.len() == 2 && end.bytes().all(|b| b.is_ascii_digit()));
+    let value: u16 = digits
+        .parse()
+        .ok()
+        .filter(|_| digits.bytes().all(|b| b.is_ascii_digit()))?;
+    (season && (1800..=2100).contains(&value)).then(|| Figure::year(value))
+}
+
+/// A word's stem by a light suffix rule: plurals, "-ing", "-ed", "-ly" and a
+/// final "e" or "y" go, so that the forms a paraphrase changes meet
+/// ("failed", "fails", "failing"; "city", "cities"). Over-stemming a word
+/// only matters when it meets another word's stem, which these rules rarely
+/// make.
+pub fn stem(word: &str) -> &str {
+    let word = word.strip_suffix("'s").unwrap_or(word);
+    let cut = |suffix: &str, keep: usize| {
+        word.strip_suffix(suffix)
+            .filter(|rest| rest.chars().count() >= keep)
+    };
+    let plain =
+        |word: &str| !word.ends_with("ss") && !word.ends_with("us") && !word.ends_with("is");
+    let rest = cut("ies", 3)
+        .or_else(|| cut("ing", 3))
+        .or_else(|| cut("ed", 3))
+        .or_else(|| cut("ly", 4))
+        .or_else(|| cut("es", 3).filter(|rest| plain(rest)))
+        .or_else(|| cut("s", 3).filter(|_| plain(word)))
+        .unwrap_or(word);
+    if rest.chars().count() >= 4 {
+        rest.strip_suffix(['e', 'y']).unwrap_or(rest)
+    } else {
+        rest
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_forms_a_paraphrase_changes_meet_in_one_stem() {
+        let same = [
+            ("failed", "fails"),
+            ("failing", "fail"),
+            ("inspections", "inspection"),
+            ("closures", "closure"),
+            ("closed", "close"),
+            ("cities", "city"),
+            ("plant's", "plant"),
+            ("rated", "rates"),
+            ("quickly", "quick"),
+        ];
+        for (a, b) in same {
+            assert_eq!(stem(a), stem(b), "{a} / {b}");
+        }
+        for (a, b) in [("bus", "bu"), ("class", "clas"), ("red", "re")] {
+            assert_ne!(stem(a), stem(b), "{a} / {b}");
+        }
+    }
+
+    #[test]
+    fn percentages_and_fractions_of_one_share_are_one_figure() {
+        let fifth = Figure::of(0.2, "fraction");
+        assert_eq!(fifth, Figure::of(20.0, "percent"));
+        assert_eq!(
+            Figure::of(1.0 / 3.0, "fraction"),
+            Figure::of(33.3, "percent")
+        );
+        assert_ne!(
+            Figure::of(11.0, "inspections"),
+            Figure::of(7.0, "inspections")
+        );
+        assert_eq!(
+            Figure::of(1_200_000.0, "USD"),
+            Figure::of(1_203_000.0, "USD")
+        );
+        assert_eq!(Figure::of(f64::INFINITY, ""), None);
+        let bits = Figure::of(0.2, "fraction").map(Figure::to_bits);
+        assert_eq!(bits.map(Figure::from_bits), fifth);
+    }
+}
