@@ -51,7 +51,11 @@
 //!    organization, the spokesperson phrase a descriptor; a named spokesperson
 //!    ("spokesman Tom Ferreira") is a person, and one with no organization is
 //!    unnamed. One description shared by two attributions ("Shop owners say
-//!    … and plan …") is one source.
+//!    … and plan …") is one source. "They", "both men" or "the senators"
+//!    after two people named together stand for the pair; a transcript's
+//!    speaker label in capitals that names no one before is a person of its
+//!    own; a relative "who" after a description of a named person ("Ann Lee
+//!    is a former lawyer who") is that person.
 //! 3. **Continuity.** An attribution with no source span inherits the source
 //!    of the attribution just before it when that one stands in the same or the
 //!    preceding paragraph (a quote paragraph after "…," she said.), and when it
@@ -376,6 +380,7 @@ fn resolve_counted(doc: &Doc, links: Option<&Classifier>, keep_choices: bool) ->
         places: Vec::new(),
         place_referents: BTreeMap::new(),
         missed_outlets: BTreeMap::new(),
+        pairs: BTreeMap::new(),
         events: Default::default(),
         referents: Vec::new(),
         visited: Cell::new(0),
@@ -531,7 +536,18 @@ fn is_speaking_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bo
                 | "looked"
         )
     });
-    verb && !passive && !seeming
+    // A cue that opens with its own subject ("it showed", "there has been
+    // speculation", "suspicions run high") or is a noun phrase ("the failure
+    // to comprehend", "a rising tide of skepticism") says who speaks inside
+    // it, or that no one does: only a cue that opens with the verb, an
+    // adverb or "according" continues the speaker before it.
+    let opens_with_verb = cue.first().is_some_and(|&k| {
+        view.word(k) == "according"
+            || view
+                .tag(k)
+                .is_some_and(|t| t.starts_with("VB") || t.starts_with("RB") || t == "MD")
+    });
+    verb && !passive && !seeming && opens_with_verb
 }
 
 /// Whether the attribution's cue is only a hedge adverb ("reportedly", "was
@@ -597,6 +613,9 @@ struct State<'v, 'a> {
     place_referents: BTreeMap<ClusterId, usize>,
     /// The outlets read from source phrases the tagger left out, by their words.
     missed_outlets: BTreeMap<Vec<String>, usize>,
+    /// The joint source of two people named together ("Obama and McCain"),
+    /// by their referents, made when "they" or "the two men" stands for them.
+    pairs: BTreeMap<(usize, usize), usize>,
     /// Every (position, referent) mention, for recency searches.
     events: BTreeSet<(usize, usize)>,
     referents: Vec<Referent>,
@@ -1536,6 +1555,7 @@ impl<'v, 'a> State<'v, 'a> {
     fn names_joined(&mut self, part: std::ops::Range<usize>) -> Option<usize> {
         let core = self.past_the(part.start);
         let (mut at, mut items, mut person) = (core, 0, false);
+        let mut joined = Vec::new();
         while at < part.end {
             if items > 0 {
                 if !matches!(self.view.word(at), "and" | "&") {
@@ -1556,6 +1576,7 @@ impl<'v, 'a> State<'v, 'a> {
             at = match (name, place) {
                 (Some(n), _) => {
                     person |= n.kind == Kind::Person;
+                    joined.extend(n.referent);
                     n.end
                 }
                 (None, Some(range)) => range.end,
@@ -1579,8 +1600,24 @@ impl<'v, 'a> State<'v, 'a> {
             referent: None,
             link: None,
         };
-        let words = self.words_of(core, part.end);
-        name.referent = Some(self.new_entity(&name, words));
+        // Two people named together are the one source "they" stood for
+        // before or will stand for after ([`State::pair_before`]).
+        let pair = match joined[..] {
+            [one, other] if items == 2 && person => Some((one, other)),
+            _ => None,
+        };
+        let referent = match pair.and_then(|pair| self.pairs.get(&pair)) {
+            Some(&r) => r,
+            None => {
+                let words = self.words_of(core, part.end);
+                let r = self.new_entity(&name, words);
+                if let Some(pair) = pair {
+                    self.pairs.insert(pair, r);
+                }
+                r
+            }
+        };
+        name.referent = Some(referent);
         Some(self.add_name(name))
     }
 
@@ -1837,13 +1874,18 @@ impl<'v, 'a> State<'v, 'a> {
                         )
                     });
                     let best_at = best.and_then(|r| self.referents.get(r)?.last_before(at));
+                    let pair = (word == "they")
+                        .then(|| self.pair_before(token))
+                        .flatten()
+                        .filter(|&(_, position)| best_at.is_none_or(|p| position > p));
+                    let best_at = pair.map_or(best_at, |(_, position)| Some(position));
                     match self.phrase_before(token, Head::Group, true) {
                         // "Canadian officials were more pointed. They said": a group
                         // named in the text, not yet a source, is the nearer antecedent.
                         Some((range, position)) if best_at.is_none_or(|p| position > p) => {
                             Some(self.mention_described(range, position))
                         }
-                        _ => best,
+                        _ => pair.map(|(referent, _)| referent).or(best),
                     }
                 }
                 None => None,
@@ -2047,6 +2089,72 @@ impl<'v, 'a> State<'v, 'a> {
         Some((start..head + 1, view.span(start)?.byte_start()))
     }
 
+    /// Two people named together ("Ann Lee and Tom Reyes", the later pair
+    /// first) in the sentence of `token` before it or in the sentence
+    /// before: the joint source "they" or "the two men" stands for, with
+    /// where the pair was named. The guideline names such a source by both
+    /// names, a named person's source.
+    fn pair_before(&mut self, token: usize) -> Option<(usize, usize)> {
+        let view = self.view;
+        let sentence = view.sentence_of(token);
+        let floor = sentence
+            .start
+            .checked_sub(1)
+            .map_or(sentence.start, |k| view.sentence_of(k).start);
+        let names = self.read_names();
+        let to = names.partition_point(|n| n.start < token);
+        let from = names.partition_point(|n| n.start < floor);
+        let people = |n: &Name| {
+            n.kind == Kind::Person
+                && n.referent.is_some_and(|r| {
+                    self.referents
+                        .get(r)
+                        .is_some_and(|r| r.kind == Kind::Person)
+                })
+        };
+        let (first, second) = names.get(from..to)?.windows(2).rev().find_map(|w| {
+            let (a, b) = (&w[0], &w[1]);
+            // "Ann Lee, a Democrat, and Tom Reyes": an apposition may stand
+            // between, but no verb, which would make two clauses.
+            let between = a.end..b.start.saturating_sub(1);
+            (people(a)
+                && people(b)
+                && b.start > a.end
+                && view.word(b.start - 1) == "and"
+                && between.len() <= 12
+                && !between.clone().any(|k| {
+                    view.tag(k)
+                        .is_some_and(|t| t.starts_with("VB") || t == "MD")
+                }))
+            .then_some((a, b))
+        })?;
+        let (one, other) = (first.referent?, second.referent?);
+        if one == other {
+            return None;
+        }
+        let position = view.span(first.start)?.byte_start();
+        let text = self.text_of(first.start, second.end);
+        let referent = match self.pairs.get(&(one, other)) {
+            Some(&r) => r,
+            None => {
+                let name = |r: usize| self.referents.get(r).map(|r| r.name.clone());
+                let joined = format!("{} and {}", name(one)?, name(other)?);
+                let words = self.words_of(first.core, second.end);
+                let mut referent = Referent::new(Kind::Person, joined, words);
+                referent.key = Some(text);
+                self.referents.push(referent);
+                let r = self.referents.len() - 1;
+                self.pairs.insert((one, other), r);
+                r
+            }
+        };
+        self.events.insert((position, referent));
+        if let Some(r) = self.referents.get_mut(referent) {
+            r.positions.insert(position);
+        }
+        Some((referent, position))
+    }
+
     /// What the relative pronoun at `token` stands for: the noun phrase right
     /// before it, a comma aside ("activists who argue", "Ann Lee, who said"),
     /// whatever its number or kind.
@@ -2072,8 +2180,54 @@ impl<'v, 'a> State<'v, 'a> {
         {
             start -= 1;
         }
+        if let Some(person) = self.person_described_as(start) {
+            return Some(person);
+        }
         let position = view.span(start)?.byte_start();
         Some(self.mention_described(start..head + 1, position))
+    }
+
+    /// The person named right before the description that opens at `start`
+    /// and says what they are: after "is" or "was" ("Ann Lee is a former
+    /// lawyer who"), or as an apposition after a comma ("Ann Lee, now the
+    /// board's chair, who", "Ann Lee, 59, of Dunmore, who"). A relative
+    /// pronoun after such a description stands for the person, not for a
+    /// new unnamed one.
+    fn person_described_as(&self, start: usize) -> Option<usize> {
+        let view = self.view;
+        let floor = view.sentence_of(start).start;
+        let mut before = start.checked_sub(1).filter(|&k| k >= floor)?;
+        while view.tag(before).is_some_and(|t| t.starts_with("RB")) {
+            before = before.checked_sub(1).filter(|&k| k >= floor)?;
+        }
+        let person_ending_at = |end: usize| {
+            let name = self.names.get(self.name_at(end.checked_sub(1)?)?)?;
+            let referent = name.referent?;
+            (name.end == end
+                && self
+                    .referents
+                    .get(referent)
+                    .is_some_and(|r| r.kind == Kind::Person))
+            .then_some(referent)
+        };
+        // "is", not the possessive "’s" of "Lee’s best seller".
+        if is_be(view.word(before)) && view.tag(before).is_some_and(|t| t.starts_with("VB")) {
+            return person_ending_at(before);
+        }
+        if !matches!(view.word(before), "," | "of" | "from") {
+            return None;
+        }
+        // Back over the apposition's parts to the name before its first comma.
+        (floor..before)
+            .rev()
+            .take(16)
+            .take_while(|&k| {
+                !view
+                    .tag(k)
+                    .is_some_and(|t| t.starts_with("VB") || t == "MD")
+            })
+            .filter(|&k| view.word(k) == ",")
+            .find_map(person_ending_at)
     }
 
     /// The referent of the noun phrase `range` at byte `position`, which is
@@ -2105,13 +2259,56 @@ impl<'v, 'a> State<'v, 'a> {
         })
     }
 
+    /// A speaker label in capitals before a colon ("MORVANT:") that names no
+    /// one the article named before: a transcript names its host or guests
+    /// by surname alone, so the label is a person's name, and each turn under
+    /// it the same person's.
+    fn unknown_label_speaker(&mut self, range: std::ops::Range<usize>, at: usize) -> Option<usize> {
+        let raw = self.view.raw(range.start);
+        let letters = raw.chars().filter(|c| c.is_alphabetic()).count();
+        if range.len() != 1
+            || letters < 3
+            || letters != raw.chars().count()
+            || raw.chars().any(char::is_lowercase)
+            || self.view.word(range.end) != ":"
+        {
+            return None;
+        }
+        let key = raw.to_lowercase();
+        if let Some(person) = self.most_recent(at, |r| {
+            r.kind == Kind::Person && r.key.as_deref() == Some(&key)
+        }) {
+            return Some(person);
+        }
+        let mut referent = Referent::new(Kind::Person, raw.to_string(), vec![raw.to_string()]);
+        referent.key = Some(key);
+        self.referents.push(referent);
+        Some(self.referents.len() - 1)
+    }
+
     fn resolve_description(&mut self, range: std::ops::Range<usize>, at: usize) -> (usize, Route) {
         if let Some(person) = self.label_speaker(range.clone(), at) {
+            return (person, Route::Named);
+        }
+        if let Some(person) = self.unknown_label_speaker(range.clone(), at) {
             return (person, Route::Named);
         }
         let description = self.describe(range.clone());
         let text = self.text_of(range.start, range.end);
         let head = description.head_word.clone();
+        // "Both men", "the two women", "the senators" after two people named
+        // together are those two.
+        let of_two = matches!(self.view.word(range.start), "both" | "the")
+            && match description.head {
+                None => head.ends_with('s') || matches!(head.as_str(), "men" | "women"),
+                Some(_) => matches!(
+                    head.as_str(),
+                    "men" | "women" | "candidates" | "nominees" | "leaders" | "lawmakers"
+                ),
+            };
+        if of_two && let Some((pair, _)) = self.pair_before(range.start) {
+            return (pair, Route::DescriptionToName);
+        }
         let found: Option<(usize, Route)> = match description.head {
             _ if description.counsel && description.affiliation.is_some() => description
                 .affiliation
@@ -3158,6 +3355,25 @@ mod tests {
         assert_eq!(got[3], named("Ann Lee", SourceKind::Person));
     }
 
+    #[test]
+    fn a_cue_holding_its_own_subject_or_a_noun_continues_no_one() {
+        let text = "“We stay,” said Ann Lee.\n\nThere has been speculation that the mill \
+                    will close. “We stay,” said Ann Lee. The failure to grasp the cost is \
+                    plain. “We stay,” said Ann Lee. Later, she added that it would rain.";
+        let got = sources_of(
+            text,
+            &[
+                ("Ann Lee", "said", "“We stay,”"),
+                ("", "There has been speculation", "that the mill will close"),
+                ("", "The failure to grasp", "the cost"),
+                ("", "added", "that it would rain"),
+            ],
+        );
+        assert_eq!(got[1], None, "an expletive subject: no one speaks");
+        assert_eq!(got[2], None, "a noun phrase: no one speaks");
+        assert_eq!(got[3], named("Ann Lee", SourceKind::Person));
+    }
+
     type Unit = fn(usize) -> String;
 
     /// The work of resolving `repeats` copies of `unit(i)`, each one
@@ -3320,6 +3536,63 @@ mod tests {
                 named("Ada Byrne", SourceKind::Person),
                 named("Tom Reyes-Oduya", SourceKind::Person),
             ]
+        );
+    }
+
+    #[test]
+    fn who_after_a_description_of_a_named_person_is_that_person() {
+        let copula = "Ann Lee is a former tax lawyer who said the levy was unfair.";
+        let got = sources_of(copula, &[("who", "said", "the levy was unfair")]);
+        assert_eq!(got, vec![named("Ann Lee", SourceKind::Person)]);
+        let apposition =
+            "Tom Reyes, 61, a retired teacher, who spoke next, argued the levy was fair.";
+        let got = sources_of(apposition, &[("who", "argued", "the levy was fair")]);
+        assert_eq!(got, vec![named("Tom Reyes", SourceKind::Person)]);
+    }
+
+    #[test]
+    fn they_and_both_men_after_two_people_named_together_are_the_two() {
+        let text = "Governor Ann Lee and Mayor Tom Reyes toured the new bridge on Monday. \
+                    They said it would open soon, and both men added that tolls would stay.";
+        let got = sources_of(
+            text,
+            &[
+                ("They", "said", "it would open soon"),
+                ("both men", "added", "that tolls would stay"),
+            ],
+        );
+        let pair = named("Ann Lee and Tom Reyes", SourceKind::Person);
+        assert_eq!(got, vec![pair.clone(), pair]);
+    }
+
+    #[test]
+    fn a_speaker_label_naming_no_one_before_is_a_person_of_its_own() {
+        let text = "Partial transcript of the broadcast.\n\n\
+                    MORVANT: Why did you leave?\n\nBYRNE: The job was done.\n\n\
+                    MORVANT: Will you run again?";
+        let mut again = attribution(text, "", "", "Will you run again?");
+        let second = text.rfind("MORVANT").expect("the second label");
+        again.source = vec![Span::must(second, second + "MORVANT".len())];
+        let doc = doc_with(
+            text,
+            vec![
+                attribution(text, "MORVANT", "", "Why did you leave?"),
+                attribution(text, "BYRNE", "", "The job was done."),
+                again,
+            ],
+        );
+        assert_eq!(
+            named_sources(&doc),
+            vec![
+                named("MORVANT", SourceKind::Person),
+                named("BYRNE", SourceKind::Person),
+                named("MORVANT", SourceKind::Person),
+            ]
+        );
+        let resolution = resolve(&doc);
+        assert_eq!(
+            resolution.source_of[0], resolution.source_of[2],
+            "each turn under a label is one person's"
         );
     }
 

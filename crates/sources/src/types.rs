@@ -142,11 +142,18 @@ fn features(
             .split_whitespace()
             .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
             .count();
-        out.add(&["name_caps=", count(capitals.min(3))]);
+        // Two or more parties named together ("Ann Lee and Tom Reyes") are
+        // no longer name: their shape is their own.
+        let shape = if source.name.contains(" and ") {
+            "and"
+        } else {
+            count(capitals.min(3))
+        };
+        out.add(&["name_caps=", shape]);
         // The name's shape, not its words: PolNeAR's names are few and
         // famous, and a model that learns them types a new name by its
         // likeness to them.
-        out.add(&["rk_caps=", kind, "_", count(capitals.min(3))]);
+        out.add(&["rk_caps=", kind, "_", shape]);
         if source.name.split_whitespace().any(is_org_word) {
             out.add(&["name_org_word"]);
         }
