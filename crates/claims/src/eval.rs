@@ -14,11 +14,10 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use attest_doc::{Doc, Published, SourceKind, serde_name};
-use attest_lang::identity::{identity_key, lookup_name};
+use attest_doc::{Doc, Published};
 
 use crate::index::ClaimIndex;
-use crate::role::{Appearance, Role, roles};
+use crate::role::{Appearance, Role, roles, source_key};
 use crate::statement::{Statement, statements};
 
 /// One gold row: an appearance of a claim.
@@ -170,14 +169,9 @@ pub fn group(docs: &[Doc]) -> Vec<Grouped> {
     grouped
 }
 
-/// The key a source is compared by across articles: the ledger's identity
-/// key, or, for a source the ledger never merges, its kind and name.
-fn source_key(name: &str, kind: SourceKind) -> String {
-    identity_key(name, kind)
-        .unwrap_or_else(|| format!("{}:{}", serde_name(&kind), lookup_name(name, kind)))
-}
-
-fn moment(published: Option<Published>) -> Option<jiff::Timestamp> {
+/// The instant an article was published, by which appearances are ordered;
+/// a date alone counts from its midnight in UTC.
+pub fn moment(published: Option<Published>) -> Option<jiff::Timestamp> {
     match published? {
         Published::Instant(timestamp, _) => Some(timestamp),
         Published::Date(date) => jiff::tz::TimeZone::UTC

@@ -3,12 +3,24 @@
 //! Each statement's band keys point to it; a new statement's candidates are
 //! the statements that share a band key with it, and it joins the claim of the
 //! candidate that is most alike and carries the same claim ([`best_match`],
-//! which the ledger's grouping shares). The work per statement grows with its
-//! candidates, not with the statements already grouped.
+//! which the ledger's grouping shares). The work per statement is bounded
+//! whatever the corpus: only a claim's first [`EXEMPLARS`] statements are
+//! indexed (a claim repeated by a thousand wire copies would otherwise make a
+//! thousand candidates of each new copy), and a statement looks at the
+//! [`PER_BAND_KEY`] latest statements of each of its band keys at most, so
+//! that a key common to many claims costs no more than a rare one. A true
+//! match shares several bands, so a key cut short rarely loses it.
 
 use std::collections::HashMap;
 
 use crate::fingerprint::Fingerprint;
+
+/// How many of a claim's statements are indexed, and so compared with new
+/// ones: enough to hold its different wordings.
+pub const EXEMPLARS: usize = 8;
+
+/// How many statements of one band key are candidates: the latest indexed.
+pub const PER_BAND_KEY: usize = 8;
 
 /// The claim, among candidates that carry the same claim as `fingerprint`,
 /// whose statement is most alike; ties go to the lowest claim number, so the
@@ -44,9 +56,9 @@ pub fn best_match<'a, 'n>(
 pub struct ClaimIndex {
     bands: HashMap<u64, Vec<usize>>,
     members: Vec<(u64, Fingerprint)>,
-    /// The name words of each claim's statements, sorted, by claim number
-    /// less one.
-    names: Vec<Vec<String>>,
+    /// The name words of each claim's exemplars, sorted, and how many
+    /// statements it has, by claim number less one.
+    claims: Vec<(Vec<String>, usize)>,
 }
 
 impl ClaimIndex {
@@ -62,7 +74,7 @@ impl ClaimIndex {
             .band_keys()
             .iter()
             .filter_map(|key| self.bands.get(key))
-            .flatten()
+            .flat_map(|members| &members[members.len().saturating_sub(PER_BAND_KEY)..])
             .copied()
             .collect();
         candidates.sort_unstable();
@@ -80,8 +92,8 @@ impl ClaimIndex {
     fn names_of(&self, claim: u64) -> &[String] {
         usize::try_from(claim - 1)
             .ok()
-            .and_then(|at| self.names.get(at))
-            .map_or(&[], Vec::as_slice)
+            .and_then(|at| self.claims.get(at))
+            .map_or(&[], |(names, _)| names.as_slice())
     }
 
     /// Adds a statement: to the claim it carries, or, when it carries none
@@ -90,24 +102,28 @@ impl ClaimIndex {
         let claim = match self.find(&fingerprint) {
             Some(claim) => claim,
             None if may_start => {
-                self.names.push(Vec::new());
-                self.names.len() as u64
+                self.claims.push((Vec::new(), 0));
+                self.claims.len() as u64
             }
             None => return None,
         };
-        if let Some(names) = usize::try_from(claim - 1)
+        let Some((names, statements)) = usize::try_from(claim - 1)
             .ok()
-            .and_then(|at| self.names.get_mut(at))
-        {
+            .and_then(|at| self.claims.get_mut(at))
+        else {
+            return Some(claim);
+        };
+        *statements += 1;
+        if *statements <= EXEMPLARS {
             names.extend(fingerprint.names.iter().cloned());
             names.sort_unstable();
             names.dedup();
+            let member = self.members.len();
+            for key in fingerprint.band_keys() {
+                self.bands.entry(key).or_default().push(member);
+            }
+            self.members.push((claim, fingerprint));
         }
-        let member = self.members.len();
-        for key in fingerprint.band_keys() {
-            self.bands.entry(key).or_default().push(member);
-        }
-        self.members.push((claim, fingerprint));
         Some(claim)
     }
 }

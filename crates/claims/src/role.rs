@@ -1,6 +1,7 @@
 //! What each appearance of a claim does to it as it travels.
 
-use attest_doc::StanceLabel;
+use attest_doc::{SourceKind, StanceLabel, serde_name};
+use attest_lang::identity::{identity_key, lookup_name};
 use serde::{Deserialize, Serialize};
 
 /// The part an appearance plays in a claim's travel.
@@ -57,6 +58,15 @@ pub struct Appearance<K> {
     pub stance: Option<StanceLabel>,
     /// Whether a hedge qualifies it.
     pub hedged: bool,
+}
+
+/// The key a source is compared by across articles when roles are given: the
+/// ledger's identity key (a person by full name, an organization by a whole
+/// and specific name), or, for a source the ledger never merges, its kind and
+/// name, so that "officials" of two articles are the same party here.
+pub fn source_key(name: &str, kind: SourceKind) -> String {
+    identity_key(name, kind)
+        .unwrap_or_else(|| format!("{}:{}", serde_name(&kind), lookup_name(name, kind)))
 }
 
 /// The roles of a claim's appearances, given in the order they appeared.

@@ -37,6 +37,11 @@ pub(crate) enum Command {
     Search(crate::ledger_flags::SearchArgs),
     /// Sourcing statistics per outlet or month.
     Stats(crate::ledger_flags::StatsArgs),
+    /// Claims carried by several articles: where each first appeared and what
+    /// each later article did to it (repeated, misattributed, hardened, denied).
+    Claims(crate::ledger_flags::ClaimsArgs),
+    /// The stored claims a text carries, each with its travel.
+    Trace(crate::ledger_flags::TraceArgs),
     /// Write a ledger table or query as JSON Lines, CSV or Parquet.
     Export(crate::ledger_flags::ExportArgs),
     /// Serve the HTTP API and the web page (stop with Ctrl-C or SIGTERM).

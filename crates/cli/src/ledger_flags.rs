@@ -113,6 +113,8 @@ pub(crate) enum QueryFormat {
     Table,
     /// A JSON array of objects.
     Json,
+    /// One JSON object a line.
+    Jsonl,
     /// CSV with a header line.
     Csv,
 }
@@ -207,6 +209,69 @@ pub(crate) struct SaidArgs {
 
     #[command(flatten)]
     pub(crate) output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ClaimsArgs {
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+
+    /// Only claims with an appearance in these articles.
+    #[command(flatten)]
+    pub(crate) filter: FilterArgs,
+
+    /// Only claims with an appearance credited to a source of this name, as
+    /// the article names it (case does not matter).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) source: Option<String>,
+
+    /// Only claims with an appearance in this role.
+    #[arg(long, value_name = "ROLE", value_parser = role_parser())]
+    pub(crate) role: Option<attest_claims::Role>,
+
+    /// Only claims carried by at least this many articles (1 lists every
+    /// statement stored as a claim of its own).
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub(crate) min_articles: usize,
+
+    /// At most this many claims, most widely carried first.
+    #[arg(long, default_value_t = 50, value_name = "N")]
+    pub(crate) limit: usize,
+
+    #[command(flatten)]
+    pub(crate) output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TraceArgs {
+    /// A text that carries claims: a sentence, a paragraph or an article.
+    /// It is analysed as `attest analyze` would, and each of its statements
+    /// is looked up among the claims stored.
+    #[arg(value_name = "TEXT")]
+    pub(crate) text: String,
+
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
+
+    #[command(flatten)]
+    pub(crate) output: OutputArgs,
+
+    /// The model flags: which model analyses TEXT.
+    #[command(flatten)]
+    pub(crate) model: crate::model::ModelArgs,
+}
+
+/// `--role`'s parser: the roles' names, from the enum.
+fn role_parser() -> impl TypedValueParser<Value = attest_claims::Role> {
+    PossibleValuesParser::new(
+        attest_claims::Role::ALL
+            .iter()
+            .map(|role| PossibleValue::new(role.name())),
+    )
+    .map(|name| {
+        name.parse::<attest_claims::Role>()
+            .unwrap_or(attest_claims::Role::Origin)
+    })
 }
 
 #[derive(Debug, Args)]

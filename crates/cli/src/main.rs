@@ -53,6 +53,8 @@ fn main() -> ExitCode {
         flags::Command::Said(args) => query::said(&args),
         flags::Command::Search(args) => query::search(&args),
         flags::Command::Stats(args) => query::stats(&args),
+        flags::Command::Claims(args) => query::claims(&args),
+        flags::Command::Trace(args) => query::trace(&args),
         flags::Command::Export(args) => export::run(&args),
     };
     match outcome {

@@ -7,7 +7,8 @@ use attest_ledger::{GroupBy, Ledger, SearchHit};
 use attest_write::terminal_safe;
 
 use crate::ledger_flags::{
-    DbArgs, QueryFormat, SaidArgs, SearchArgs, SourcesArgs, StatsArgs, StatsBy,
+    ClaimsArgs, DbArgs, QueryFormat, SaidArgs, SearchArgs, SourcesArgs, StatsArgs, StatsBy,
+    TraceArgs,
 };
 use crate::{messages, table};
 
@@ -40,6 +41,46 @@ pub(crate) fn said(args: &SaidArgs) -> anyhow::Result<()> {
         ));
     }
     table::print(&rows, args.output.format)
+}
+
+pub(crate) fn claims(args: &ClaimsArgs) -> anyhow::Result<()> {
+    let ledger = open(&args.db)?;
+    let filter = attest_ledger::ClaimFilter {
+        articles: args.filter.filter(),
+        source: args.source.clone(),
+        role: args.role,
+        min_articles: args.min_articles,
+    };
+    let claims = ledger.claims(&filter, args.limit)?;
+    print_claims(&claims, args.output.format)
+}
+
+pub(crate) fn trace(args: &TraceArgs) -> anyhow::Result<()> {
+    let ledger = open(&args.db)?;
+    let pipeline = args.model.pipeline(&attest_doc::Limits::DEFAULT)?;
+    let doc = pipeline.analyze(attest_doc::Article::new("trace", args.text.as_str()));
+    let claims = ledger.trace(&doc)?;
+    if claims.is_empty() && args.output.format == QueryFormat::Table {
+        messages::note(format_args!(
+            "no stored claim carries this text; a claim is found by its words, figures and names"
+        ));
+    }
+    print_claims(&claims, args.output.format)
+}
+
+/// Claims as JSON with their appearances nested, or as one table row per
+/// appearance.
+fn print_claims(claims: &[attest_ledger::ClaimRow], format: QueryFormat) -> anyhow::Result<()> {
+    match format {
+        QueryFormat::Json | QueryFormat::Jsonl => table::print_json(claims, format),
+        QueryFormat::Table | QueryFormat::Csv => {
+            let lines: Vec<_> = claims
+                .iter()
+                .flat_map(attest_ledger::ClaimRow::lines)
+                .collect();
+            table::print(&lines, format)
+        }
+    }
 }
 
 pub(crate) fn search(args: &SearchArgs) -> anyhow::Result<()> {

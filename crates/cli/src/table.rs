@@ -18,10 +18,7 @@ pub(crate) fn print<T: Tabular + Serialize>(rows: &[T], format: QueryFormat) -> 
     let mut out = io::BufWriter::new(io::stdout().lock());
     match format {
         QueryFormat::Table => write_table(rows, &mut out)?,
-        QueryFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, rows)?;
-            writeln!(out)?;
-        }
+        QueryFormat::Json | QueryFormat::Jsonl => return print_json(rows, format),
         QueryFormat::Csv => {
             write_csv_row(
                 &mut out,
@@ -31,6 +28,23 @@ pub(crate) fn print<T: Tabular + Serialize>(rows: &[T], format: QueryFormat) -> 
                 write_csv_row(&mut out, row.cells())?;
             }
         }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Prints rows that are only ever printed as JSON (`--format json` or
+/// `jsonl`), such as a claim with its appearances nested.
+pub(crate) fn print_json<T: Serialize>(rows: &[T], format: QueryFormat) -> anyhow::Result<()> {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    if format == QueryFormat::Jsonl {
+        for row in rows {
+            serde_json::to_writer(&mut out, row)?;
+            writeln!(out)?;
+        }
+    } else {
+        serde_json::to_writer_pretty(&mut out, rows)?;
+        writeln!(out)?;
     }
     out.flush()?;
     Ok(())

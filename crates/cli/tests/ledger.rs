@@ -782,3 +782,108 @@ fn analysed_output_is_stored_as_ingest_stores_its_input() {
     assert!(err.contains("23 added"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Three articles written for this test, in which one claim travels: said
+/// first, repeated by someone else, then denied; a look-alike with another
+/// figure stays apart.
+const TRAVELLING: &str = concat!(
+    r#"{"id":"w-2","outlet":"Valley Post","published":"2026-03-09T10:00:00Z","text":"The mayor said the Dunmore plant failed 11 safety inspections since 2023."}"#,
+    "\n",
+    r#"{"id":"w-1","outlet":"Coast Herald","published":"2026-03-02T09:00:00Z","text":"Inspector Ana Ruiz said the Dunmore water plant failed 11 safety inspections since 2023.\n\nRuiz said the Dunmore plant failed 7 fire inspections in 2019."}"#,
+    "\n",
+    r#"{"id":"w-3","outlet":"Coast Herald","published":"2026-03-20T16:30:00Z","text":"A spokesman for the water authority denied that the Dunmore plant had failed 11 safety inspections."}"#,
+    "\n",
+);
+
+#[test]
+fn claims_travel_across_the_ledger_with_their_roles_and_survive_an_update() {
+    let dir = temp_dir("claims");
+    let corpus = dir.join("travel.jsonl");
+    std::fs::write(&corpus, TRAVELLING).expect("write the corpus");
+    let db = path_str(&dir.join("ledger.db")).to_string();
+    succeeds(&["ingest", path_str(&corpus), "--db", &db]);
+    let claims: Vec<Value> = succeeds(&["claims", "--db", &db, "--format", "jsonl"])
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    assert_eq!(claims.len(), 1, "only the claim that travelled: {claims:?}");
+    let claim = &claims[0];
+    assert_eq!(
+        claim["first"]["article"], "w-1",
+        "first by publication, not by storing"
+    );
+    assert_eq!(
+        (claim["articles"].as_i64(), claim["outlets"].as_i64()),
+        (Some(3), Some(2))
+    );
+    let travel: Vec<(&str, &str)> = array(claim, "appearances")
+        .iter()
+        .map(|a| {
+            (
+                a["article"].as_str().unwrap_or(""),
+                a["role"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        travel,
+        [
+            ("w-1", "origin"),
+            ("w-2", "misattributed"),
+            ("w-3", "denied")
+        ]
+    );
+    let span = &array(claim, "appearances")[0]["span"];
+    let text =
+        "Inspector Ana Ruiz said the Dunmore water plant failed 11 safety inspections since 2023.";
+    let (start, end) = (
+        span["byte_start"].as_u64().unwrap_or(0),
+        span["byte_end"].as_u64().unwrap_or(0),
+    );
+    assert_eq!(
+        text.get(start as usize..end as usize),
+        span["text"].as_str(),
+        "offsets fit the text"
+    );
+
+    let denied = json(&[
+        "claims", "--db", &db, "--role", "denied", "--format", "json",
+    ]);
+    assert_eq!(denied.as_array().map(Vec::len), Some(1));
+    let nobody = json(&[
+        "claims",
+        "--db",
+        &db,
+        "--source",
+        "Nobody Here",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(nobody.as_array().map(Vec::len), Some(0));
+    let traced = json(&[
+        "trace",
+        "Officials say the Dunmore plant has failed 11 inspections.",
+        "--db",
+        &db,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(traced[0]["claim"], claim["claim"], "{traced}");
+
+    // Storing the articles again replaces their statements: the claim counts
+    // the same, and no claim is left without statements.
+    succeeds(&["ingest", path_str(&corpus), "--db", &db, "--update"]);
+    let again = json(&["claims", "--db", &db, "--format", "json"]);
+    assert_eq!(array(&again[0], "appearances").len(), 3, "{again}");
+    let empty = succeeds(&[
+        "export",
+        "SELECT id FROM claims WHERE n_statements = 0 OR id NOT IN (SELECT claim FROM statements)",
+        "--db",
+        &db,
+        "--format",
+        "csv",
+        "--out",
+        "-",
+    ]);
+    assert_eq!(empty.trim(), "id", "no empty claims");
+}

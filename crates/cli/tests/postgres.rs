@@ -210,6 +210,15 @@ mod postgres {
             vec!["stats", "--by", "month", "--format", "json"],
             vec!["stats", "--by", "all", "--format", "json"],
             vec!["stats", "--since", "2026-01-01", "--format", "json"],
+            vec![
+                "claims",
+                "--format",
+                "json",
+                "--min-articles",
+                "1",
+                "--limit",
+                "1000",
+            ],
         ];
         for query in &queries {
             let answer = |db: &str| {

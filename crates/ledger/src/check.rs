@@ -101,6 +101,18 @@ pub(crate) fn check(conn: &Conn<'_>, writable: bool) -> DbResult<CheckReport> {
             "{wrong_sources} sources whose counts are not their appearances"
         ));
     }
+    let wrong_claims: i64 = conn.value(
+        "SELECT count(*) FROM claims c WHERE \
+         c.n_statements != (SELECT count(*) FROM statements s WHERE s.claim = c.id) \
+         OR c.n_articles != (SELECT count(DISTINCT s.article) FROM statements s WHERE s.claim = c.id) \
+         OR c.n_statements = 0",
+        values![],
+    )?;
+    if wrong_claims > 0 {
+        count_mismatches.push(format!(
+            "{wrong_claims} claims whose counts are not their statements"
+        ));
+    }
     let cells = crate::cells::mismatches(conn)?;
     if cells > 0 {
         count_mismatches.push(format!(

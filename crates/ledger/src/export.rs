@@ -17,7 +17,7 @@ use crate::{Budget, LedgerError};
 const PG_FETCH: i32 = 1_000;
 
 /// The tables [`crate::Ledger::export`] knows by name.
-pub const TABLES: [&str; 11] = [
+pub const TABLES: [&str; 13] = [
     "articles",
     "article_stances",
     "sources",
@@ -29,6 +29,8 @@ pub const TABLES: [&str; 11] = [
     "quantities",
     "times",
     "corrections",
+    "claims",
+    "statements",
 ];
 
 /// The type a column's values have.
@@ -63,9 +65,12 @@ pub trait RowSink {
 
 /// The tables of a dataset (`attest export dataset`), in the order of
 /// [`TABLES`]: all but `corrections`, which holds editors' work rather than
-/// analyses.
+/// analyses, and the claims across the corpus (`claims`, `statements`),
+/// which are exported by name.
 pub fn dataset_tables() -> impl Iterator<Item = &'static str> {
-    TABLES.into_iter().filter(|table| *table != "corrections")
+    TABLES
+        .into_iter()
+        .filter(|table| !matches!(*table, "corrections" | "claims" | "statements"))
 }
 
 /// The name of the column [`dataset_query`] adds: the month of the article a
@@ -99,6 +104,22 @@ fn table_read(name: &str) -> Option<TableRead> {
             from: "article_stances r".to_string(),
             order: "r.article, r.stance",
             article: Some("r.article"),
+        },
+        // What a reader of the claims wants; the fingerprints that grouping
+        // compares (stems, figures, names, the source's key) stay inside.
+        "claims" => TableRead {
+            columns: "r.id, r.n_statements, r.n_articles",
+            from: "claims r".to_string(),
+            order: "r.id",
+            article: None,
+        },
+        "statements" => TableRead {
+            columns: "s.id, s.article, s.claim, s.said, s.idx, s.byte_start, s.byte_end, \
+                      s.cp_start, s.cp_end, substr(t.text, CAST(s.cp_start + 1 AS INTEGER), CAST(s.cp_end - s.cp_start AS INTEGER)) \
+                      AS text, s.source, s.stance, s.hedged",
+            from: "statements s JOIN article_texts t ON t.article = s.article".to_string(),
+            order: "s.id",
+            article: Some("s.article"),
         },
         // A name of TABLES, never the caller's text, goes into the query.
         _ => {

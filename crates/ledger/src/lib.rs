@@ -20,6 +20,9 @@
 //!   quotations, with the matches located;
 //! - [`Ledger::stats`]: per-outlet or per-month shares of unnamed sources and
 //!   direct quotes, stance mix and hedges per 1,000 words;
+//! - [`Ledger::claims`] and [`Ledger::trace`]: claims carried by several
+//!   articles (attest-claims groups each article's statements as it is
+//!   stored), with each appearance's role;
 //! - [`Ledger::export`]: whole tables or any read-only query, row by row.
 //!
 //! Layers that no stage assigned are stored as not looked for, apart from
@@ -100,6 +103,7 @@
 mod budget;
 mod cells;
 mod check;
+mod claims;
 mod corrections;
 mod db;
 mod error;
@@ -123,6 +127,7 @@ use rusqlite::Connection;
 
 pub use budget::Budget;
 pub use check::CheckReport;
+pub use claims::{ClaimAppearance, ClaimArticle, ClaimFilter, ClaimLine, ClaimRow, ClaimSpan};
 pub use corrections::{
     Correction, CorrectionInput, GoldArticle, GoldAttribution, MAX_NAME_CHARS, MAX_NOTE_CHARS,
     SourceChoice,
@@ -366,6 +371,20 @@ impl Ledger {
         limit: usize,
     ) -> Result<Vec<Statement>, LedgerError> {
         self.ask(|conn| query::statements(conn, query::Speakers::Named(name), filter, limit))
+    }
+
+    /// The claims that travelled (carried by at least
+    /// [`ClaimFilter::min_articles`] articles) and match `filter`, most widely
+    /// carried first, each with its appearances in order of publication and
+    /// their roles.
+    pub fn claims(&self, filter: &ClaimFilter, limit: usize) -> Result<Vec<ClaimRow>, LedgerError> {
+        self.ask(|conn| claims::claims(conn, filter, limit))
+    }
+
+    /// The stored claims that the statements of an analysed text carry, each
+    /// with its travel.
+    pub fn trace(&self, doc: &Doc) -> Result<Vec<ClaimRow>, LedgerError> {
+        self.ask(|conn| claims::trace(conn, doc))
     }
 
     /// What one source said, oldest first.

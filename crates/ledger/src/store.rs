@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 use crate::db::{Conn, DbError, DbResult, values};
 use attest_lang::identity;
 
-use crate::{LedgerError, cells, pg, quotes};
+use crate::{LedgerError, cells, claims, pg, quotes};
 
 /// What makes two articles the same article for the ledger.
 ///
@@ -337,6 +337,7 @@ fn remove(tx: &Conn<'_>, article: i64) -> DbResult<()> {
         )?;
     }
     cells::count(tx, article, -1)?;
+    claims::remove(tx, article)?;
     tx.execute("DELETE FROM articles WHERE id = ?1", values![article])?;
     for (source, _) in &touched {
         tx.execute(
@@ -440,6 +441,7 @@ fn insert(tx: &Conn<'_>, entry: &Entry<'_>, pending: &mut Pending) -> DbResult<(
     let appearance_of = insert_sources(tx, doc, article_row, published_date.as_deref())?;
     let attribution_rows = insert_attributions(tx, doc, article_row, &appearance_of, pending)?;
     insert_quotes(tx, doc, article_row, &attribution_rows, pending)?;
+    claims::store(tx, doc, article_row)?;
 
     for (idx, h) in doc.hedges().iter().enumerate() {
         tx.execute(

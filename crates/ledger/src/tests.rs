@@ -54,6 +54,7 @@ on_both_backends!(
     a_version_2_ledger_migrates_its_stance_counts_without_loss,
     statistics_give_the_shares_the_writer_hedged_by_outlet_and_month,
     a_version_3_ledger_counts_no_certainty_until_articles_are_stored_again,
+    a_version_4_ledger_gains_claims_as_its_articles_are_stored_again,
 );
 
 fn said<'a>(
@@ -1108,6 +1109,7 @@ fn a_version_2_ledger_migrates_its_stance_counts_without_loss(db: &TestDb) {
         ));
     }
     downgrade.push_str("DROP TABLE stats_stances; DROP TABLE article_stances;");
+    downgrade.push_str(VERSION_5_DROPPED);
     downgrade.push_str(VERSION_4_DROPPED);
     ledger.conn().batch(&downgrade).unwrap();
     drop(ledger);
@@ -1132,6 +1134,94 @@ fn a_version_2_ledger_migrates_its_stance_counts_without_loss(db: &TestDb) {
     let report = ledger.check().unwrap();
     assert!(report.is_ok(), "{report:?}");
     drop(ledger);
+}
+
+/// What version 5 added, taken away again to make a ledger of version 4.
+const VERSION_5_DROPPED: &str = "
+    DROP TABLE claim_bands;
+    DROP TABLE statements;
+    DROP TABLE claims;
+";
+
+/// Two articles in which one claim travels from a named inspector to the
+/// mayor.
+fn travelling_claim() -> Vec<Doc> {
+    use SourceKind::*;
+    use StanceLabel::*;
+    let text = |who: &str| format!("{who} said the harbour crane contract went to a Dunmore firm.");
+    let first = text("Ana Ruiz");
+    let later = text("The mayor");
+    vec![
+        story(
+            "c1",
+            "Coast Herald",
+            "2026-05-04",
+            &first,
+            &[said(
+                "Ana Ruiz",
+                "Ana Ruiz",
+                Person,
+                "said",
+                "the harbour crane contract went to a Dunmore firm",
+                false,
+                Asserts,
+            )],
+            &[],
+        ),
+        story(
+            "c2",
+            "Valley Times",
+            "2026-05-06",
+            &later,
+            &[said(
+                "The mayor",
+                "the mayor",
+                Unnamed,
+                "said",
+                "the harbour crane contract went to a Dunmore firm",
+                false,
+                Asserts,
+            )],
+            &[],
+        ),
+    ]
+}
+
+fn a_version_4_ledger_gains_claims_as_its_articles_are_stored_again(db: &TestDb) {
+    let docs = travelling_claim();
+    let travel = |ledger: &Ledger| -> Vec<(String, String)> {
+        let filter = ClaimFilter {
+            min_articles: 2,
+            ..ClaimFilter::default()
+        };
+        ledger
+            .claims(&filter, 10)
+            .unwrap()
+            .iter()
+            .flat_map(|claim| claim.appearances.iter())
+            .map(|a| (a.article.clone(), a.role.clone()))
+            .collect()
+    };
+    let expected = [
+        ("c1".to_string(), "origin".to_string()),
+        ("c2".to_string(), "misattributed".to_string()),
+    ];
+    let ledger = ingest(db, &docs);
+    assert_eq!(travel(&ledger), expected);
+    ledger.conn().batch(VERSION_5_DROPPED).unwrap();
+    drop(ledger);
+    db.set_schema_version(4);
+
+    let mut ledger = Ledger::open(db.location()).unwrap();
+    assert_eq!(
+        travel(&ledger),
+        [],
+        "articles stored before claims carry none"
+    );
+    store_all(&mut ledger, &docs, OnConflict::Replace, Stored::Replaced);
+    assert_eq!(travel(&ledger), expected);
+    let report = ledger.check().unwrap();
+    assert!(report.is_ok(), "{report:?}");
 }
 
 /// What version 4 added, taken away again to make a ledger of version 3.
@@ -1255,7 +1345,10 @@ fn statistics_give_the_shares_the_writer_hedged_by_outlet_and_month(db: &TestDb)
 fn a_version_3_ledger_counts_no_certainty_until_articles_are_stored_again(db: &TestDb) {
     let docs = hedged_corpus();
     let ledger = ingest(db, &docs);
-    ledger.conn().batch(VERSION_4_DROPPED).unwrap();
+    ledger
+        .conn()
+        .batch(&format!("{VERSION_5_DROPPED}{VERSION_4_DROPPED}"))
+        .unwrap();
     drop(ledger);
     db.set_schema_version(3);
 

@@ -1,0 +1,564 @@
+//! Claims in the ledger: each article's statements, as it is stored, joined to
+//! the claims of the articles stored before it, and the claims read back with
+//! each appearance's role.
+//!
+//! Grouping runs inside the batch's transaction, under the write lock both
+//! backends take, so two writers never start the same claim twice. A new
+//! statement's candidates come from `claim_bands` by index, so storing an
+//! article costs the same at any ledger size (see attest-claims). Roles are
+//! worked out when claims are read, from the order of publication, since an
+//! article published earlier but stored later changes them.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::LazyLock;
+
+use attest_claims::{
+    Appearance, BANDS, EXEMPLARS, Figure, Fingerprint, PER_BAND_KEY, Role, Said, best_match,
+    moment, roles, source_key, statements,
+};
+use attest_doc::{Doc, OffsetIndex, Published, StanceLabel, from_serde_name};
+use rusqlite::types::Value;
+use serde::Serialize;
+
+use crate::db::{Conn, DbResult, Row, values};
+use crate::query::Filter;
+use crate::rows::{Cell, Tabular};
+
+/// Candidates: the latest [`PER_BAND_KEY`] statements of each band key of a
+/// new one (only a claim's first [`EXEMPLARS`] statements have band keys), so
+/// that a lookup reads a bounded number of index entries at any size.
+static CANDIDATES_SQL: LazyLock<String> = LazyLock::new(|| {
+    let per_key: Vec<String> = (1..=BANDS)
+        .map(|i| {
+            format!(
+                "SELECT statement FROM (SELECT statement FROM claim_bands WHERE band_key = ?{i} \
+                 ORDER BY statement DESC LIMIT {PER_BAND_KEY}) AS k{i}"
+            )
+        })
+        .collect();
+    format!(
+        "SELECT s.id, s.claim, s.stems, s.figures, s.names, c.names AS claim_names, \
+         c.n_statements AS claim_statements \
+         FROM statements s JOIN claims c ON c.id = s.claim \
+         WHERE s.id IN ({}) ORDER BY s.id",
+        per_key.join(" UNION ALL ")
+    )
+});
+
+/// A statement's text, cut from its article's (`t`) by code points, which
+/// both databases' `substr` counts in (PostgreSQL's takes 32-bit integers).
+const STATEMENT_TEXT: &str =
+    "substr(t.text, CAST(s.cp_start + 1 AS INTEGER), CAST(s.cp_end - s.cp_start AS INTEGER))";
+
+/// A statement's band keys, in one statement.
+static BANDS_SQL: LazyLock<String> = LazyLock::new(|| {
+    let statement = BANDS + 1;
+    let rows: Vec<String> = (1..=BANDS)
+        .map(|i| format!("(?{i}, ?{statement})"))
+        .collect();
+    format!(
+        "INSERT INTO claim_bands (band_key, statement) VALUES {}",
+        rows.join(", ")
+    )
+});
+
+/// Groups the statements of an article just stored (row `article`) into
+/// claims: the statements that may start a claim first, in text order, then
+/// the writer's sentences that only join one.
+pub(crate) fn store(tx: &Conn<'_>, doc: &Doc, article: i64) -> DbResult<()> {
+    let mut found = statements(doc);
+    found.sort_by_key(|statement| statement.extent().map(|span| span.byte_start()));
+    let (starting, joining): (Vec<_>, Vec<_>) =
+        found.into_iter().partition(|s| s.may_start_a_claim());
+    let offsets = OffsetIndex::new(doc.text());
+    let mut claims_of_article = BTreeSet::new();
+    for statement in starting.into_iter().chain(joining) {
+        let Some(extent) = statement.extent() else {
+            continue;
+        };
+        let print = &statement.fingerprint;
+        let key_values = band_values(print);
+        let (claim, mut claim_names, before) = match best_claim(tx, print, &key_values)? {
+            Some(found) => found,
+            None if statement.may_start_a_claim() => (
+                tx.insert(
+                    "INSERT INTO claims (names, n_statements, n_articles) VALUES ('', 0, 0)",
+                    values![],
+                )?,
+                Vec::new(),
+                0,
+            ),
+            None => continue,
+        };
+        // Only the exemplars' names count, as only they are compared: a
+        // claim's row stays small however often it is repeated.
+        let exemplar = before < EXEMPLARS as i64;
+        if exemplar {
+            claim_names.extend(print.names.iter().cloned());
+            claim_names.sort_unstable();
+            claim_names.dedup();
+        }
+        let (said, idx) = match statement.said {
+            Said::Attribution(i) => ("attribution", i),
+            Said::Quotation(i) => ("quotation", i),
+            Said::Sentence(i) => ("sentence", i),
+        };
+        let source = statement.source.and_then(|i| doc.sources().get(i));
+        let cp = |byte: usize| offsets.byte_to_cp(byte).unwrap_or(0) as i64;
+        let row = tx.insert(
+            "INSERT INTO statements (article, claim, said, idx, byte_start, byte_end, cp_start, \
+             cp_end, source, source_key, stance, hedged, stems, figures, names) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+            values![
+                article,
+                claim,
+                said,
+                idx as i64,
+                extent.byte_start() as i64,
+                extent.byte_end() as i64,
+                cp(extent.byte_start()),
+                cp(extent.byte_end()),
+                source.map(|s| s.name.clone()),
+                source.map(|s| source_key(&s.name, s.kind)),
+                statement.stance.map(|stance| stance.name()),
+                i64::from(statement.hedged),
+                Value::Blob(
+                    print
+                        .stems
+                        .iter()
+                        .flat_map(|stem| stem.to_le_bytes())
+                        .collect()
+                ),
+                joined(
+                    print
+                        .figures
+                        .iter()
+                        .map(|figure| figure.to_bits().to_string())
+                ),
+                joined(print.names.iter().cloned()),
+            ],
+        )?;
+        if exemplar {
+            let mut bands = key_values;
+            bands.push(Value::Integer(row));
+            tx.execute(&BANDS_SQL, &bands)?;
+        }
+        let new_article = i64::from(claims_of_article.insert(claim));
+        tx.execute(
+            "UPDATE claims SET names = ?2, n_statements = n_statements + 1, \
+             n_articles = n_articles + ?3 WHERE id = ?1",
+            values![claim, joined(claim_names.into_iter()), new_article],
+        )?;
+    }
+    Ok(())
+}
+
+/// Takes an article's statements out of their claims before the article is
+/// removed, and removes the claims left with none. A claim keeps the name
+/// words the removed statements brought: they only ever keep statements
+/// apart, and a replaced article brings its names back.
+pub(crate) fn remove(tx: &Conn<'_>, article: i64) -> DbResult<()> {
+    let touched = tx
+        .rows(
+            "SELECT claim, CAST(COUNT(*) AS BIGINT) AS n FROM statements WHERE article = ?1 \
+             GROUP BY claim",
+            values![article],
+        )?
+        .into_iter()
+        .map(|row| Ok((row.get::<i64>("claim")?, row.get::<i64>("n")?)))
+        .collect::<DbResult<Vec<_>>>()?;
+    tx.execute(
+        "DELETE FROM statements WHERE article = ?1",
+        values![article],
+    )?;
+    for (claim, n) in touched {
+        tx.execute(
+            "UPDATE claims SET n_statements = n_statements - ?2, n_articles = n_articles - 1 \
+             WHERE id = ?1",
+            values![claim, n],
+        )?;
+        tx.execute(
+            "DELETE FROM claims WHERE id = ?1 AND n_statements = 0",
+            values![claim],
+        )?;
+    }
+    Ok(())
+}
+
+/// A fingerprint's band keys as SQL values.
+fn band_values(print: &Fingerprint) -> Vec<Value> {
+    print
+        .band_keys()
+        .iter()
+        .map(|key| Value::Integer(*key as i64))
+        .collect()
+}
+
+/// The stored claim a statement of this fingerprint carries, with the
+/// claim's name words and its statements so far: the best of the candidates
+/// its band keys find.
+fn best_claim(
+    conn: &Conn<'_>,
+    print: &Fingerprint,
+    key_values: &[Value],
+) -> DbResult<Option<(i64, Vec<String>, i64)>> {
+    let mut candidates = Vec::new();
+    let mut claims: HashMap<u64, (Vec<String>, i64)> = HashMap::new();
+    for row in conn.rows(&CANDIDATES_SQL, key_values)? {
+        let claim = row.get::<i64>("claim")? as u64;
+        candidates.push((claim, fingerprint(&row)?));
+        let names = words(&row.get::<String>("claim_names")?);
+        claims.insert(claim, (names, row.get("claim_statements")?));
+    }
+    let claim = best_match(
+        print,
+        candidates.iter().map(|(claim, print)| (*claim, print)),
+        |claim| {
+            claims
+                .get(&claim)
+                .map_or(&[], |(names, _)| names.as_slice())
+        },
+    );
+    Ok(claim.and_then(|claim| {
+        let (names, statements) = claims.remove(&claim)?;
+        Some((claim as i64, names, statements))
+    }))
+}
+
+fn joined(words: impl Iterator<Item = String>) -> String {
+    words.collect::<Vec<_>>().join(" ")
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.split_whitespace().map(str::to_string).collect()
+}
+
+/// A stored statement's fingerprint.
+fn fingerprint(row: &Row) -> DbResult<Fingerprint> {
+    let stems = row
+        .get::<Vec<u8>>("stems")?
+        .chunks_exact(4)
+        .map(|bytes| u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+        .collect();
+    let figures = row
+        .get::<String>("figures")?
+        .split_whitespace()
+        .filter_map(|bits| bits.parse().ok().map(Figure::from_bits))
+        .collect();
+    Ok(Fingerprint {
+        stems,
+        figures,
+        names: words(&row.get::<String>("names")?),
+    })
+}
+
+/// Which claims [`crate::Ledger::claims`] lists.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClaimFilter {
+    /// Claims with an appearance in an article of this outlet and period.
+    pub articles: Filter,
+    /// Claims with an appearance credited to a source of this name (compared
+    /// as `attest said` compares names).
+    pub source: Option<String>,
+    /// Claims with an appearance in this role.
+    pub role: Option<Role>,
+    /// Claims carried by at least this many articles.
+    pub min_articles: usize,
+}
+
+/// A claim and its travel, first appearance first.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ClaimRow {
+    /// The claim's id in the ledger.
+    pub claim: i64,
+    /// What the first appearance says.
+    pub text: String,
+    /// Where it first appeared.
+    pub first: ClaimArticle,
+    /// How many articles carry it, and in how many outlets.
+    pub articles: i64,
+    /// The outlets it appeared in.
+    pub outlets: i64,
+    /// Every appearance, in order of publication.
+    pub appearances: Vec<ClaimAppearance>,
+}
+
+/// An article a claim appears in.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ClaimArticle {
+    /// The article id.
+    pub article: String,
+    /// The outlet.
+    pub outlet: Option<String>,
+    /// When it was published, as the article gave it.
+    pub published: Option<String>,
+}
+
+/// One appearance of a claim.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ClaimAppearance {
+    /// The article id.
+    pub article: String,
+    /// The outlet.
+    pub outlet: Option<String>,
+    /// When it was published.
+    pub published: Option<String>,
+    /// What this appearance does to the claim.
+    pub role: String,
+    /// The source it credits the claim to, as this article names it.
+    pub source: Option<String>,
+    /// The attribution's stance; none for a quotation or a sentence.
+    pub stance: Option<String>,
+    /// Where it stands in its article.
+    pub span: ClaimSpan,
+}
+
+/// A span of an article: bytes of its UTF-8 text, code points, and the text.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ClaimSpan {
+    /// Byte offset of the start.
+    pub byte_start: i64,
+    /// Byte offset of the end.
+    pub byte_end: i64,
+    /// Code-point offset of the start.
+    pub cp_start: i64,
+    /// Code-point offset of the end.
+    pub cp_end: i64,
+    /// The text.
+    pub text: String,
+}
+
+/// One appearance of a claim as a table row: `attest claims` prints a claim
+/// as its appearances.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClaimLine {
+    /// The claim's id.
+    pub claim: i64,
+    /// The appearance's role.
+    pub role: String,
+    /// The article id.
+    pub article: String,
+    /// The outlet.
+    pub outlet: Option<String>,
+    /// When it was published.
+    pub published: Option<String>,
+    /// Who it is credited to.
+    pub source: Option<String>,
+    /// The stance.
+    pub stance: Option<String>,
+    /// What it says.
+    pub text: String,
+}
+
+impl ClaimRow {
+    /// The claim as table rows, one per appearance.
+    pub fn lines(&self) -> impl Iterator<Item = ClaimLine> + '_ {
+        self.appearances.iter().map(|appearance| ClaimLine {
+            claim: self.claim,
+            role: appearance.role.clone(),
+            article: appearance.article.clone(),
+            outlet: appearance.outlet.clone(),
+            published: appearance.published.clone(),
+            source: appearance.source.clone(),
+            stance: appearance.stance.clone(),
+            text: appearance.span.text.clone(),
+        })
+    }
+}
+
+impl Tabular for ClaimLine {
+    fn columns() -> &'static [&'static str] {
+        &[
+            "claim",
+            "role",
+            "article",
+            "outlet",
+            "published",
+            "source",
+            "stance",
+            "text",
+        ]
+    }
+
+    fn cells(&self) -> Vec<Cell> {
+        vec![
+            self.claim.into(),
+            self.role.clone().into(),
+            self.article.clone().into(),
+            self.outlet.clone().into(),
+            self.published.clone().into(),
+            self.source.clone().into(),
+            self.stance.clone().into(),
+            self.text.clone().into(),
+        ]
+    }
+}
+
+/// How many claims are read at a time while a role filter picks among them.
+const PAGE: i64 = 200;
+
+/// The claims that match `filter`, most widely carried first (by articles,
+/// then statements, then age).
+pub(crate) fn claims(
+    conn: &Conn<'_>,
+    filter: &ClaimFilter,
+    limit: usize,
+) -> DbResult<Vec<ClaimRow>> {
+    let mut conditions = vec!["c.n_articles >= ?".to_string()];
+    let mut params = vec![Value::Integer(filter.min_articles.max(1) as i64)];
+    let mut exists = Vec::new();
+    if let Some(outlet) = &filter.articles.outlet {
+        exists.push("a.outlet = ?");
+        params.push(Value::Text(outlet.clone()));
+    }
+    if let Some(since) = filter.articles.since {
+        exists.push("a.published_date >= ?");
+        params.push(Value::Text(since.to_string()));
+    }
+    if let Some(until) = filter.articles.until {
+        exists.push("a.published_date <= ?");
+        params.push(Value::Text(until.to_string()));
+    }
+    if let Some(source) = &filter.source {
+        exists.push("lower(s.source) = lower(?)");
+        params.push(Value::Text(source.clone()));
+    }
+    if !exists.is_empty() {
+        conditions.push(format!(
+            "EXISTS (SELECT 1 FROM statements s JOIN articles a ON a.id = s.article \
+             WHERE s.claim = c.id AND {})",
+            exists.join(" AND ")
+        ));
+    }
+    let sql = format!(
+        "SELECT c.id FROM claims c WHERE {} \
+         ORDER BY c.n_articles DESC, c.n_statements DESC, c.id LIMIT ? OFFSET ?",
+        conditions.join(" AND ")
+    );
+    let mut out = Vec::new();
+    let mut offset = 0;
+    while out.len() < limit {
+        let mut page_params = params.clone();
+        page_params.push(Value::Integer(PAGE));
+        page_params.push(Value::Integer(offset));
+        let ids: Vec<i64> = conn.column(&sql, &page_params)?;
+        for id in &ids {
+            let claim = claim(conn, *id)?;
+            let wanted = filter
+                .role
+                .is_none_or(|role| claim.appearances.iter().any(|a| a.role == role.name()));
+            if wanted && out.len() < limit {
+                out.push(claim);
+            }
+        }
+        if ids.len() < PAGE as usize {
+            break;
+        }
+        offset += PAGE;
+    }
+    Ok(out)
+}
+
+/// A claim with its appearances in order and their roles.
+pub(crate) fn claim(conn: &Conn<'_>, id: i64) -> DbResult<ClaimRow> {
+    let rows = conn.rows(
+        &format!(
+            "SELECT s.byte_start, s.byte_end, s.cp_start, s.cp_end, {STATEMENT_TEXT} AS text, \
+             s.source, s.source_key, s.stance, s.hedged, a.id AS article_row, a.article_id, \
+             a.outlet, a.published FROM statements s JOIN articles a ON a.id = s.article \
+             JOIN article_texts t ON t.article = s.article WHERE s.claim = ?1"
+        ),
+        values![id],
+    )?;
+    let mut appearances = rows
+        .iter()
+        .map(|row| {
+            let published: Option<String> = row.get("published")?;
+            let when = moment(
+                published
+                    .as_deref()
+                    .and_then(|p| p.parse::<Published>().ok()),
+            );
+            let order = (
+                when.is_none(),
+                when,
+                row.get::<i64>("article_row")?,
+                row.get::<i64>("byte_start")?,
+            );
+            Ok((order, row))
+        })
+        .collect::<DbResult<Vec<_>>>()?;
+    appearances.sort_by_key(|(order, _)| *order);
+    let judged = appearances
+        .iter()
+        .map(|(_, row)| {
+            let stance: Option<String> = row.get("stance")?;
+            Ok(Appearance {
+                source: row.get::<Option<String>>("source_key")?,
+                stance: stance.and_then(|name| from_serde_name::<StanceLabel>(&name)),
+                hedged: row.get::<i64>("hedged")? != 0,
+            })
+        })
+        .collect::<DbResult<Vec<_>>>()?;
+    let appearances = appearances
+        .iter()
+        .zip(roles(&judged))
+        .map(|((_, row), role)| {
+            Ok(ClaimAppearance {
+                article: row.get("article_id")?,
+                outlet: row.get("outlet")?,
+                published: row.get("published")?,
+                role: role.name().to_string(),
+                source: row.get("source")?,
+                stance: row.get("stance")?,
+                span: ClaimSpan {
+                    byte_start: row.get("byte_start")?,
+                    byte_end: row.get("byte_end")?,
+                    cp_start: row.get("cp_start")?,
+                    cp_end: row.get("cp_end")?,
+                    text: row.get("text")?,
+                },
+            })
+        })
+        .collect::<DbResult<Vec<_>>>()?;
+    let first = appearances.first();
+    let articles: BTreeSet<&str> = appearances.iter().map(|a| a.article.as_str()).collect();
+    let outlets: BTreeSet<Option<&str>> = appearances.iter().map(|a| a.outlet.as_deref()).collect();
+    let (text, first, articles, outlets) = (
+        first.map(|a| a.span.text.clone()).unwrap_or_default(),
+        ClaimArticle {
+            article: first.map(|a| a.article.clone()).unwrap_or_default(),
+            outlet: first.and_then(|a| a.outlet.clone()),
+            published: first.and_then(|a| a.published.clone()),
+        },
+        articles.len() as i64,
+        outlets.len() as i64,
+    );
+    Ok(ClaimRow {
+        claim: id,
+        text,
+        first,
+        articles,
+        outlets,
+        appearances,
+    })
+}
+
+/// The claims the statements of `doc` carry, among those stored, each once,
+/// in the order the statements come.
+pub(crate) fn trace(conn: &Conn<'_>, doc: &Doc) -> DbResult<Vec<ClaimRow>> {
+    let mut found = Vec::new();
+    for statement in statements(doc) {
+        let print = &statement.fingerprint;
+        if let Some((claim, _, _)) = best_claim(conn, print, &band_values(print))?
+            && !found.contains(&claim)
+        {
+            found.push(claim);
+        }
+    }
+    found.into_iter().map(|id| claim(conn, id)).collect()
+}
