@@ -50,6 +50,8 @@ pub struct Fingerprint {
     pub figures: Vec<Figure>,
     /// The words of the names it holds, sorted.
     pub names: Vec<String>,
+    /// The years it names, sorted ([`ClaimWords::years`]).
+    pub years: Vec<Figure>,
 }
 
 impl Fingerprint {
@@ -70,6 +72,7 @@ impl Fingerprint {
             stems,
             figures: words.figures.clone(),
             names: words.names.clone(),
+            years: words.years.clone(),
         })
     }
 
@@ -133,10 +136,16 @@ impl Fingerprint {
         self.shared(other) as f64 / self.stems.len().min(other.stems.len()).max(1) as f64
     }
 
-    /// Whether this statement names things and none of `names` (sorted name
-    /// words): it is about something else than what `names` are from.
-    pub fn names_apart(&self, names: &[String]) -> bool {
-        apart(&self.names, names)
+    /// Whether this statement is about something else than the statements
+    /// whose name words and years (each sorted) are `names` and `years`: it
+    /// names things and none of `names`, or it names a year none of them
+    /// names while they name one it does not. Held against all of a claim's
+    /// statements at once, so that a statement that leaves the year out
+    /// ("wages took 91 percent last season") cannot bridge two claims of
+    /// different years. Other figures are held only pair by pair: a long
+    /// sentence states figures of other things beside its claim's.
+    pub fn apart_from(&self, names: &[String], years: &[Figure]) -> bool {
+        apart(&self.names, names) || conflict(&self.years, years)
     }
 
     /// Whether the two carry the same claim (see the module docs).
@@ -200,6 +209,7 @@ mod tests {
             stems,
             figures,
             names,
+            years: Vec::new(),
         }
     }
 

@@ -14,6 +14,29 @@
 use std::collections::HashMap;
 
 use crate::fingerprint::Fingerprint;
+use crate::words::Figure;
+
+/// The name words and years of all of a claim's statements, each sorted and
+/// each once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClaimTraits {
+    /// The name words.
+    pub names: Vec<String>,
+    /// The years.
+    pub years: Vec<Figure>,
+}
+
+impl ClaimTraits {
+    /// Adds a statement's names and years.
+    pub fn add(&mut self, fingerprint: &Fingerprint) {
+        self.names.extend(fingerprint.names.iter().cloned());
+        self.names.sort_unstable();
+        self.names.dedup();
+        self.years.extend(&fingerprint.years);
+        self.years.sort_unstable();
+        self.years.dedup();
+    }
+}
 
 /// How many of a claim's statements are indexed, and so compared with new
 /// ones: enough to hold its different wordings.
@@ -24,19 +47,22 @@ pub const PER_BAND_KEY: usize = 8;
 
 /// The claim, among candidates that carry the same claim as `fingerprint`,
 /// whose statement is most alike; ties go to the lowest claim number, so the
-/// result does not hang on the candidates' order. `names_of` gives the name
-/// words of all of a claim's statements: a statement that names none of them
-/// is about something else ("the Riverton depot is 14 months late" against
-/// a claim about the Harbourline line), even where it matches one of the
-/// claim's statements that names nothing.
+/// result does not hang on the candidates' order. `traits_of` gives the name
+/// words and years of all of a claim's statements: a statement at odds
+/// with them is about something else ("the Riverton depot is 14 months
+/// late" against a claim about the Harbourline line), even where it matches
+/// one of the claim's statements that names nothing or leaves the year out
+/// ([`Fingerprint::apart_from`]).
 pub fn best_match<'a, 'n>(
     fingerprint: &Fingerprint,
     candidates: impl IntoIterator<Item = (u64, &'a Fingerprint)>,
-    names_of: impl Fn(u64) -> &'n [String],
+    traits_of: impl Fn(u64) -> Option<&'n ClaimTraits>,
 ) -> Option<u64> {
     let mut best: Option<(f64, u64)> = None;
     for (claim, candidate) in candidates {
-        if !fingerprint.same_claim(candidate) || fingerprint.names_apart(names_of(claim)) {
+        let apart =
+            traits_of(claim).is_some_and(|held| fingerprint.apart_from(&held.names, &held.years));
+        if apart || !fingerprint.same_claim(candidate) {
             continue;
         }
         let alike = fingerprint.containment(candidate);
@@ -56,9 +82,9 @@ pub fn best_match<'a, 'n>(
 pub struct ClaimIndex {
     bands: HashMap<u64, Vec<usize>>,
     members: Vec<(u64, Fingerprint)>,
-    /// The name words of each claim's exemplars, sorted, and how many
+    /// The names and years of each claim's exemplars, and how many
     /// statements it has, by claim number less one.
-    claims: Vec<(Vec<String>, usize)>,
+    claims: Vec<(ClaimTraits, usize)>,
 }
 
 impl ClaimIndex {
@@ -85,15 +111,15 @@ impl ClaimIndex {
                 .iter()
                 .filter_map(|&member| self.members.get(member))
                 .map(|(claim, print)| (*claim, print)),
-            |claim| self.names_of(claim),
+            |claim| self.traits_of(claim),
         )
     }
 
-    fn names_of(&self, claim: u64) -> &[String] {
+    fn traits_of(&self, claim: u64) -> Option<&ClaimTraits> {
         usize::try_from(claim - 1)
             .ok()
             .and_then(|at| self.claims.get(at))
-            .map_or(&[], |(names, _)| names.as_slice())
+            .map(|(traits, _)| traits)
     }
 
     /// Adds a statement: to the claim it carries, or, when it carries none
@@ -102,12 +128,12 @@ impl ClaimIndex {
         let claim = match self.find(&fingerprint) {
             Some(claim) => claim,
             None if may_start => {
-                self.claims.push((Vec::new(), 0));
+                self.claims.push((ClaimTraits::default(), 0));
                 self.claims.len() as u64
             }
             None => return None,
         };
-        let Some((names, statements)) = usize::try_from(claim - 1)
+        let Some((traits, statements)) = usize::try_from(claim - 1)
             .ok()
             .and_then(|at| self.claims.get_mut(at))
         else {
@@ -115,9 +141,7 @@ impl ClaimIndex {
         };
         *statements += 1;
         if *statements <= EXEMPLARS {
-            names.extend(fingerprint.names.iter().cloned());
-            names.sort_unstable();
-            names.dedup();
+            traits.add(&fingerprint);
             let member = self.members.len();
             for key in fingerprint.band_keys() {
                 self.bands.entry(key).or_default().push(member);
@@ -131,9 +155,13 @@ impl ClaimIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::words::{ClaimWords, Figure};
+    use crate::words::ClaimWords;
 
     fn print(stems: &str, figure: f64) -> Fingerprint {
+        in_years(stems, figure, &[])
+    }
+
+    fn in_years(stems: &str, figure: f64, years: &[u16]) -> Fingerprint {
         let figure = Figure::of(figure, "").unwrap();
         let mut stems: Vec<String> = stems.split_whitespace().map(str::to_string).collect();
         stems.push(format!("#{}", figure.to_bits()));
@@ -142,8 +170,33 @@ mod tests {
             stems,
             figures: vec![figure],
             names: Vec::new(),
+            years: years.iter().map(|y| Figure::year(*y)).collect(),
         })
         .unwrap()
+    }
+
+    #[test]
+    fn a_statement_that_leaves_the_year_out_bridges_no_two_years() {
+        let mut index = ClaimIndex::new();
+        let season = index.add(
+            in_years("wage took revenue club season", 91.0, &[2024]),
+            true,
+        );
+        let vague = index.add(in_years("wage took revenue club", 91.0, &[]), true);
+        let earlier = index.add(
+            in_years("wage took revenue club season", 91.0, &[2022]),
+            true,
+        );
+        assert_eq!(vague, season);
+        assert_ne!(
+            earlier, season,
+            "it matches the vague statement, not its claim"
+        );
+        let again = index.add(
+            in_years("wage took revenue club last year", 91.0, &[2024, 2025]),
+            true,
+        );
+        assert_eq!(again, season, "a year more is no year less");
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! light suffix rule, figures by the value the quantity layer read, names by
 //! their capitals, and everything lowercase with straight apostrophes.
 
-use attest_doc::{Doc, Span, TokenKind};
+use attest_doc::{Doc, Granularity, Quantity, Span, TokenKind};
 use attest_lang::{WordList, listed, month, weekday};
 
 /// A figure a statement states: a quantity's value, a proportion for
@@ -62,6 +62,11 @@ pub struct ClaimWords {
     pub stems: Vec<String>,
     /// The figures its quantities state, sorted, each once.
     pub figures: Vec<Figure>,
+    /// The years it names, written out ("2025") or relative to the
+    /// article's date ("last year"), sorted, each once. Only those written
+    /// out are figures: "next year" is in too many statements to make two of
+    /// them one claim, but it still tells a claim of one year from another's.
+    pub years: Vec<Figure>,
     /// The capitalized words inside its sentences (the names of people,
     /// organizations and places, but no month or weekday), lowercase,
     /// sorted, each once. Capitals are read rather than the entity layer,
@@ -80,6 +85,18 @@ pub fn claim_words(doc: &Doc, spans: &[Span]) -> ClaimWords {
             words.figures.push(figure);
             words.stems.push(format!("#{}", figure.to_bits()));
         }
+        if let Some(noun) = counted_noun(doc, quantity) {
+            words
+                .stems
+                .extend(noun.split(' ').map(|word| stem(word).to_string()));
+        }
+    }
+    for time in doc.times() {
+        let resolved = time
+            .value
+            .as_deref()
+            .filter(|_| time.granularity == Some(Granularity::Year) && within(time.span));
+        words.years.extend(resolved.and_then(year));
     }
     let folded = doc.folded();
     let in_quantity = |span: Span| quantities.iter().any(|q| q.span.contains(span));
@@ -93,6 +110,7 @@ pub fn claim_words(doc: &Doc, spans: &[Span]) -> ClaimWords {
         let word = folded.get(index);
         if let Some(figure) = year(word) {
             words.figures.push(figure);
+            words.years.push(figure);
             words.stems.push(format!("#{}", figure.to_bits()));
             continue;
         }
@@ -110,8 +128,7 @@ pub fn claim_words(doc: &Doc, spans: &[Span]) -> ClaimWords {
             }
             let written = doc.span_text(token.span);
             let word = folded.get(index);
-            // The first word of a sentence is capitalized whatever it is.
-            let named = index != tokens.start
+            let named = !opens_clause(doc, index, tokens.start)
                 && written.chars().next().is_some_and(char::is_uppercase)
                 && month(written).is_none()
                 && weekday(word).is_none()
@@ -125,9 +142,37 @@ pub fn claim_words(doc: &Doc, spans: &[Span]) -> ClaimWords {
         list.sort_unstable();
         list.dedup();
     }
-    words.figures.sort_unstable();
-    words.figures.dedup();
+    for list in [&mut words.figures, &mut words.years] {
+        list.sort_unstable();
+        list.dedup();
+    }
     words
+}
+
+/// Whether the token at `index` opens a clause, where a word is capitalized
+/// whatever it is: the first of its sentence (which starts at `start`), the
+/// first after a colon ("Auditor: Overspending ran to $4m") or the first of a
+/// quotation.
+fn opens_clause(doc: &Doc, index: usize, start: usize) -> bool {
+    index == start
+        || doc.tokens().get(index - 1).is_some_and(|before| {
+            before.kind == TokenKind::Quote || doc.span_text(before.span) == ":"
+        })
+}
+
+/// The noun a quantity counts, as written in it ("340 jobs", "fewer than
+/// 300,000 accounts"): a word of the claim like any other, though the
+/// quantity's tokens are otherwise left to its figure, since its number words
+/// ("seven and a half") are spelled differently from one article to the next.
+/// A currency code, a share ("percent", "fraction") or a unit that is not
+/// written ("37-year-old") counts nothing.
+fn counted_noun<'q>(doc: &Doc, quantity: &'q Quantity) -> Option<&'q str> {
+    let unit = quantity.unit.as_str();
+    let noun = !unit.is_empty()
+        && unit.bytes().all(|b| b.is_ascii_lowercase() || b == b' ')
+        && !matches!(unit, "percent" | "fraction")
+        && doc.span_text(quantity.span).to_lowercase().contains(unit);
+    noun.then_some(unit)
 }
 
 /// The year a number token names ("2025", and the first of a season's
@@ -177,6 +222,50 @@ pub fn stem(word: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use attest_doc::{Article, Limits};
+    use attest_pipeline::{LinearModels, Pipeline};
+
+    /// The comparable words of all of `text`, analysed as an article of
+    /// 2 March 2026.
+    fn words_of(text: &str) -> ClaimWords {
+        let models = LinearModels::bundled().expect("the bundled models load");
+        let pipeline = Pipeline::fast(&Limits::DEFAULT, models).expect("the pipeline builds");
+        let mut article = Article::new("a", text);
+        article.published = "2026-03-02".parse().ok();
+        let doc = pipeline.analyze(article);
+        let all = Span::try_new(0, text.len()).expect("the text is a span");
+        claim_words(&doc, &[all])
+    }
+
+    #[test]
+    fn the_noun_a_figure_counts_is_a_word_of_the_claim() {
+        let jobs = words_of("The company will cut fewer than 340 jobs.");
+        assert!(jobs.stems.contains(&"job".to_string()), "{jobs:?}");
+        let share = words_of("The fund lost 12 percent of its value.");
+        assert!(!share.stems.iter().any(|s| s == "percent"), "{share:?}");
+        assert_eq!(share.figures.len(), 1);
+    }
+
+    #[test]
+    fn a_word_after_a_colon_or_opening_a_quotation_is_no_name() {
+        let headline = words_of("The mayor: Council failed the Dunmore plant.");
+        assert_eq!(headline.names, ["dunmore"]);
+        let quoted = words_of("She said: \u{201c}Budgets were cut at the Riverton depot.\u{201d}");
+        assert_eq!(quoted.names, ["riverton"]);
+    }
+
+    #[test]
+    fn a_year_relative_to_the_date_is_named_but_is_no_figure() {
+        let last = words_of("Wages took 91 percent of revenue last year.");
+        assert_eq!(last.years, [Figure::year(2025)]);
+        assert_eq!(
+            last.figures,
+            Figure::of(91.0, "percent").into_iter().collect::<Vec<_>>()
+        );
+        let written = words_of("Wages took 91 percent of revenue in 2025.");
+        assert_eq!(written.years, [Figure::year(2025)]);
+        assert!(written.figures.contains(&Figure::year(2025)));
+    }
 
     #[test]
     fn the_forms_a_paraphrase_changes_meet_in_one_stem() {

@@ -13,8 +13,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::LazyLock;
 
 use attest_claims::{
-    Appearance, BANDS, EXEMPLARS, Figure, Fingerprint, PER_BAND_KEY, Role, Said, best_match,
-    moment, roles, source_key, statements,
+    Appearance, BANDS, ClaimTraits, EXEMPLARS, Figure, Fingerprint, PER_BAND_KEY, Role, Said,
+    best_match, moment, roles, source_key, statements,
 };
 use attest_doc::{Doc, OffsetIndex, Published, StanceLabel, from_serde_name};
 use rusqlite::types::Value;
@@ -37,8 +37,8 @@ static CANDIDATES_SQL: LazyLock<String> = LazyLock::new(|| {
         })
         .collect();
     format!(
-        "SELECT s.id, s.claim, s.stems, s.figures, s.names, c.names AS claim_names, \
-         c.n_statements AS claim_statements \
+        "SELECT s.id, s.claim, s.stems, s.figures, s.names, s.years, c.names AS claim_names, \
+         c.years AS claim_years, c.n_statements AS claim_statements \
          FROM statements s JOIN claims c ON c.id = s.claim \
          WHERE s.id IN ({}) ORDER BY s.id",
         per_key.join(" UNION ALL ")
@@ -78,25 +78,24 @@ pub(crate) fn store(tx: &Conn<'_>, doc: &Doc, article: i64) -> DbResult<()> {
         };
         let print = &statement.fingerprint;
         let key_values = band_values(print);
-        let (claim, mut claim_names, before) = match best_claim(tx, print, &key_values)? {
+        let (claim, mut traits, before) = match best_claim(tx, print, &key_values)? {
             Some(found) => found,
             None if statement.may_start_a_claim() => (
                 tx.insert(
-                    "INSERT INTO claims (names, n_statements, n_articles) VALUES ('', 0, 0)",
+                    "INSERT INTO claims (names, years, n_statements, n_articles) \
+                     VALUES ('', '', 0, 0)",
                     values![],
                 )?,
-                Vec::new(),
+                ClaimTraits::default(),
                 0,
             ),
             None => continue,
         };
-        // Only the exemplars' names count, as only they are compared: a
-        // claim's row stays small however often it is repeated.
+        // Only the exemplars' names and years count, as only they are
+        // compared: a claim's row stays small however often it is repeated.
         let exemplar = before < EXEMPLARS as i64;
         if exemplar {
-            claim_names.extend(print.names.iter().cloned());
-            claim_names.sort_unstable();
-            claim_names.dedup();
+            traits.add(print);
         }
         let (said, idx) = match statement.said {
             Said::Attribution(i) => ("attribution", i),
@@ -107,8 +106,8 @@ pub(crate) fn store(tx: &Conn<'_>, doc: &Doc, article: i64) -> DbResult<()> {
         let cp = |byte: usize| offsets.byte_to_cp(byte).unwrap_or(0) as i64;
         let row = tx.insert(
             "INSERT INTO statements (article, claim, said, idx, byte_start, byte_end, cp_start, \
-             cp_end, source, source_key, stance, hedged, stems, figures, names) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+             cp_end, source, source_key, stance, hedged, stems, figures, names, years) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
             values![
                 article,
                 claim,
@@ -129,13 +128,9 @@ pub(crate) fn store(tx: &Conn<'_>, doc: &Doc, article: i64) -> DbResult<()> {
                         .flat_map(|stem| stem.to_le_bytes())
                         .collect()
                 ),
-                joined(
-                    print
-                        .figures
-                        .iter()
-                        .map(|figure| figure.to_bits().to_string())
-                ),
+                figures_text(&print.figures),
                 joined(print.names.iter().cloned()),
+                figures_text(&print.years),
             ],
         )?;
         if exemplar {
@@ -145,9 +140,14 @@ pub(crate) fn store(tx: &Conn<'_>, doc: &Doc, article: i64) -> DbResult<()> {
         }
         let new_article = i64::from(claims_of_article.insert(claim));
         tx.execute(
-            "UPDATE claims SET names = ?2, n_statements = n_statements + 1, \
-             n_articles = n_articles + ?3 WHERE id = ?1",
-            values![claim, joined(claim_names.into_iter()), new_article],
+            "UPDATE claims SET names = ?2, years = ?3, n_statements = n_statements + 1, \
+             n_articles = n_articles + ?4 WHERE id = ?1",
+            values![
+                claim,
+                joined(traits.names.into_iter()),
+                figures_text(&traits.years),
+                new_article
+            ],
         )?;
     }
     Ok(())
@@ -195,34 +195,44 @@ fn band_values(print: &Fingerprint) -> Vec<Value> {
 }
 
 /// The stored claim a statement of this fingerprint carries, with the
-/// claim's name words and its statements so far: the best of the candidates
-/// its band keys find.
+/// claim's names and years and its statements so far: the best of the
+/// candidates its band keys find.
 fn best_claim(
     conn: &Conn<'_>,
     print: &Fingerprint,
     key_values: &[Value],
-) -> DbResult<Option<(i64, Vec<String>, i64)>> {
+) -> DbResult<Option<(i64, ClaimTraits, i64)>> {
     let mut candidates = Vec::new();
-    let mut claims: HashMap<u64, (Vec<String>, i64)> = HashMap::new();
+    let mut claims: HashMap<u64, (ClaimTraits, i64)> = HashMap::new();
     for row in conn.rows(&CANDIDATES_SQL, key_values)? {
         let claim = row.get::<i64>("claim")? as u64;
         candidates.push((claim, fingerprint(&row)?));
-        let names = words(&row.get::<String>("claim_names")?);
-        claims.insert(claim, (names, row.get("claim_statements")?));
+        let traits = ClaimTraits {
+            names: words(&row.get::<String>("claim_names")?),
+            years: figures(&row.get::<String>("claim_years")?),
+        };
+        claims.insert(claim, (traits, row.get("claim_statements")?));
     }
     let claim = best_match(
         print,
         candidates.iter().map(|(claim, print)| (*claim, print)),
-        |claim| {
-            claims
-                .get(&claim)
-                .map_or(&[], |(names, _)| names.as_slice())
-        },
+        |claim| claims.get(&claim).map(|(traits, _)| traits),
     );
     Ok(claim.and_then(|claim| {
-        let (names, statements) = claims.remove(&claim)?;
-        Some((claim as i64, names, statements))
+        let (traits, statements) = claims.remove(&claim)?;
+        Some((claim as i64, traits, statements))
     }))
+}
+
+/// Figures as stored: their bits, space-separated.
+fn figures_text(figures: &[Figure]) -> String {
+    joined(figures.iter().map(|figure| figure.to_bits().to_string()))
+}
+
+fn figures(text: &str) -> Vec<Figure> {
+    text.split_whitespace()
+        .filter_map(|bits| bits.parse().ok().map(Figure::from_bits))
+        .collect()
 }
 
 fn joined(words: impl Iterator<Item = String>) -> String {
@@ -240,15 +250,11 @@ fn fingerprint(row: &Row) -> DbResult<Fingerprint> {
         .chunks_exact(4)
         .map(|bytes| u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
         .collect();
-    let figures = row
-        .get::<String>("figures")?
-        .split_whitespace()
-        .filter_map(|bits| bits.parse().ok().map(Figure::from_bits))
-        .collect();
     Ok(Fingerprint {
         stems,
-        figures,
+        figures: figures(&row.get::<String>("figures")?),
         names: words(&row.get::<String>("names")?),
+        years: figures(&row.get::<String>("years")?),
     })
 }
 

@@ -394,7 +394,8 @@ ALTER TABLE stats_cells ADD COLUMN hedged_sentences INTEGER NOT NULL DEFAULT 0;
 /// times costs the index no more than one repeated eight times. A statement's
 /// text is not kept twice: its code-point offsets cut it from the article's.
 /// A claim keeps the name
-/// words of its statements (a statement naming none of them stays apart) and
+/// words and years of its exemplars (a statement naming none of them, or of
+/// another year, stays apart) and
 /// its counts, kept as statements are stored and removed. The role of each
 /// appearance is not stored: it follows from the order of publication, which
 /// a later article published earlier can change, so queries work it out.
@@ -402,6 +403,7 @@ const V5: &str = r#"
 CREATE TABLE claims (
     id INTEGER PRIMARY KEY,
     names TEXT NOT NULL,
+    years TEXT NOT NULL,
     n_statements INTEGER NOT NULL,
     n_articles INTEGER NOT NULL
 );
@@ -423,7 +425,8 @@ CREATE TABLE statements (
     hedged INTEGER NOT NULL,
     stems BLOB NOT NULL,
     figures TEXT NOT NULL,
-    names TEXT NOT NULL
+    names TEXT NOT NULL,
+    years TEXT NOT NULL
 );
 CREATE INDEX statements_claim ON statements(claim);
 CREATE INDEX statements_article ON statements(article);
