@@ -92,6 +92,26 @@ pub fn roles<K: PartialEq>(appearances: &[Appearance<K>]) -> Vec<Role> {
         .collect()
 }
 
+/// Of two stances of one statement, the one that holds it more firmly; a
+/// denial, of either, wins.
+pub(crate) fn firmer(a: Option<StanceLabel>, b: Option<StanceLabel>) -> Option<StanceLabel> {
+    if a == Some(StanceLabel::Denies) || b == Some(StanceLabel::Denies) {
+        return Some(StanceLabel::Denies);
+    }
+    let firmness = |stance| {
+        firmness(&Appearance::<()> {
+            source: None,
+            stance,
+            hedged: false,
+        })
+    };
+    if b.is_some() && firmness(b) > firmness(a) {
+        b
+    } else {
+        a
+    }
+}
+
 /// How firmly an appearance states its claim: a hedge weakens any stance; a
 /// confirmation is firmer than a plain statement, which is firmer than a
 /// claim, a belief, an intention or a report.
@@ -169,6 +189,15 @@ mod tests {
             [Role::Origin, Role::AttributedRepeat]
         );
         assert!(roles::<&str>(&[]).is_empty());
+    }
+
+    #[test]
+    fn of_two_stances_of_one_statement_the_firmer_holds() {
+        assert_eq!(firmer(Some(Asserts), Some(Confirms)), Some(Confirms));
+        assert_eq!(firmer(Some(Asserts), Some(Intends)), Some(Asserts));
+        assert_eq!(firmer(Some(Confirms), Some(Denies)), Some(Denies));
+        assert_eq!(firmer(None, Some(Claims)), None);
+        assert_eq!(firmer(Some(Claims), None), Some(Claims));
     }
 
     #[test]

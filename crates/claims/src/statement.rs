@@ -124,7 +124,39 @@ pub fn statements(doc: &Doc) -> Vec<Statement> {
             );
         }
     }
-    out
+    let (attributed, others): (Vec<Statement>, Vec<Statement>) = out
+        .into_iter()
+        .partition(|statement| matches!(statement.said, Said::Attribution(_)));
+    let mut merged = merge_nested(attributed);
+    merged.extend(others);
+    merged
+}
+
+/// Attribution statements with one inside another's content ("Ruiz said
+/// the audit confirmed that …") as one statement of the outer one's source:
+/// the claim appears once, held as firmly as the firmer of the two cues, and
+/// hedged when either is.
+fn merge_nested(mut found: Vec<Statement>) -> Vec<Statement> {
+    found.sort_by_key(|s| {
+        s.extent()
+            .map(|e| (e.byte_start(), std::cmp::Reverse(e.byte_end())))
+    });
+    let mut kept: Vec<Statement> = Vec::with_capacity(found.len());
+    for statement in found {
+        let inside = |outer: &Statement| match (outer.extent(), statement.extent()) {
+            (Some(outer), Some(inner)) => outer.contains(inner),
+            _ => false,
+        };
+        match kept.last_mut() {
+            Some(outer) if inside(outer) => {
+                outer.source = outer.source.or(statement.source);
+                outer.stance = crate::role::firmer(outer.stance, statement.stance);
+                outer.hedged |= statement.hedged;
+            }
+            _ => kept.push(statement),
+        }
+    }
+    kept
 }
 
 /// Whether a word of doubt stands in `span`: an adverb of hearsay or
@@ -147,4 +179,30 @@ fn doubts(doc: &Doc, span: Span) -> bool {
                     .get(at + 1)
                     .is_some_and(|&next| matches!(folded.get(next), "have" | "be")))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use attest_doc::{Article, Limits};
+    use attest_pipeline::{LinearModels, Pipeline};
+
+    #[test]
+    fn a_statement_nested_in_another_is_one_statement_of_the_outer_source() {
+        let models = LinearModels::bundled().expect("the bundled models load");
+        let pipeline = Pipeline::fast(&Limits::DEFAULT, models).expect("the pipeline builds");
+        let text = "Inspector Ana Ruiz said the final audit confirmed that the Dunmore plant \
+                    failed 11 safety inspections since 2023.";
+        let doc = pipeline.analyze(Article::new("a", text));
+        let nested = doc.attributions().len();
+        let found = statements(&doc);
+        assert!(nested >= 2, "the test wants a nested attribution");
+        assert_eq!(found.len(), 1, "{found:?}");
+        let source = found[0].source.and_then(|s| doc.sources().get(s));
+        assert!(
+            source.is_some_and(|s| s.name.ends_with("Ana Ruiz")),
+            "{source:?}"
+        );
+        assert_eq!(found[0].stance, Some(StanceLabel::Confirms));
+    }
 }
