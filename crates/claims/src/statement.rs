@@ -6,7 +6,7 @@ use attest_doc::{Certainty, Doc, QuoteStatus, Span, StanceLabel, TokenKind};
 use attest_lang::{HedgeUse, hedge_word};
 
 use crate::fingerprint::Fingerprint;
-use crate::words::claim_words;
+use crate::words::{claim_words, starting_in};
 
 /// Where in its article a statement is made: an index into a layer.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -164,7 +164,7 @@ fn merge_nested(mut found: Vec<Statement>) -> Vec<Statement> {
 /// ("may have failed").
 fn doubts(doc: &Doc, span: Span) -> bool {
     let folded = doc.folded();
-    let inside: Vec<usize> = (0..doc.tokens().len())
+    let inside: Vec<usize> = starting_in(doc.tokens(), |t| t.span, span)
         .filter(|&i| {
             let token = doc.tokens()[i];
             token.kind == TokenKind::Word && span.contains(token.span)

@@ -7,6 +7,8 @@
 //! light suffix rule, figures by the value the quantity layer read, names by
 //! their capitals, and everything lowercase with straight apostrophes.
 
+use std::ops::Range;
+
 use attest_doc::{Doc, Granularity, Quantity, Span, TokenKind};
 use attest_lang::{WordList, listed, month, weekday};
 
@@ -76,8 +78,15 @@ pub struct ClaimWords {
 
 /// The comparable words of the parts of `doc` that `spans` cover.
 pub fn claim_words(doc: &Doc, spans: &[Span]) -> ClaimWords {
+    // Each layer is read only where the spans are, so that the words of all
+    // an article's statements cost the article's length, not its length
+    // times its statements.
     let within = |span: Span| spans.iter().any(|outer| outer.contains(span));
-    let quantities: Vec<_> = doc.quantities().iter().filter(|q| within(q.span)).collect();
+    let quantities: Vec<&Quantity> = spans
+        .iter()
+        .flat_map(|span| &doc.quantities()[starting_in(doc.quantities(), |q| q.span, *span)])
+        .filter(|q| within(q.span))
+        .collect();
     let mut words = ClaimWords::default();
     for quantity in &quantities {
         let value = quantity.low.or(quantity.high);
@@ -91,19 +100,27 @@ pub fn claim_words(doc: &Doc, spans: &[Span]) -> ClaimWords {
                 .extend(noun.split(' ').map(|word| stem(word).to_string()));
         }
     }
-    for time in doc.times() {
-        let resolved = time
-            .value
-            .as_deref()
-            .filter(|_| time.granularity == Some(Granularity::Year) && within(time.span));
-        words.years.extend(resolved.and_then(year));
+    for span in spans {
+        for time in &doc.times()[starting_in(doc.times(), |t| t.span, *span)] {
+            let resolved = time
+                .value
+                .as_deref()
+                .filter(|_| time.granularity == Some(Granularity::Year) && within(time.span));
+            words.years.extend(resolved.and_then(year));
+        }
     }
     let folded = doc.folded();
     let in_quantity = |span: Span| quantities.iter().any(|q| q.span.contains(span));
-    for (index, token) in doc.tokens().iter().enumerate() {
-        if !within(token.span) || in_quantity(token.span) {
-            continue;
-        }
+    let tokens: Vec<usize> = spans
+        .iter()
+        .flat_map(|span| starting_in(doc.tokens(), |t| t.span, *span))
+        .filter(|&index| {
+            let token = doc.tokens()[index];
+            within(token.span) && !in_quantity(token.span)
+        })
+        .collect();
+    for &index in &tokens {
+        let token = doc.tokens()[index];
         if !matches!(token.kind, TokenKind::Word | TokenKind::Number) {
             continue;
         }
@@ -118,24 +135,16 @@ pub fn claim_words(doc: &Doc, spans: &[Span]) -> ClaimWords {
             continue;
         }
         words.stems.push(stem(word).to_string());
-    }
-    for sentence in doc.sentences() {
-        let tokens = sentence.tokens.start.index()..sentence.tokens.end.index();
-        for index in tokens.clone() {
-            let token = doc.tokens()[index];
-            if token.kind != TokenKind::Word || !within(token.span) || in_quantity(token.span) {
-                continue;
-            }
-            let written = doc.span_text(token.span);
-            let word = folded.get(index);
-            let named = !opens_clause(doc, index, tokens.start)
-                && written.chars().next().is_some_and(char::is_uppercase)
-                && month(written).is_none()
-                && weekday(word).is_none()
-                && !listed(WordList::ClaimStopwords, word);
-            if named {
-                words.names.push(word.trim_end_matches('.').to_string());
-            }
+        if token.kind != TokenKind::Word {
+            continue;
+        }
+        let written = doc.span_text(token.span);
+        let named = !opens_clause(doc, index, sentence_start(doc, index))
+            && written.chars().next().is_some_and(char::is_uppercase)
+            && month(written).is_none()
+            && weekday(word).is_none();
+        if named {
+            words.names.push(word.trim_end_matches('.').to_string());
         }
     }
     for list in [&mut words.stems, &mut words.names] {
@@ -147,6 +156,27 @@ pub fn claim_words(doc: &Doc, spans: &[Span]) -> ClaimWords {
         list.dedup();
     }
     words
+}
+
+/// The indexes of a layer's records, in text order, that start inside
+/// `span`, found by binary search.
+pub(crate) fn starting_in<T>(
+    records: &[T],
+    span_of: impl Fn(&T) -> Span,
+    span: Span,
+) -> Range<usize> {
+    let first = records.partition_point(|record| span_of(record).byte_start() < span.byte_start());
+    let end = records.partition_point(|record| span_of(record).byte_start() < span.byte_end());
+    first..end.max(first)
+}
+
+/// The first token of the sentence that holds token `index`.
+fn sentence_start(doc: &Doc, index: usize) -> usize {
+    let sentences = doc.sentences();
+    let at = sentences.partition_point(|sentence| sentence.tokens.end.index() <= index);
+    sentences
+        .get(at)
+        .map_or(index, |sentence| sentence.tokens.start.index())
 }
 
 /// Whether the token at `index` opens a clause, where a word is capitalized
