@@ -18,7 +18,7 @@ use attest_doc::{Doc, Published};
 
 use crate::index::ClaimIndex;
 use crate::role::{Appearance, Role, roles, source_key};
-use crate::statement::{Statement, statements};
+use crate::statement::{Statement, in_grouping_order};
 
 /// One gold row: an appearance of a claim.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -100,24 +100,11 @@ pub struct Grouped {
 /// that order would, and gives each appearance its role.
 pub fn group(docs: &[Doc]) -> Vec<Grouped> {
     let mut order: Vec<usize> = (0..docs.len()).collect();
-    order.sort_by_key(|&i| {
-        (
-            moment(docs[i].article().published).is_none(),
-            moment(docs[i].article().published),
-            i,
-        )
-    });
+    order.sort_by_key(|&i| (publication_order(docs[i].article().published), i));
     let mut index = ClaimIndex::new();
     let mut grouped = Vec::new();
     for &article in &order {
-        let doc = &docs[article];
-        let mut found = statements(doc);
-        found.sort_by_key(|statement| statement.extent().map(|span| span.byte_start()));
-        // Within an article, statements that may start a claim go first, so
-        // that a sentence can join a claim its own article brings.
-        let (starting, joining): (Vec<Statement>, Vec<Statement>) =
-            found.into_iter().partition(Statement::may_start_a_claim);
-        for statement in starting.into_iter().chain(joining) {
+        for statement in in_grouping_order(&docs[article]) {
             if let Some(claim) =
                 index.add(statement.fingerprint.clone(), statement.may_start_a_claim())
             {
@@ -169,15 +156,17 @@ pub fn group(docs: &[Doc]) -> Vec<Grouped> {
     grouped
 }
 
-/// The instant an article was published, by which appearances are ordered;
-/// a date alone counts from its midnight in UTC.
-pub fn moment(published: Option<Published>) -> Option<jiff::Timestamp> {
-    match published? {
-        Published::Instant(timestamp, _) => Some(timestamp),
-        Published::Date(date) => jiff::tz::TimeZone::UTC
+/// The key articles are ordered by for roles: the instant of publication (a
+/// date alone counts from its midnight in UTC), articles without one last.
+pub fn publication_order(published: Option<Published>) -> (bool, Option<jiff::Timestamp>) {
+    let moment = match published {
+        Some(Published::Instant(timestamp, _)) => Some(timestamp),
+        Some(Published::Date(date)) => jiff::tz::TimeZone::UTC
             .to_timestamp(date.to_datetime(jiff::civil::Time::midnight()))
             .ok(),
-    }
+        None => None,
+    };
+    (moment.is_none(), moment)
 }
 
 /// The scores of a provenance set.

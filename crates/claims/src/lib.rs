@@ -36,9 +36,11 @@ mod role;
 mod statement;
 mod words;
 
-pub use eval::{ClaimsReport, GoldAppearance, GoldError, Grouped, group, moment, read_gold, score};
+pub use eval::{
+    ClaimsReport, GoldAppearance, GoldError, Grouped, group, publication_order, read_gold, score,
+};
 pub use fingerprint::{BAND_ROWS, BANDS, Fingerprint, HASHES};
 pub use index::{ClaimIndex, ClaimTraits, EXEMPLARS, PER_BAND_KEY, best_match};
 pub use role::{Appearance, Role, roles, source_key};
-pub use statement::{Said, Statement, statements};
+pub use statement::{Said, Statement, in_grouping_order, statements};
 pub use words::{ClaimWords, Figure, claim_words, stem};

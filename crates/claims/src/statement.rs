@@ -132,6 +132,17 @@ pub fn statements(doc: &Doc) -> Vec<Statement> {
     merged
 }
 
+/// The statements of `doc` in the order they are grouped: in text order,
+/// those that may start a claim first, so that a writer's sentence can join a
+/// claim its own article brings.
+pub fn in_grouping_order(doc: &Doc) -> Vec<Statement> {
+    let mut found = statements(doc);
+    found.sort_by_key(|statement| statement.extent().map(|span| span.byte_start()));
+    let (starting, joining): (Vec<Statement>, Vec<Statement>) =
+        found.into_iter().partition(Statement::may_start_a_claim);
+    starting.into_iter().chain(joining).collect()
+}
+
 /// Attribution statements with one inside another's content ("Ruiz said
 /// the audit confirmed that …") as one statement of the outer one's source:
 /// the claim appears once, held as firmly as the firmer of the two cues, and

@@ -268,10 +268,7 @@ fn role_parser() -> impl TypedValueParser<Value = attest_claims::Role> {
             .iter()
             .map(|role| PossibleValue::new(role.name())),
     )
-    .map(|name| {
-        name.parse::<attest_claims::Role>()
-            .unwrap_or(attest_claims::Role::Origin)
-    })
+    .try_map(|name| name.parse::<attest_claims::Role>())
 }
 
 #[derive(Debug, Args)]

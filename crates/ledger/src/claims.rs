@@ -14,7 +14,7 @@ use std::sync::LazyLock;
 
 use attest_claims::{
     Appearance, BANDS, ClaimTraits, EXEMPLARS, Figure, Fingerprint, PER_BAND_KEY, Role, Said,
-    best_match, moment, roles, source_key, statements,
+    best_match, in_grouping_order, publication_order, roles, source_key, statements,
 };
 use attest_doc::{Doc, OffsetIndex, Published, StanceLabel, from_serde_name};
 use rusqlite::types::Value;
@@ -66,13 +66,9 @@ static BANDS_SQL: LazyLock<String> = LazyLock::new(|| {
 /// claims: the statements that may start a claim first, in text order, then
 /// the writer's sentences that only join one.
 pub(crate) fn store(tx: &Conn<'_>, doc: &Doc, article: i64) -> DbResult<()> {
-    let mut found = statements(doc);
-    found.sort_by_key(|statement| statement.extent().map(|span| span.byte_start()));
-    let (starting, joining): (Vec<_>, Vec<_>) =
-        found.into_iter().partition(|s| s.may_start_a_claim());
     let offsets = OffsetIndex::new(doc.text());
     let mut claims_of_article = BTreeSet::new();
-    for statement in starting.into_iter().chain(joining) {
+    for statement in in_grouping_order(doc) {
         let Some(extent) = statement.extent() else {
             continue;
         };
@@ -484,14 +480,12 @@ pub(crate) fn claim(conn: &Conn<'_>, id: i64) -> DbResult<ClaimRow> {
         .iter()
         .map(|row| {
             let published: Option<String> = row.get("published")?;
-            let when = moment(
-                published
-                    .as_deref()
-                    .and_then(|p| p.parse::<Published>().ok()),
-            );
             let order = (
-                when.is_none(),
-                when,
+                publication_order(
+                    published
+                        .as_deref()
+                        .and_then(|p| p.parse::<Published>().ok()),
+                ),
                 row.get::<i64>("article_row")?,
                 row.get::<i64>("byte_start")?,
             );
