@@ -33,6 +33,9 @@ pub struct Rules {
     pub lead_in: bool,
     /// A cue without content after a comma takes the clause before the comma.
     pub comma_content: bool,
+    /// A cue without a source takes a name and appositive between commas
+    /// right before it.
+    pub appositive_source: bool,
     /// Spans are cut where a line break separates two tokens, as PolNeAR cuts fragments.
     pub line_breaks: bool,
 }
@@ -45,6 +48,7 @@ impl Rules {
         one_source: true,
         lead_in: true,
         comma_content: true,
+        appositive_source: true,
         line_breaks: true,
     };
 
@@ -55,6 +59,7 @@ impl Rules {
         one_source: false,
         lead_in: false,
         comma_content: false,
+        appositive_source: false,
         line_breaks: false,
     };
 }
@@ -168,11 +173,35 @@ impl Plan {
                     } else {
                         content
                     };
-                    let nearest = nearest(&sources, cue);
-                    let sources = if rules.one_source {
+                    let mut nearest = nearest(&sources, cue);
+                    let mut sources = if rules.one_source {
                         nearest.into_iter().collect()
                     } else {
                         sources
+                    };
+                    let appositive = if sources.is_empty() && rules.appositive_source {
+                        tagging::appositive_source(view, doc, cue)
+                    } else {
+                        None
+                    };
+                    if let Some(appositive) = appositive {
+                        sources = vec![appositive];
+                        nearest = Some(appositive);
+                    }
+                    // Content the tagger ran into the name stops at the
+                    // comma before it; content after the cue stays.
+                    let content = match appositive {
+                        Some((name, cue_start)) => content
+                            .into_iter()
+                            .filter_map(|(start, end)| {
+                                if start >= cue_start {
+                                    return Some((start, end));
+                                }
+                                let end = end.min(name.saturating_sub(1));
+                                (start < end).then_some((start, end))
+                            })
+                            .collect(),
+                        None => content,
                     };
                     let content = if content.is_empty() {
                         if rules.comma_content {
@@ -358,6 +387,65 @@ mod tests {
             attributions_from(&doc, &[found], &off).is_empty(),
             "without the rule nothing is attributed, so there is no attribution"
         );
+    }
+
+    #[test]
+    fn a_name_and_appositive_before_a_sourceless_cue_are_its_source() {
+        let text = "Prices will rise before June, Ana Ruiz, regional secretary of the dockers' union, claimed on Thursday.";
+        let doc = doc(text);
+        let found = FoundAttribution {
+            cue: tokens(&doc, "claimed"),
+            sources: Vec::new(),
+            content: vec![tokens(&doc, "Prices will rise before June, Ana Ruiz")],
+            confidence: 0.5,
+        };
+        let all = attributions_from(&doc, std::slice::from_ref(&found), &Rules::ALL);
+        assert_eq!(
+            texts(&doc, &all[0].source),
+            ["Ana Ruiz, regional secretary of the dockers' union,"]
+        );
+        assert_eq!(
+            texts(&doc, &all[0].content),
+            ["Prices will rise before June"]
+        );
+        let off = Rules {
+            appositive_source: false,
+            ..Rules::ALL
+        };
+        let without = attributions_from(&doc, &[found], &off);
+        assert!(without[0].source.is_empty());
+    }
+
+    #[test]
+    fn only_a_name_and_an_appositive_make_a_source() {
+        for (text, content, source) in [
+            (
+                "Prices will rise, Ruiz, Lee, said on Monday.",
+                "Prices will rise",
+                None,
+            ),
+            (
+                "Prices will rise, Ruiz, Lee and Park said.",
+                "Prices will rise",
+                None,
+            ),
+            (
+                "Ana Ruiz, who chairs the board, said prices would rise.",
+                "prices would rise",
+                Some("Ana Ruiz, who chairs the board,"),
+            ),
+        ] {
+            let doc = doc(text);
+            let found = FoundAttribution {
+                cue: tokens(&doc, "said"),
+                sources: Vec::new(),
+                content: vec![tokens(&doc, content)],
+                confidence: 0.5,
+            };
+            let all = attributions_from(&doc, &[found], &Rules::ALL);
+            let found: Vec<String> = texts(&doc, &all[0].source);
+            assert_eq!(found, Vec::from_iter(source.map(str::to_string)), "{text}");
+        }
     }
 
     #[test]

@@ -163,6 +163,11 @@ impl TokenFacts {
         self.paragraph as usize
     }
 
+    /// The name of its part-of-speech tag; `None` when the document is not tagged.
+    pub(crate) fn tag_name(&self) -> Option<&'static str> {
+        PosTag::NAMES.get(usize::from(self.tag)).copied()
+    }
+
     /// The key of its part-of-speech tag.
     pub(crate) fn pos(&self) -> u64 {
         TAG_HASHES

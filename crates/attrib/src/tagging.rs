@@ -271,6 +271,90 @@ pub(crate) fn comma_content(
     (start < comma).then_some((start, comma))
 }
 
+/// The most tokens an appositive between a name and its cue may hold.
+const APPOSITIVE_TOKENS: usize = 20;
+/// The most words a name before an appositive may hold.
+const NAME_TOKENS: usize = 5;
+
+/// The source of a cue the role tagger left without one, when a name and
+/// an appositive between commas stand right before it: "…, Ana Ruiz,
+/// regional secretary of the dockers' union, claimed on Thursday." The
+/// tagger learns sources next to their cue, and a long title pushes the
+/// name out of its reach. The source is the name with its appositive and
+/// the comma closing it, as PolNeAR marks such sources. The name is a run
+/// of capitalized words that a clause boundary opens (the sentence's
+/// start, a comma, a dash, a quotation mark or a bracket); the appositive
+/// keeps to the sentence and its line and holds a word in lowercase, so
+/// that a list of names ("Ruiz, Lee, said") is not read as one. In a tagged
+/// document the name's words are proper nouns, the appositive holds no
+/// finite verb but after "who" or "which" (else it is a clause: "Later, it
+/// attacked the plan, saying"), and the cue is no participle, whose subject
+/// is the main clause's.
+pub(crate) fn appositive_source(
+    view: &View,
+    doc: &Doc,
+    cue: (usize, usize),
+) -> Option<(usize, usize)> {
+    let word = |index: usize| doc.tokens().get(index).map(|t| doc.span_text(t.span));
+    let tag = |index: usize| view.tokens.get(index).and_then(|t| t.tag_name());
+    if tag(cue.0) == Some("VBG") {
+        return None;
+    }
+    let sentence = view.tokens.get(cue.0)?.sentence();
+    let sentence_start = view.sentences.get(sentence)?.0;
+    let closing = cue.0.checked_sub(1)?;
+    if word(closing)? != "," {
+        return None;
+    }
+    let mut opening = closing;
+    let mut lowercase = false;
+    let mut finite_verb = false;
+    loop {
+        opening = opening.checked_sub(1).filter(|&at| at > sentence_start)?;
+        if closing - opening > APPOSITIVE_TOKENS + 1 || breaks_after(doc, opening) {
+            return None;
+        }
+        let text = word(opening)?;
+        if text == "," {
+            break;
+        }
+        if view.tokens.get(opening)?.quote.region().is_some() {
+            return None;
+        }
+        match tag(opening) {
+            Some("VBD" | "VBZ" | "VBP" | "MD") => finite_verb = true,
+            // The verbs seen so far are the relative clause's.
+            Some("WP" | "WDT") => finite_verb = false,
+            _ => {}
+        }
+        lowercase |= text.chars().next().is_some_and(char::is_lowercase);
+    }
+    if !lowercase || finite_verb || opening + 1 == closing {
+        return None;
+    }
+    let capitalized = |index: usize| {
+        word(index).is_some_and(|text| text.chars().next().is_some_and(char::is_uppercase))
+            && tag(index).is_none_or(|tag| matches!(tag, "NNP" | "NNPS"))
+    };
+    let mut start = opening;
+    while start > sentence_start
+        && opening - start < NAME_TOKENS
+        && capitalized(start - 1)
+        && !breaks_after(doc, start - 1)
+    {
+        start -= 1;
+    }
+    let opens_clause = start == sentence_start
+        || word(start - 1).is_some_and(|text| {
+            matches!(text, "," | "—" | "–" | "(" | ":")
+                || view
+                    .tokens
+                    .get(start - 1)
+                    .is_some_and(|t| t.quote.opens || t.quote.closes)
+        });
+    (start < opening && opens_clause).then_some((start, cue.0))
+}
+
 /// Whether a line break lies between token `index` and the next one (or
 /// there is no next one).
 pub(crate) fn breaks_after(doc: &Doc, index: usize) -> bool {

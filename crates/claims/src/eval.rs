@@ -318,17 +318,53 @@ pub fn score(docs: &[Doc], gold: &[GoldAppearance]) -> ClaimsReport {
         if role == row.role {
             report.roles.0 += 1;
         } else {
+            let item = &grouped[*at];
+            let origin = grouped
+                .iter()
+                .find(|other| other.claim == item.claim && other.role == Role::Origin)
+                .map_or_else(String::new, |origin| {
+                    let doc = &docs[origin.article];
+                    format!(
+                        "\n      origin {} {}",
+                        doc.article().id,
+                        described(doc, &origin.statement)
+                    )
+                });
             report.mistakes.push(format!(
-                "{} {} {}: found {} (claim {})",
+                "{} {} {}: found {} (claim {}) {}{origin}",
                 row.article,
                 row.claim,
                 row.role.name(),
                 role.name(),
-                grouped[*at].claim
+                item.claim,
+                described(&docs[item.article], &item.statement)
             ));
         }
     }
     report
+}
+
+/// What a mistake's reader needs to see of the statement found: who it is
+/// credited to, how firmly, and its words, cut to a line.
+fn described(doc: &Doc, statement: &Statement) -> String {
+    const SHOWN: usize = 90;
+    let source = statement
+        .source
+        .and_then(|source| doc.sources().get(source))
+        .map_or("no source", |source| source.name.as_str());
+    let stance = statement.stance.map_or("-", |stance| stance.name());
+    let words: String = statement
+        .spans
+        .iter()
+        .map(|span| span.slice(doc.text()))
+        .collect::<Vec<_>>()
+        .join(" … ");
+    let cut: String = words.chars().take(SHOWN).collect();
+    let ellipsis = if cut.len() < words.len() { "…" } else { "" };
+    format!(
+        "[{source}, {stance}{}] {cut}{ellipsis}",
+        if statement.hedged { ", hedged" } else { "" }
+    )
 }
 
 /// The byte range of a code-point range of `text`.
