@@ -7,6 +7,8 @@
 
 use std::ops::Range;
 
+use attest_learn::{TransitionMask, decode_scores};
+
 /// Log-softmax of each row of `scores` (rows of `width`), in place.
 pub fn log_softmax_rows(scores: &mut [f32], width: usize) {
     for row in scores.chunks_mut(width) {
@@ -19,75 +21,23 @@ pub fn log_softmax_rows(scores: &mut [f32], width: usize) {
     }
 }
 
-/// Whether label `next` may follow label `prev` (`None` at the start).
-fn allowed(prev: Option<usize>, next: usize) -> bool {
-    if next == 0 || next % 2 == 1 {
-        return true;
-    }
-    prev.is_some_and(|p| p == next || p + 1 == next)
-}
-
 /// The best constrained labelling of `scores` (rows of `width` log-probabilities);
 /// positions where `forced_o` holds may only be `O`. Ties go to the lower label.
+/// The learning kit's Viterbi decodes it, with no transition weights: the
+/// heads were trained without any, so the constraint alone shapes the path.
 pub fn viterbi(scores: &[f32], width: usize, forced_o: impl Fn(usize) -> bool) -> Vec<usize> {
-    let n = scores.len().checked_div(width).unwrap_or(0);
-    if n == 0 {
+    let (Ok(labels), Some(n)) = (u16::try_from(width), scores.len().checked_div(width)) else {
         return Vec::new();
-    }
-    let score = |position: usize, label: usize| -> f32 {
-        if label != 0 && forced_o(position) {
-            f32::NEG_INFINITY
-        } else {
-            scores
-                .get(position * width + label)
-                .copied()
-                .unwrap_or(f32::NEG_INFINITY)
-        }
     };
-    let mut best: Vec<f32> = (0..width)
-        .map(|l| {
-            if allowed(None, l) {
-                score(0, l)
-            } else {
-                f32::NEG_INFINITY
-            }
-        })
+    let inside_of = |label: u16| (label > 0 && label.is_multiple_of(2)).then(|| label - 1);
+    let mask = TransitionMask::bio(labels, inside_of);
+    let allowed: Vec<u64> = (0..n)
+        .map(|position| if forced_o(position) { 1 } else { u64::MAX })
         .collect();
-    let mut back = vec![0usize; n * width];
-    let mut next = vec![f32::NEG_INFINITY; width];
-    for position in 1..n {
-        for (label, slot) in next.iter_mut().enumerate() {
-            let mut top = f32::NEG_INFINITY;
-            let mut from = 0;
-            for (prev, &value) in best.iter().enumerate() {
-                if allowed(Some(prev), label) && value > top {
-                    top = value;
-                    from = prev;
-                }
-            }
-            *slot = top + score(position, label);
-            if let Some(b) = back.get_mut(position * width + label) {
-                *b = from;
-            }
-        }
-        std::mem::swap(&mut best, &mut next);
-    }
-    let mut label = 0;
-    let mut top = f32::NEG_INFINITY;
-    for (l, &value) in best.iter().enumerate() {
-        if value > top {
-            top = value;
-            label = l;
-        }
-    }
-    let mut out = vec![0; n];
-    for position in (0..n).rev() {
-        if let Some(slot) = out.get_mut(position) {
-            *slot = label;
-        }
-        label = back.get(position * width + label).copied().unwrap_or(0);
-    }
-    out
+    decode_scores(width, scores, &[], Some(&mask), &allowed)
+        .into_iter()
+        .map(usize::from)
+        .collect()
 }
 
 /// The runs `B-X I-X*` of type `begin` (the label of `B-X`) in a labelling.
