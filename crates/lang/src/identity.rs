@@ -12,8 +12,8 @@
 //! - An **organization** or **media outlet** is merged by its whole name, without
 //!   a leading "the": "the Teamsters Union" and "Teamsters Union" are one source,
 //!   "Teamsters" is another. The name must be specific: it holds a capitalized
-//!   word that is not a generic noun of organizations (attest-lang's
-//!   `generic-organization-nouns.txt`), so "the union", "the company",
+//!   word that is not a noun that describes (attest-lang's
+//!   `head-nouns.tsv`, its `description` use), so "the union", "the company",
 //!   "Police" or "the terminal operator" stay with their article, since every
 //!   article's union is a different one.
 //! - **Unnamed** sources, **documents** and **social-media** posts are never
@@ -24,12 +24,12 @@
 //! collapsing of spaces, so "J.R. Ortiz-Lee" and "JR Ortiz-Lee" compare equal
 //! while "Ortiz Lee" does not.
 
-use crate::{WordList, listed};
+use crate::describes;
 use attest_doc::{SourceKind, serde_name};
 use unicode_normalization::UnicodeNormalization;
 
 /// Whether an organization's name picks out one organization: some word of it,
-/// after a leading "the", is capitalized and not a generic noun of organizations.
+/// after a leading "the", is capitalized and not a noun that describes.
 fn is_specific(name: &str) -> bool {
     let name = name.trim();
     let name = ["the ", "The ", "THE "]
@@ -38,8 +38,7 @@ fn is_specific(name: &str) -> bool {
         .unwrap_or(name);
     name.split_whitespace().any(|word| {
         let word = word.trim_matches(|c: char| !c.is_alphanumeric());
-        word.chars().next().is_some_and(char::is_uppercase)
-            && !listed(WordList::GenericOrganizationNouns, &word.to_lowercase())
+        word.chars().next().is_some_and(char::is_uppercase) && !describes(&word.to_lowercase())
     })
 }
 

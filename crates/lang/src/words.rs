@@ -15,10 +15,6 @@ pub enum WordList {
     /// Abbreviations of time zones that may follow a clock time ("9 a.m.
     /// ET"), compared as written.
     TimeZones,
-    /// Lowercase nouns that name a kind of organization rather than one
-    /// ("agency", "union"): a name made only of these is a description, which
-    /// the ledger never merges across articles.
-    GenericOrganizationNouns,
     /// Words that introduce the text of a sign or a chant ("placard",
     /// "chanted"); the quotation finder's, lowercase.
     SloganWords,
@@ -48,9 +44,6 @@ impl WordList {
         match self {
             WordList::SentenceStarters => include_str!("../data/sentence-starters.txt"),
             WordList::TimeZones => include_str!("../data/time-zones.txt"),
-            WordList::GenericOrganizationNouns => {
-                include_str!("../data/generic-organization-nouns.txt")
-            }
             WordList::SloganWords => include_str!("../data/slogan-words.txt"),
             WordList::WorkTitleWords => include_str!("../data/work-title-words.txt"),
             WordList::TitleSmallWords => include_str!("../data/title-small-words.txt"),
@@ -106,7 +99,6 @@ mod tests {
             }
         }
         for list in [
-            WordList::GenericOrganizationNouns,
             WordList::SloganWords,
             WordList::WorkTitleWords,
             WordList::TitleSmallWords,
@@ -129,7 +121,5 @@ mod tests {
         assert!(!listed(WordList::SentenceStarters, "the"));
         assert!(listed(WordList::TimeZones, "ET"));
         assert!(!listed(WordList::TimeZones, "et"));
-        assert!(listed(WordList::GenericOrganizationNouns, "agency"));
-        assert!(!listed(WordList::GenericOrganizationNouns, "Agency"));
     }
 }

@@ -213,98 +213,13 @@ pub(crate) fn is_public_body_word(raw: &str) -> bool {
     attest_lang::organization_word(raw, OrganizationUse::Public)
 }
 
-/// What a common noun heading a source phrase makes of it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Head {
-    /// An organization described, not named ("the company").
-    Organization,
-    /// A medium described ("the newspaper").
-    Media,
-    /// A document ("the report", "court documents").
-    Document,
-    /// A social-media post ("a post on X", "a tweet").
-    Social,
-    /// One unnamed person ("a source", "the official").
-    Person,
-    /// An unnamed group ("officials", "witnesses").
-    Group,
-    /// An organization's voice ("a spokesperson").
-    Spokesperson,
-    /// The police, an organization that is also spoken of as people.
-    Police,
-}
+/// What a common noun heading a source phrase makes of it: attest-lang's
+/// `head-nouns.tsv` class. [`Head::Description`] is no class, so
+/// [`head_class`] never gives it.
+pub(crate) use attest_lang::HeadNoun as Head;
 
-/// The class of a head noun of a source phrase.
-pub(crate) fn head_class(word: &str) -> Option<Head> {
-    use Head::*;
-    Some(match word {
-        "company" | "firm" | "department" | "union" | "agency" | "ministry" | "city"
-        | "council" | "committee" | "panel" | "board" | "commission" | "party" | "campaign"
-        | "administration" | "government" | "office" | "organization" | "group" | "hospital"
-        | "school" | "district" | "university" | "bank" | "airline" | "operator" | "employer"
-        | "county" | "state" | "bureau" | "court" | "charity" | "nonprofit" | "utility"
-        | "club" | "team" | "league" | "church" | "museum" | "airport" | "port" | "authority"
-        | "coalition" | "association" | "network" | "retailer" | "maker" | "manufacturer"
-        | "developer" | "landlord" | "insurer" | "lab" | "laboratory" | "library" | "zoo"
-        | "tribe" | "prosecutors" | "military" | "army" | "clinic" | "contractor" | "supplier"
-        | "vendor" | "subsidiary" | "cooperative" | "chain" | "startup" | "consortium"
-        | "foundation" | "institute" => Organization,
-        "newspaper" | "paper" | "magazine" | "outlet" | "broadcaster" | "station" | "tabloid"
-        | "publication" | "reports" | "media" => Media,
-        "report" | "documents" | "document" | "statement" | "records" | "record" | "filing"
-        | "filings" | "lawsuit" | "complaint" | "indictment" | "memo" | "memorandum" | "letter"
-        | "email" | "emails" | "study" | "survey" | "poll" | "analysis" | "investigation"
-        | "audit" | "review" | "data" | "figures" | "papers" | "transcript" | "minutes"
-        | "affidavit" | "motion" | "ruling" | "order" | "release" | "notice" | "budget"
-        | "proposal" | "plan" | "contract" | "estimates" | "documentation" | "census" | "polls"
-        | "article" | "ad" | "film" | "documentary" | "book" | "rules" | "interviews"
-        | "assessment" | "inspection" | "autopsy" | "studies" | "analyses" | "surveys"
-        | "estimate" | "statistics" | "results" | "average" | "polling" | "research"
-        | "evidence" | "tally" | "summary" | "editorial" | "editorials" | "commentary"
-        | "column" | "page" | "headline" | "story" | "memoir" | "movie" | "recording"
-        | "footage" | "photo" | "ads" | "memos" | "letters" | "returns" | "suit" | "rulings"
-        | "decision" | "precedents" | "law" | "laws" | "legislation" | "bylaws" | "agreement"
-        | "accord" | "speech" | "inquiry" | "projection" | "projections" | "forecast"
-        | "publications" | "outlets" | "newspapers" | "magazines" => Document,
-        "post" | "tweet" | "tweets" | "posts" | "video" | "livestream" | "message" => Social,
-        "source" | "official" | "person" | "witness" | "resident" | "neighbor" | "employee"
-        | "worker" | "man" | "woman" | "teacher" | "doctor" | "nurse" | "lawyer" | "attorney"
-        | "activist" | "analyst" | "expert" | "observer" | "aide" | "staffer" | "student"
-        | "parent" | "driver" | "passenger" | "officer" | "executive" | "manager" | "member"
-        | "diplomat" | "investigator" | "insider" | "farmer" | "owner" | "customer" | "senator"
-        | "governor" | "mayor" | "president" | "chief" | "director" | "minister" | "secretary"
-        | "judge" | "detective" | "professor" | "researcher" | "scientist" | "economist"
-        | "engineer" | "pilot" | "victim" | "survivor" | "representative" | "commissioner"
-        | "sheriff" | "chairman" | "chairwoman" | "chair" | "leader" | "organizer"
-        | "protester" | "volunteer" | "supervisor" | "superintendent" | "principal" | "coach"
-        | "player" | "pastor" | "relative" | "friend" | "colleague" | "prosecutor" | "nominee"
-        | "candidate" | "democrat" | "republican" | "businessman" | "businesswoman" | "father"
-        | "mother" | "son" | "daughter" | "wife" | "husband" | "brother" | "sister" | "adviser" => {
-            Person
-        }
-        "officials" | "sources" | "people" | "witnesses" | "residents" | "neighbors"
-        | "employees" | "workers" | "observers" | "experts" | "analysts" | "activists"
-        | "critics" | "supporters" | "opponents" | "aides" | "staffers" | "students"
-        | "parents" | "teachers" | "doctors" | "nurses" | "lawyers" | "attorneys"
-        | "investigators" | "diplomats" | "members" | "executives" | "leaders" | "farmers"
-        | "owners" | "customers" | "researchers" | "scientists" | "economists" | "engineers"
-        | "organizers" | "protesters" | "volunteers" | "families" | "relatives" | "friends"
-        | "colleagues" | "insiders" | "authorities" | "others" | "some" | "many"
-        | "dockworkers" | "drivers" | "passengers" | "victims" | "survivors" | "pilots"
-        | "shareholders" | "voters" | "visitors" | "users" | "tenants" | "regulators"
-        | "legislators" | "lawmakers" | "democrats" | "republicans" | "candidates"
-        | "environmentalists" | "men" | "women" | "advisers" | "demonstrators" | "physicians"
-        | "groups" | "companies" | "countries" | "nations" | "conservatives" | "liberals"
-        | "americans" | "citizens" | "fans" | "everyone" | "forecasters" | "meteorologists"
-        | "librarians" | "shoppers" | "consumers" | "commuters" | "fishermen" | "growers"
-        | "moms" | "mothers" | "fathers" | "patients" | "riders" | "neighbours" => Group,
-        "spokesperson" | "spokesman" | "spokeswoman" | "spokespeople" | "spokespersons" => {
-            Spokesperson
-        }
-        "police" | "officers" | "deputies" | "troopers" => Police,
-        _ => return None,
-    })
-}
+/// The class of a lowercase head noun of a source phrase.
+pub(crate) use attest_lang::head_noun_class as head_class;
 
 /// Social platforms, whose mention in a cue makes a statement a post.
 pub(crate) fn is_platform(raw: &str) -> bool {

@@ -2427,7 +2427,8 @@ impl<'v, 'a> State<'v, 'a> {
                 (Kind::Unnamed { plural: false }, Route::Unnamed)
             }
             Some(Head::Group) => (Kind::Unnamed { plural: true }, Route::Unnamed),
-            None => (
+            // No class: head_class never gives it.
+            Some(Head::Description) | None => (
                 Kind::Unnamed {
                     plural: head.ends_with('s'),
                 },
