@@ -220,6 +220,10 @@ pub(crate) struct ClaimsArgs {
     #[command(flatten)]
     pub(crate) filter: FilterArgs,
 
+    /// Only claims with an appearance in the article of this id.
+    #[arg(long, value_name = "ID")]
+    pub(crate) article: Option<String>,
+
     /// Only claims with an appearance credited to a source of this name, as
     /// the article names it (case does not matter).
     #[arg(long, value_name = "NAME")]

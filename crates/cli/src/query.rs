@@ -47,6 +47,7 @@ pub(crate) fn claims(args: &ClaimsArgs) -> anyhow::Result<()> {
     let ledger = open(&args.db)?;
     let filter = attest_ledger::ClaimFilter {
         articles: args.filter.filter(),
+        article: args.article.clone(),
         source: args.source.clone(),
         role: args.role,
         min_articles: args.min_articles,

@@ -259,6 +259,8 @@ fn fingerprint(row: &Row) -> DbResult<Fingerprint> {
 pub struct ClaimFilter {
     /// Claims with an appearance in an article of this outlet and period.
     pub articles: Filter,
+    /// Claims with an appearance in the article of this id.
+    pub article: Option<String>,
     /// Claims with an appearance credited to a source of this name (compared
     /// as `attest said` compares names).
     pub source: Option<String>,
@@ -309,13 +311,24 @@ pub struct ClaimAppearance {
     /// When it was published.
     pub published: Option<String>,
     /// What this appearance does to the claim.
+    #[cfg_attr(feature = "schema", schemars(extend("enum" = role_names())))]
     pub role: String,
     /// The source it credits the claim to, as this article names it.
     pub source: Option<String>,
     /// The attribution's stance; none for a quotation or a sentence.
     pub stance: Option<String>,
+    /// The attribution's index in its article (as `attest said` and the
+    /// article's attributions number them); none for a quotation or a
+    /// sentence in the writer's own voice.
+    pub attribution: Option<i64>,
     /// Where it stands in its article.
     pub span: ClaimSpan,
+}
+
+/// The roles' names, which an appearance's `role` is one of.
+#[cfg(feature = "schema")]
+fn role_names() -> Vec<&'static str> {
+    Role::ALL.iter().map(|role| role.name()).collect()
 }
 
 /// A span of an article: bytes of its UTF-8 text, code points, and the text.
@@ -425,6 +438,10 @@ pub(crate) fn claims(
         exists.push("a.published_date <= ?");
         params.push(Value::Text(until.to_string()));
     }
+    if let Some(article) = &filter.article {
+        exists.push("a.article_id = ?");
+        params.push(Value::Text(article.clone()));
+    }
     if let Some(source) = &filter.source {
         exists.push("lower(s.source) = lower(?)");
         params.push(Value::Text(source.clone()));
@@ -465,12 +482,20 @@ pub(crate) fn claims(
     Ok(out)
 }
 
+/// The claim of this id with its appearances, if the ledger holds it: a
+/// claim left without statements is removed, so one without appearances is
+/// none.
+pub(crate) fn find(conn: &Conn<'_>, id: i64) -> DbResult<Option<ClaimRow>> {
+    let found = claim(conn, id)?;
+    Ok((!found.appearances.is_empty()).then_some(found))
+}
+
 /// A claim with its appearances in order and their roles.
 pub(crate) fn claim(conn: &Conn<'_>, id: i64) -> DbResult<ClaimRow> {
     let rows = conn.rows(
         &format!(
-            "SELECT s.byte_start, s.byte_end, s.cp_start, s.cp_end, {STATEMENT_TEXT} AS text, \
-             s.source, s.source_key, s.stance, s.hedged, a.id AS article_row, a.article_id, \
+            "SELECT s.said, s.idx, s.byte_start, s.byte_end, s.cp_start, s.cp_end, \
+             {STATEMENT_TEXT} AS text, s.source, s.source_key, s.stance, s.hedged, a.id AS article_row, a.article_id, \
              a.outlet, a.published FROM statements s JOIN articles a ON a.id = s.article \
              JOIN article_texts t ON t.article = s.article WHERE s.claim = ?1"
         ),
@@ -515,6 +540,11 @@ pub(crate) fn claim(conn: &Conn<'_>, id: i64) -> DbResult<ClaimRow> {
                 role: role.name().to_string(),
                 source: row.get("source")?,
                 stance: row.get("stance")?,
+                attribution: if row.get::<String>("said")? == "attribution" {
+                    Some(row.get("idx")?)
+                } else {
+                    None
+                },
                 span: ClaimSpan {
                     byte_start: row.get("byte_start")?,
                     byte_end: row.get("byte_end")?,

@@ -20,7 +20,7 @@
 //!   quotations, with the matches located;
 //! - [`Ledger::stats`]: per-outlet or per-month shares of unnamed sources and
 //!   direct quotes, stance mix and hedges per 1,000 words;
-//! - [`Ledger::claims`] and [`Ledger::trace`]: claims carried by several
+//! - [`Ledger::claims`], [`Ledger::claim`] and [`Ledger::trace`]: claims carried by several
 //!   articles (attest-claims groups each article's statements as it is
 //!   stored), with each appearance's role;
 //! - [`Ledger::export`]: whole tables or any read-only query, row by row.
@@ -125,6 +125,7 @@ use std::cell::RefCell;
 use attest_doc::Doc;
 use rusqlite::Connection;
 
+pub use attest_claims::Role;
 pub use budget::Budget;
 pub use check::CheckReport;
 pub use claims::{ClaimAppearance, ClaimArticle, ClaimFilter, ClaimLine, ClaimRow, ClaimSpan};
@@ -379,6 +380,13 @@ impl Ledger {
     /// their roles.
     pub fn claims(&self, filter: &ClaimFilter, limit: usize) -> Result<Vec<ClaimRow>, LedgerError> {
         self.ask(|conn| claims::claims(conn, filter, limit))
+    }
+
+    /// One claim by its ledger id, with its appearances in order of
+    /// publication and their roles; `None` when the ledger holds no such
+    /// claim.
+    pub fn claim(&self, id: i64) -> Result<Option<ClaimRow>, LedgerError> {
+        self.ask(|conn| claims::find(conn, id))
     }
 
     /// The stored claims that the statements of an analysed text carry, each

@@ -55,6 +55,7 @@ on_both_backends!(
     statistics_give_the_shares_the_writer_hedged_by_outlet_and_month,
     a_version_3_ledger_counts_no_certainty_until_articles_are_stored_again,
     a_version_4_ledger_gains_claims_as_its_articles_are_stored_again,
+    one_claim_is_read_by_its_id_and_claims_by_an_article_they_appear_in,
 );
 
 fn said<'a>(
@@ -1222,6 +1223,36 @@ fn a_version_4_ledger_gains_claims_as_its_articles_are_stored_again(db: &TestDb)
     assert_eq!(travel(&ledger), expected);
     let report = ledger.check().unwrap();
     assert!(report.is_ok(), "{report:?}");
+}
+
+fn one_claim_is_read_by_its_id_and_claims_by_an_article_they_appear_in(db: &TestDb) {
+    let ledger = ingest(db, &travelling_claim());
+    let listed = ledger.claims(&ClaimFilter::default(), 10).unwrap();
+    let [travelled] = listed.as_slice() else {
+        panic!("one claim travelled: {listed:?}");
+    };
+    let by_id = ledger.claim(travelled.claim).unwrap();
+    assert_eq!(
+        by_id.as_ref(),
+        Some(travelled),
+        "the same claim, read alone"
+    );
+    let attributions: Vec<Option<i64>> = travelled
+        .appearances
+        .iter()
+        .map(|a| a.attribution)
+        .collect();
+    assert_eq!(attributions, [Some(0), Some(0)], "each article's first");
+    assert_eq!(ledger.claim(travelled.claim + 1_000).unwrap(), None);
+    let in_article = |article: &str| {
+        let filter = ClaimFilter {
+            article: Some(article.to_string()),
+            ..ClaimFilter::default()
+        };
+        ledger.claims(&filter, 10).unwrap()
+    };
+    assert_eq!(in_article("c2"), listed);
+    assert_eq!(in_article("no-such-article"), []);
 }
 
 /// What version 4 added, taken away again to make a ledger of version 3.
