@@ -791,20 +791,12 @@ fn ingested_ledger(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
     let lines: Vec<String> = records.iter().map(|r| r.to_string()).collect();
     std::fs::write(&corpus, lines.join("\n") + "\n").expect("the corpus is written");
     let db = dir.join("ledger.db");
-    let output = Command::new(env!("CARGO_BIN_EXE_attest"))
-        .args([
-            "ingest",
-            corpus.to_str().unwrap(),
-            "--db",
-            db.to_str().unwrap(),
-        ])
-        .output()
-        .expect("attest ingest runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    cli(&[
+        "ingest",
+        corpus.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
     (dir, db)
 }
 
@@ -911,6 +903,142 @@ fn ledger_routes_answer_from_an_ingested_ledger() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// What `attest` prints for these arguments, which must succeed.
+fn cli(args: &[&str]) -> Vec<u8> {
+    let output = Command::new(env!("CARGO_BIN_EXE_attest"))
+        .args(args)
+        .output()
+        .expect("attest runs");
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output.stdout
+}
+
+fn cli_json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_slice(&cli(args)).expect("JSON")
+}
+
+#[test]
+fn claim_routes_answer_as_attest_claims_and_trace_do() {
+    let dir = std::env::temp_dir().join(format!("attest-serve-claims-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let db = dir.join("ledger.db");
+    let db = db.to_str().unwrap();
+    // The provenance set: invented articles in which claims travel through
+    // several outlets in every role.
+    let corpus = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../eval/claims/articles.jsonl"
+    );
+    cli(&["ingest", corpus, "--db", db]);
+    let server = Server::start(&["--db", db]);
+    let openapi = server.get("/v1/openapi.json").json();
+
+    // One serialisation: each route's rows are what the command prints.
+    let filters: [(&str, &[&str]); 5] = [
+        ("", &[]),
+        ("?role=denied", &["--role", "denied"]),
+        (
+            "?min_articles=4&limit=3",
+            &["--min-articles", "4", "--limit", "3"],
+        ),
+        (
+            "?outlet=The%20Northfield%20Courier&since=2026-02-01&until=2026-02-28",
+            &[
+                "--outlet",
+                "The Northfield Courier",
+                "--since",
+                "2026-02-01",
+                "--until",
+                "2026-02-28",
+            ],
+        ),
+        ("?article=A-01", &["--article", "A-01"]),
+    ];
+    let mut listed = Vec::new();
+    for (query, flags) in filters {
+        let served = server.get(&format!("/v1/claims{query}")).json();
+        let rows = rows_of(&openapi, "ClaimRow", &served);
+        let mut args = vec!["claims", "--db", db, "--format", "json"];
+        args.extend(flags);
+        assert_eq!(
+            serde_json::Value::Array(rows.clone()),
+            cli_json(&args),
+            "{query}"
+        );
+        assert!(!rows.is_empty(), "{query}: claims travelled");
+        listed.push(rows.clone());
+    }
+    let all = &listed[0];
+    let roles: std::collections::BTreeSet<&str> = all
+        .iter()
+        .flat_map(|claim| claim["appearances"].as_array().unwrap())
+        .filter_map(|a| a["role"].as_str())
+        .collect();
+    assert!(roles.len() >= 4, "the set travels in many roles: {roles:?}");
+    for claim in &listed[1] {
+        let appearances = claim["appearances"].as_array().unwrap();
+        assert!(appearances.iter().any(|a| a["role"] == "denied"), "{claim}");
+    }
+
+    // One claim by its id: the same claim, its timeline in order of
+    // publication, each appearance naming its attribution when it is one.
+    let first = &all[0];
+    let claim = server.get(&format!("/v1/claims/{}", first["claim"])).json();
+    conforms(&openapi, "ClaimRow", &claim);
+    assert_eq!(&claim, first);
+    let appearances = claim["appearances"].as_array().unwrap();
+    assert_eq!(appearances[0]["role"], "origin");
+    let published: Vec<&str> = appearances
+        .iter()
+        .filter_map(|a| a["published"].as_str())
+        .collect();
+    assert!(published.is_sorted(), "{published:?}");
+    let attributed = appearances
+        .iter()
+        .find(|a| a["attribution"].is_i64())
+        .expect("an appearance that is an attribution");
+    let article = server
+        .get(&format!(
+            "/v1/articles/{}",
+            attributed["article"].as_str().unwrap()
+        ))
+        .json();
+    let index = attributed["attribution"].as_i64().unwrap();
+    let credited = article["attributions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["index"] == index)
+        .expect("the attribution the appearance names");
+    assert_eq!(credited["source"], attributed["source"]);
+
+    // A trace finds the claims a text carries, as `attest trace` does.
+    let text =
+        "Officials said the city may have overspent its 2025 road-repair budget by $4.2 million.";
+    let traced = server
+        .get(&format!(
+            "/v1/trace?q={}",
+            text.replace(' ', "+").replace('$', "%24")
+        ))
+        .json();
+    let rows = rows_of(&openapi, "ClaimRow", &traced);
+    assert_eq!(
+        serde_json::Value::Array(rows.clone()),
+        cli_json(&["trace", text, "--db", db, "--format", "json"])
+    );
+    assert!(
+        rows.iter().any(|row| row["first"]["article"] == "A-01"),
+        "the road-repair claim: {traced}"
+    );
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_long_ledger_query_is_stopped_at_the_statement_timeout() {
     let (dir, db) = ingested_ledger("slow");
@@ -938,6 +1066,9 @@ fn ledger_routes_refuse_bad_questions_clearly() {
     let (dir, db) = ingested_ledger("bad");
     let server = Server::start(&["--db", db.to_str().unwrap()]);
     let long_search = format!("/v1/search?q={}", "harbor+".repeat(400));
+    // Under the bytes a ledger question may take, over the characters a
+    // trace analyses.
+    let long_trace = format!("/v1/trace?q={}", "ferry+".repeat(170));
     let cases = [
         ("/v1/articles?since=yesterday", 400, "since"),
         ("/v1/articles?colour=red", 400, "colour"),
@@ -954,6 +1085,14 @@ fn ledger_routes_refuse_bad_questions_clearly() {
         ("/v1/stats?by=weather", 400, "weather"),
         ("/v1/articles?limit=5000", 400, "5000"),
         (&long_search, 414, "--max-query-bytes"),
+        ("/v1/claims?role=rumour", 400, "misattributed"),
+        ("/v1/claims?min_articles=many", 400, "min_articles"),
+        ("/v1/claims?limit=5000", 400, "5000"),
+        ("/v1/claims/abc", 400, "abc"),
+        ("/v1/claims/999999", 404, "no claim 999999"),
+        ("/v1/trace", 400, "q="),
+        ("/v1/trace?q=%2A%2A", 400, "no word"),
+        (&long_trace, 400, "1000"),
     ];
     for (path, status, needle) in cases {
         let reply = server.get(path);
@@ -1098,18 +1237,7 @@ fn corrections_are_written_only_when_allowed_and_read_back_through_the_api_and_e
     assert_eq!(after["corrections"].as_array().map(Vec::len), Some(1));
     drop(server);
 
-    let attest = |args: &[&str]| {
-        let output = Command::new(env!("CARGO_BIN_EXE_attest"))
-            .args(args)
-            .output()
-            .expect("attest runs");
-        assert!(
-            output.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        String::from_utf8(output.stdout).expect("UTF-8")
-    };
+    let attest = |args: &[&str]| String::from_utf8(cli(args)).expect("UTF-8");
     let rows = attest(&[
         "export",
         "corrections",

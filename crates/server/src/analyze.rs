@@ -49,15 +49,9 @@ pub(crate) async fn analyze(
     let limit = state.limits.body_bytes;
     let bytes = read_body(&headers, body, limit).await?;
     let kind = BodyKind::of(&headers)?;
-    // Analysis is CPU-bound: a bounded number run at once, and the rest are
-    // told so at once instead of queueing without end. The slot stays with
-    // this request, so a request whose time is up gives it back at once.
-    let slot = state.analyses.clone().try_acquire_owned().map_err(|_| {
-        ApiError::unavailable(format!(
-            "{} analyses are running, the most this server runs at once; try again shortly",
-            state.limits.analyses
-        ))
-    })?;
+    // The slot stays with this request, so a request whose time is up gives
+    // it back at once.
+    let slot = slot(&state)?;
     // The thread's permit goes with the analysis until it has stopped: an
     // abandoned analysis is cancelled and stops at its stage's next check, and
     // while as many of them are stopping as there are slots, new requests wait.
@@ -111,6 +105,18 @@ pub(crate) async fn analyze(
     drop(slot);
     let answer = hold(&state, analysed)?;
     Ok(([(header::CONTENT_TYPE, "application/json")], answer).into_response())
+}
+
+/// One of the server's analysis slots, or 503. Analysis is CPU-bound: a
+/// bounded number run at once, and the rest are told so at once instead of
+/// queueing without end.
+pub(crate) fn slot(state: &AppState) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+    state.analyses.clone().try_acquire_owned().map_err(|_| {
+        ApiError::unavailable(format!(
+            "{} analyses are running, the most this server runs at once; try again shortly",
+            state.limits.analyses
+        ))
+    })
 }
 
 /// The answer `json`, holding its bytes' share of

@@ -1,5 +1,5 @@
-//! The ledger routes: articles, sources, a source's statements, search and
-//! statistics, read from the SQLite file `attest serve --db` names.
+//! The ledger routes: articles, sources, a source's statements, search,
+//! claims and statistics, read from the ledger `attest serve --db` names.
 //!
 //! A SQLite connection serves one thread at a time, so each request opens the
 //! file read-only in a blocking task, asks its question and closes it: opening
@@ -12,7 +12,7 @@ use std::io::Write;
 
 use attest_doc::Canceller;
 use attest_doc::{SourceKind, from_serde_name, serde_name};
-use attest_ledger::{Budget, Filter, GroupBy, Ledger, LedgerError, OpenOptions};
+use attest_ledger::{Budget, ClaimRow, Filter, GroupBy, Ledger, LedgerError, OpenOptions, Role};
 use axum::extract::{Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -151,6 +151,76 @@ pub(crate) struct SearchQuery {
     offset: usize,
 }
 
+/// The query of `GET /v1/claims`: the filters of `attest claims`.
+#[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ClaimsQuery {
+    #[serde(flatten)]
+    articles: Articles,
+    /// Only claims with an appearance in the article of this id.
+    article: Option<String>,
+    /// Only claims with an appearance credited to a source of this name, as
+    /// the article names it (case does not matter).
+    source: Option<String>,
+    /// Only claims with an appearance in this role.
+    // A string, so that an unknown role is refused with the list of roles.
+    #[cfg_attr(feature = "schema", schemars(extend("enum" = role_names())))]
+    role: Option<String>,
+    /// Only claims carried by at least this many articles (1 lists every
+    /// statement stored as a claim of its own).
+    #[serde(default = "travelled")]
+    min_articles: usize,
+    #[serde(default)]
+    limit: Limit<50>,
+}
+
+/// `min_articles` when not given: the claims that travelled.
+fn travelled() -> usize {
+    2
+}
+
+/// The roles' names, which `role=` takes.
+fn role_names() -> Vec<&'static str> {
+    Role::ALL.iter().map(|role| role.name()).collect()
+}
+
+impl ClaimsQuery {
+    fn role(&self) -> Result<Option<Role>, ApiError> {
+        self.role
+            .as_deref()
+            .map(|name| {
+                name.parse::<Role>().map_err(|_| {
+                    ApiError::bad_request(format!(
+                        "role={name:?} is not one of {}",
+                        role_names().join(", ")
+                    ))
+                })
+            })
+            .transpose()
+    }
+}
+
+/// The most characters of text `GET /v1/trace` analyses: a paragraph or
+/// two, which is what a trace is asked about; the text is analysed on each
+/// request, so a longer one is refused rather than slow.
+const MAX_TRACE_CHARS: usize = 1_000;
+
+/// The query of `GET /v1/trace`.
+#[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TraceQuery {
+    /// The text whose claims to find: a sentence or a paragraph.
+    // Optional to serde, so that the route refuses a missing `q` with a
+    // message that says how to give it; required all the same.
+    #[cfg_attr(
+        feature = "schema",
+        schemars(with = "String", extend("maxLength" = MAX_TRACE_CHARS))
+    )]
+    q: Option<String>,
+}
+
 /// The query of `GET /v1/stats`.
 #[derive(Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -222,6 +292,9 @@ pub(crate) fn routes(state: &AppState) -> Router<AppState> {
         .route("/v1/sources", get(sources))
         .route("/v1/sources/{id}", get(source))
         .route("/v1/search", get(search))
+        .route("/v1/claims", get(claims))
+        .route("/v1/claims/{id}", get(claim))
+        .route("/v1/trace", get(trace))
         .route("/v1/stats", get(stats))
         .route_layer(middleware::from_fn_with_state(state.clone(), question_size))
 }
@@ -373,6 +446,12 @@ pub(crate) async fn sources(
     Ok(Json(Rows { rows }))
 }
 
+/// The ledger id of a `what` (a source, a claim) in a route's path.
+fn row_id(id: &str, what: &str) -> Result<i64, ApiError> {
+    id.parse()
+        .map_err(|_| ApiError::bad_request(format!("{what} id {id:?} is not a number")))
+}
+
 /// A source and what it said.
 #[derive(Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(inline))]
@@ -386,9 +465,7 @@ pub(crate) async fn source(
     PathId(id): PathId,
     Params(query): Params<StatementsQuery>,
 ) -> Result<Json<SourcePage>, ApiError> {
-    let id: i64 = id
-        .parse()
-        .map_err(|_| ApiError::bad_request(format!("source id {id:?} is not a number")))?;
+    let id = row_id(&id, "source")?;
     let filter = query.articles.filter(None)?;
     let limit = query.limit.rows()?;
     let page = ask(&state, move |ledger| {
@@ -445,16 +522,20 @@ pub(crate) struct Hit {
     attribution: Option<i64>,
 }
 
-/// Refuses a query with no word in it, which would find nothing whatever
-/// the ledger holds; a quotation mark left open is read as a phrase to the
-/// end, as [`attest_ledger::plain_query`] reads it.
-fn check_search(text: &str) -> Result<(), ApiError> {
+/// The words of `q`, refused when missing or without a word, which would
+/// find nothing whatever the ledger holds; `what` says what the words are
+/// for. A quotation mark left open is read as a phrase to the end, as
+/// [`attest_ledger::plain_query`] reads it.
+fn words(q: Option<String>, what: &str) -> Result<String, ApiError> {
+    let text = q
+        .filter(|q| !q.trim().is_empty())
+        .ok_or_else(|| ApiError::bad_request(format!("give the words to {what} as q=...")))?;
     if !text.chars().any(char::is_alphanumeric) {
         return Err(ApiError::bad_request(format!(
-            "q={text:?} holds no word to search for"
+            "q={text:?} holds no word to {what}"
         )));
     }
-    Ok(())
+    Ok(text)
 }
 
 pub(crate) async fn search(
@@ -464,11 +545,7 @@ pub(crate) async fn search(
     let filter = query.articles.filter(None)?;
     let limit = query.limit.rows()?;
     let offset = query.offset;
-    let text = query
-        .q
-        .filter(|q| !q.trim().is_empty())
-        .ok_or_else(|| ApiError::bad_request("give the words to search for as q=..."))?;
-    check_search(&text)?;
+    let text = words(query.q, "search for")?;
     let depth = offset.saturating_add(limit);
     if depth > MAX_SEARCH_DEPTH {
         return Err(ApiError::bad_request(format!(
@@ -527,6 +604,64 @@ pub(crate) async fn search(
     Ok(Json(page))
 }
 
+pub(crate) async fn claims(
+    State(state): State<AppState>,
+    Params(query): Params<ClaimsQuery>,
+) -> Result<Json<Rows<ClaimRow>>, ApiError> {
+    let filter = attest_ledger::ClaimFilter {
+        articles: query.articles.filter(None)?,
+        role: query.role()?,
+        article: query.article,
+        source: query.source,
+        min_articles: query.min_articles,
+    };
+    let limit = query.limit.rows()?;
+    let rows = ask(&state, move |ledger| {
+        ledger.claims(&filter, limit).map_err(ledger_error)
+    })
+    .await?;
+    Ok(Json(Rows { rows }))
+}
+
+pub(crate) async fn claim(
+    State(state): State<AppState>,
+    PathId(id): PathId,
+) -> Result<Json<ClaimRow>, ApiError> {
+    let id = row_id(&id, "claim")?;
+    let claim = ask(&state, move |ledger| {
+        ledger
+            .claim(id)
+            .map_err(ledger_error)?
+            .ok_or_else(|| ApiError::not_found(format!("no claim {id} in the ledger")))
+    })
+    .await?;
+    Ok(Json(claim))
+}
+
+/// Analyses the text in one of the server's analysis slots, on the ledger
+/// question's thread, and looks its statements up among the stored claims.
+pub(crate) async fn trace(
+    State(state): State<AppState>,
+    Params(query): Params<TraceQuery>,
+) -> Result<Json<Rows<ClaimRow>>, ApiError> {
+    let text = words(query.q, "trace")?;
+    let chars = text.chars().count();
+    if chars > MAX_TRACE_CHARS {
+        return Err(ApiError::bad_request(format!(
+            "q is {chars} characters long, over the {MAX_TRACE_CHARS} a trace reads; give a sentence or a paragraph"
+        )));
+    }
+    let slot = crate::analyze::slot(&state)?;
+    let pipeline = state.pipeline.clone();
+    let rows = ask(&state, move |ledger| {
+        let _slot = slot;
+        let doc = pipeline.analyze(attest_doc::Article::new("trace", text));
+        ledger.trace(&doc).map_err(ledger_error)
+    })
+    .await?;
+    Ok(Json(Rows { rows }))
+}
+
 pub(crate) async fn stats(
     State(state): State<AppState>,
     Params(query): Params<StatsQuery>,
@@ -545,7 +680,7 @@ mod tests {
     use super::*;
 
     fn refusal(text: &str) -> Option<String> {
-        check_search(text)
+        words(Some(text.to_string()), "search for")
             .err()
             .map(|error| error.message().to_string())
     }
@@ -563,5 +698,7 @@ mod tests {
         }
         let wordless = refusal("** \"\"").expect("no word is refused");
         assert!(wordless.contains("no word"), "{wordless}");
+        let blank = refusal("  ").expect("a blank query is refused");
+        assert!(blank.contains("q=..."), "{blank}");
     }
 }

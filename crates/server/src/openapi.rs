@@ -14,7 +14,9 @@
 //! document's own prose and wiring, `$ref`s and all: written as it is served,
 //! it reads as the document does.
 
-use attest_ledger::{ArticleDetail, ArticleRow, Correction, CorrectionInput, SourceRow, StatsRow};
+use attest_ledger::{
+    ArticleDetail, ArticleRow, ClaimRow, Correction, CorrectionInput, SourceRow, StatsRow,
+};
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde_json::{Map, Value, json};
@@ -22,8 +24,8 @@ use serde_json::{Map, Value, json};
 use crate::analyze::AnalyzeQuery;
 use crate::error::ErrorBody;
 use crate::ledger::{
-    ArticlesQuery, Rows, SearchPage, SearchQuery, SourcePage, SourcesQuery, StatementsQuery,
-    StatsQuery,
+    ArticlesQuery, ClaimsQuery, Rows, SearchPage, SearchQuery, SourcePage, SourcesQuery,
+    StatementsQuery, StatsQuery, TraceQuery,
 };
 use crate::routes::{Health, Token};
 
@@ -87,6 +89,17 @@ const TYPED: &[(&str, Option<Schematic>, Option<Schematic>)] = &[
         "search",
         Some(query::<SearchQuery>),
         Some(schema::<SearchPage>),
+    ),
+    (
+        "claims",
+        Some(query::<ClaimsQuery>),
+        Some(schema::<Rows<ClaimRow>>),
+    ),
+    ("claim", None, Some(schema::<ClaimRow>)),
+    (
+        "trace",
+        Some(query::<TraceQuery>),
+        Some(schema::<Rows<ClaimRow>>),
     ),
     (
         "stats",

@@ -22,6 +22,9 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("get", "/v1/sources"),
     ("get", "/v1/sources/{id}"),
     ("get", "/v1/search"),
+    ("get", "/v1/claims"),
+    ("get", "/v1/claims/{id}"),
+    ("get", "/v1/trace"),
     ("get", "/v1/stats"),
 ];
 
