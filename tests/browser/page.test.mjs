@@ -2,9 +2,9 @@
 // bundled sample and check what a reader sees with and without colour, by
 // mouse, keyboard and screen reader, on a desktop and a phone; check that
 // markup in an article stays text, that errors appear beside their fields, and
-// browse a ledger through its sources, search and charts. axe-core checks every
-// view; the palette check (palette.mjs) runs first. Screenshots go to
-// target/browser/.
+// browse a ledger through its sources, search, charts and claims' timelines.
+// axe-core checks every view; the palette check (palette.mjs) runs first.
+// Screenshots go to target/browser/.
 //
 //   node tests/browser/page.test.mjs [path/to/attest]
 //
@@ -103,6 +103,11 @@ writeFileSync(corpus, records.map((record) => JSON.stringify(record)).join('\n')
 const db = join(work, 'ledger.db');
 const ingest = spawnSync(attest, ['ingest', corpus, '--db', db], { encoding: 'utf8' });
 const ledgerReady = ingest.status === 0;
+
+// The provenance set of eval/claims, whose invented claims travel through
+// several outlets in every role, in a ledger of its own.
+const claimsDb = join(work, 'claims.db');
+const claimsIngest = spawnSync(attest, ['ingest', join(root, 'eval/claims/articles.jsonl'), '--db', claimsDb], { encoding: 'utf8' });
 
 const { child, base } = await startServer(ledgerReady ? ['--db', db, '--allow-corrections'] : []);
 try {
@@ -465,6 +470,134 @@ try {
     const ann = readFileSync(join(gold, 'attributions', 'follow-up_corrections.ann'), 'utf8');
     assert.match(ann, new RegExp(`Stance E1 ${stance}`));
     assert.equal(readFileSync(join(gold, 'text', 'follow-up.txt'), 'utf8'), after.text);
+  });
+
+  await check('claims: the list by spread with filters, a timeline of outlets with each role in words and shapes, linked to its article, and Tab reaches every mark', async () => {
+    assert.equal(claimsIngest.status, 0, `attest ingest failed: ${claimsIngest.stderr}`);
+    const claims = await startServer(['--db', claimsDb]);
+    const view = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const notFound = [];
+    view.on('response', (response) => {
+      if (response.status() === 404) notFound.push(response.url());
+    });
+    try {
+      await view.goto(`${claims.base}/#ledger/claims`);
+      await view.waitForSelector('#ledger-content table');
+      await axe(view, 'the claims list');
+      const spread = await view.locator('#ledger-content tbody tr td:nth-child(2)').allInnerTexts();
+      assert.ok(spread.length >= 8, `the claims that travelled: ${spread}`);
+      assert.deepEqual(spread.map(Number), [...spread.map(Number)].sort((a, b) => b - a), 'most widely carried first');
+      // The page's roles are the API's.
+      const openapi = await (await view.request.get(`${claims.base}/v1/openapi.json`)).json();
+      const roles = openapi.components.schemas.ClaimAppearance.properties.role.enum;
+      const offered = await view.locator('#ledger-content select[name=role] option').evaluateAll((options) => options.map((o) => o.value).filter(Boolean));
+      assert.deepEqual(offered, roles);
+      await view.selectOption('#ledger-content select[name=role]', 'denied');
+      await view.click('#ledger-content form button');
+      await view.waitForFunction(() => location.hash.includes('role=denied') && document.querySelector('#ledger-content table'));
+      const denied = await view.locator('#ledger-content tbody tr td:nth-child(5)').allInnerTexts();
+      assert.ok(denied.length >= 1 && denied.every((r) => r.includes('denied')), `every claim listed has a denial: ${denied}`);
+      await axe(view, 'the claims list filtered by role');
+      await view.goto(`${claims.base}/#ledger/claims?role=rumour`);
+      await view.waitForSelector('#role-error');
+      assert.match(await view.locator('#role-error').innerText(), /rumour.*not one of/);
+      await axe(view, 'the claims list with a bad filter');
+
+      // The widest-carried claim's timeline: one row per outlet, one mark per appearance.
+      await view.goto(`${claims.base}/#ledger/claims`);
+      await view.locator('#ledger-content tbody tr a').first().click();
+      await view.waitForSelector('#ledger-content svg.claim-timeline');
+      const id = /#ledger\/claim\/(\d+)/.exec(view.url())[1];
+      const claim = await (await view.request.get(`${claims.base}/v1/claims/${id}`)).json();
+      const outlets = new Set(claim.appearances.map((a) => a.outlet));
+      const drawn = await view.evaluate(() => {
+        const svg = document.querySelector('#ledger-content svg.claim-timeline');
+        return {
+          outlets: Array.from(svg.querySelectorAll('text.outlet')).map((t) => t.textContent),
+          marks: Array.from(svg.querySelectorAll('a.claim-mark')).map((a) => ({
+            href: a.getAttribute('href'),
+            label: a.getAttribute('aria-label'),
+            role: a.querySelector('.role-label').textContent,
+            shape: a.querySelector('.role-shape').getAttribute('class'),
+          })),
+        };
+      });
+      assert.equal(drawn.outlets.length, outlets.size, `a row per outlet: ${drawn.outlets}`);
+      assert.equal(drawn.marks.length, claim.appearances.length, 'a mark per appearance');
+      const inTime = [...claim.appearances].sort((a, b) => Date.parse(a.published) - Date.parse(b.published));
+      drawn.marks.forEach((mark, i) => {
+        const role = inTime[i].role.replaceAll('_', ' ');
+        assert.equal(mark.role, role, 'each role written as text beside its mark');
+        assert.ok(mark.label.startsWith(`${role}: `), mark.label);
+        assert.ok(mark.href.startsWith(`#ledger/article/${encodeURIComponent(inTime[i].article)}`), `${mark.href} links to ${inTime[i].article}`);
+      });
+      // Roles apart by shape, not colour alone.
+      const shapes = new Map(drawn.marks.map((m) => [m.role, m.shape]));
+      assert.equal(new Set(shapes.values()).size, shapes.size, `a shape per role: ${[...shapes]}`);
+      assert.ok(shapes.size >= 2, `the claim travels in several roles: ${[...shapes.keys()]}`);
+      const legend = await view.locator('#ledger-content .role-legend').innerText();
+      for (const role of shapes.keys()) assert.ok(legend.includes(role), `the legend names ${role}`);
+      // The table holds the timeline's data, the roles in words.
+      const tableRoles = await view.locator('#ledger-content table tbody tr td:nth-child(3)').allInnerTexts();
+      assert.deepEqual(tableRoles.map((r) => r.trim()), claim.appearances.map((a) => a.role.replaceAll('_', ' ')));
+      await axe(view, 'a claim timeline');
+      await view.screenshot({ path: join(shots, 'ledger-claim.png'), fullPage: true });
+      // As a reader without colour vision sees it.
+      const cdp = await view.context().newCDPSession(view);
+      await cdp.send('Emulation.setEmulatedVisionDeficiency', { type: 'achromatopsia' });
+      await view.screenshot({ path: join(shots, 'ledger-claim-grayscale.png'), fullPage: true });
+      await cdp.send('Emulation.setEmulatedVisionDeficiency', { type: 'none' });
+
+      // Tab from the top of the page reaches every mark, in time order, each with its focus ring shown.
+      await view.evaluate(() => document.activeElement && document.activeElement.blur());
+      const reached = [];
+      for (let i = 0; i < 40 && reached.length < drawn.marks.length; i += 1) {
+        await view.keyboard.press('Tab');
+        const focused = await view.evaluate(() => {
+          const node = document.activeElement;
+          if (!node || !node.classList || !node.classList.contains('claim-mark')) return null;
+          return { label: node.getAttribute('aria-label'), ring: getComputedStyle(node.querySelector('.focus-ring')).visibility };
+        });
+        if (focused) reached.push(focused);
+      }
+      assert.deepEqual(reached.map((r) => r.label), drawn.marks.map((m) => m.label), 'Tab reaches every mark');
+      assert.ok(reached.every((r) => r.ring === 'visible'), 'focus is visible on each mark');
+
+      // A mark of an attribution opens its article at the attribution, lit,
+      // and the article leads back to the claim.
+      const at = drawn.marks.findIndex((m) => m.href.includes('?attribution='));
+      assert.ok(at >= 0, 'an appearance that is an attribution');
+      await view.locator('#ledger-content a.claim-mark').nth(at).click();
+      const anchor = /attribution=(\d+)/.exec(drawn.marks[at].href)[1];
+      await view.waitForSelector(`#attribution-${anchor}.lit`);
+      assert.equal(await view.evaluate(() => document.activeElement.id), `attribution-${anchor}`);
+      assert.equal(await view.locator(`#attribution-${anchor} .claim-link a`).getAttribute('href'), `#ledger/claim/${id}`);
+      await axe(view, 'an article at a claim\'s attribution');
+      // Its source's page leads to the claims credited to that source.
+      await view.locator(`#attribution-${anchor} a[href^="#ledger/source/"]`).click();
+      await view.locator('#ledger-content a', { hasText: 'Claims credited to' }).click();
+      await view.waitForSelector('#ledger-content table');
+      assert.ok(await view.locator('#ledger-content tbody tr').count() >= 1, 'the claims credited to the source');
+
+      const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+      await phone.goto(`${claims.base}/#ledger/claim/${id}`);
+      await phone.waitForSelector('#ledger-content svg.claim-timeline');
+      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 1, `no sideways scrolling (${overflow}px over)`);
+      const ticksApart = await phone.evaluate(() => {
+        const boxes = Array.from(document.querySelectorAll('svg.claim-timeline > text:not(.outlet)')).map((t) => t.getBoundingClientRect());
+        return boxes.every((a, i) => boxes.slice(i + 1).every((b) => a.right <= b.left || b.right <= a.left));
+      });
+      assert.ok(ticksApart, 'the dates of the time axis stay apart');
+      const tallest = await phone.evaluate(() => Math.max(...Array.from(document.querySelectorAll('#ledger-content td')).map((td) => td.getBoundingClientRect().height)));
+      assert.ok(tallest < 200, `the table keeps its words whole (a cell ${tallest}px tall)`);
+      await phone.screenshot({ path: join(shots, 'ledger-claim-phone.png'), fullPage: true });
+      await phone.close();
+      assert.deepEqual(notFound, [], 'no 404 while the claims were browsed');
+    } finally {
+      claims.child.kill('SIGTERM');
+      await view.close();
+    }
   });
 
   await check('the favicon is served and nothing the page asks for is missing', async () => {

@@ -600,7 +600,7 @@ function filterForm(fields, values, onSubmit) {
   const filters = el('form', { class: 'filters', novalidate: true });
   for (const field of fields) {
     const input = field.options
-      ? el('select', { name: field.name }, el('option', { value: '' }, 'any'), field.options.map((o) => el('option', { value: o, selected: values[field.name] === o }, o)))
+      ? el('select', { name: field.name }, el('option', { value: '' }, 'any'), field.options.map((o) => el('option', { value: o, selected: values[field.name] === o }, field.optionText ? field.optionText(o) : o)))
       : el('input', { type: field.type || 'text', name: field.name, value: values[field.name] || '', placeholder: field.placeholder || null });
     filters.append(el('label', {}, field.title, input));
   }
@@ -761,6 +761,7 @@ async function sourcePage(id) {
     ledgerContent.querySelector('h2').textContent = source.name;
     return el('div', { class: 'panel' },
       el('p', { class: 'muted' }, `${source.kind.replace('_', ' ')} · ${source.statements} statements in ${source.articles} articles${source.merged ? (source.kind === 'person' ? ' · merged across articles by full name' : ' · merged across articles by its whole, specific name') : ' · kept to its article: its name is not specific enough to merge'}`),
+      el('p', {}, el('a', { href: `#ledger/claims${query({ source: source.name })}` }, `Claims credited to ${source.name} that travelled`)),
       timelineChart(statements),
       el('h3', {}, 'Statements'),
       el('div', { class: 'timeline' }, statements.map(statementRow)));
@@ -862,12 +863,15 @@ function correctionForm(id, a, sources, saved) {
   return form;
 }
 
-function articleAttribution(id, a, sources, saved) {
+// `travelled`: the claim this attribution carries, when it travelled, and
+// its role here.
+function articleAttribution(id, a, sources, saved, travelled) {
   const c = a.correction;
   const row = el('div', { class: `statement stance-${a.stance || 'none'}${c && c.wrong ? ' wrong' : ''}${c ? ' corrected' : ''}`, id: `attribution-${a.index}` },
     el('span', { class: 'badge' }, a.stance || 'no stance'), ' ',
     a.source_id !== null ? el('a', { href: `#ledger/source/${a.source_id}` }, a.source) : el('span', { class: 'muted' }, a.source || 'no source'),
     ' ', el('strong', {}, a.cue), ' ', el('span', { class: 'said' }, quoted(clip(a.content, 240))),
+    travelled ? el('div', { class: 'claim-link' }, el('a', { href: `#ledger/claim/${travelled.claim.claim}` }, `claim #${travelled.claim.claim}, ${claimTravel(travelled.claim)}`), ` · ${roleName(travelled.role)} here`) : null,
     correctionNote(a));
   if (correctionsAllowed) {
     const open = el('button', { type: 'button', class: 'secondary correct-button', 'aria-expanded': 'false' }, 'Correct…');
@@ -888,30 +892,50 @@ function articleAttribution(id, a, sources, saved) {
   return row;
 }
 
-async function articlePage(id, focus) {
+// An article with its attributions, the claims it carries that travelled,
+// and its text. `focus`: the attribution whose correction was just saved;
+// `anchor`: the attribution a claim's timeline links to, shown lit.
+async function articlePage(id, focus, anchor) {
   await serverReady;
   await ledgerPage('Article', null, async () => {
-    const { article, text, attributions, sources, corrections } = await api(`/v1/articles/${encodeURIComponent(id)}`);
+    const [{ article, text, attributions, sources, corrections }, { rows: claims }] = await Promise.all([
+      api(`/v1/articles/${encodeURIComponent(id)}`),
+      api(`/v1/claims${query({ article: id, limit: 100 })}`),
+    ]);
     ledgerContent.querySelector('h2').textContent = article.title || article.id;
     const saved = async (index) => {
       await articlePage(id, index);
     };
+    const here = claims.flatMap((claim) => claim.appearances
+      .filter((a) => a.article === article.id)
+      .map((a) => ({ claim, role: a.role, attribution: a.attribution })));
+    const travelled = (index) => here.find((h) => h.attribution === index);
     const stale = corrections.filter((c) => !c.applies).length;
     return el('div', { class: 'panel' },
       el('p', { class: 'muted' }, [article.outlet, article.published, article.url].filter(Boolean).join(' · ')),
       el('h3', {}, 'Attributions'),
-      el('div', { class: 'timeline' }, attributions.map((a) => articleAttribution(id, a, sources, saved))),
+      el('div', { class: 'timeline' }, attributions.map((a) => articleAttribution(id, a, sources, saved, travelled(a.index)))),
       stale ? el('p', { class: 'muted' }, `${stale} earlier correction${stale === 1 ? '' : 's'} no longer appl${stale === 1 ? 'ies' : 'y'}: the article was analysed again since.`) : null,
+      here.length ? [el('h3', {}, 'Claims it carries that travelled'),
+        el('ul', { class: 'article-claims' }, here.map((h) => el('li', {},
+          el('a', { href: `#ledger/claim/${h.claim.claim}` }, quoted(clip(h.claim.text, 160))),
+          ` · ${roleName(h.role)} here · ${claimTravel(h.claim)}`)))] : null,
       el('h3', {}, 'Text'),
       text.split(/\n\s*\n/).map((p) => el('p', {}, p)));
   });
+  const row = (index) => document.getElementById(`attribution-${index}`);
   if (focus !== undefined) {
-    const row = document.getElementById(`attribution-${focus}`);
-    const note = row && row.querySelector('.correction-note');
+    const note = row(focus) && row(focus).querySelector('.correction-note');
     if (note) {
       note.setAttribute('tabindex', '-1');
       note.focus();
     }
+  } else if (anchor !== undefined && row(anchor)) {
+    const target = row(anchor);
+    target.classList.add('lit');
+    target.setAttribute('tabindex', '-1');
+    target.focus();
+    target.scrollIntoView({ block: 'center' });
   }
 }
 
@@ -1048,12 +1072,207 @@ async function outletsPage(values) {
   });
 }
 
+// ---------------------------------------------------------------- Claims
+
+// The roles of a claim's appearances, in the order of attest-claims' `Role`
+// (the browser test holds these names to the API's), each drawn in a shape
+// of its own with its name beside it, so that no role rests on colour.
+const ROLES = {
+  origin: { shape: 'star', says: 'the first appearance, by publication time' },
+  attributed_repeat: { shape: 'disc', says: 'credited to the origin’s source, no more firmly' },
+  unattributed_repeat: { shape: 'ring', says: 'stated with no source, or on hearsay alone' },
+  misattributed: { shape: 'triangle', says: 'credited to another source' },
+  hardened: { shape: 'diamond', says: 'the origin’s source, more firmly' },
+  denied: { shape: 'cross', says: 'the content of a denial' },
+};
+
+function roleName(role) {
+  return role.replaceAll('_', ' ');
+}
+
+function claimTravel(claim) {
+  return `in ${claim.articles} article${claim.articles === 1 ? '' : 's'} of ${claim.outlets} outlet${claim.outlets === 1 ? '' : 's'}`;
+}
+
+// The day of a publication time as written ("2026-03-02T09:00:00Z" gives
+// 2026-03-02), or "undated".
+function day(published) {
+  return published ? published.slice(0, 10) : 'undated';
+}
+
+// An appearance's article, at its attribution when it is one.
+function appearanceHref(a) {
+  const at = a.attribution !== null && a.attribution !== undefined ? `?attribution=${a.attribution}` : '';
+  return `#ledger/article/${encodeURIComponent(a.article)}${at}`;
+}
+
+// A role's shape centred on (x, y), `r` from the centre to its edge.
+function roleShape(role, x, y, r) {
+  const shape = (ROLES[role] || ROLES.attributed_repeat).shape;
+  const points = (list) => list.map(([dx, dy]) => `${x + dx * r},${y + dy * r}`).join(' ');
+  const cls = `role-shape shape-${shape}`;
+  if (shape === 'disc' || shape === 'ring') return svgEl('circle', { class: cls, cx: x, cy: y, r: shape === 'ring' ? r - 1 : r });
+  if (shape === 'triangle') return svgEl('polygon', { class: cls, points: points([[0, -1.1], [1, 0.75], [-1, 0.75]]) });
+  if (shape === 'diamond') return svgEl('polygon', { class: cls, points: points([[0, -1.15], [1.15, 0], [0, 1.15], [-1.15, 0]]) });
+  if (shape === 'cross') return svgEl('path', { class: cls, d: `M${x - r},${y - r}L${x + r},${y + r}M${x + r},${y - r}L${x - r},${y + r}` });
+  const star = Array.from({ length: 10 }, (_, i) => {
+    const angle = (Math.PI / 5) * i - Math.PI / 2;
+    const reach = i % 2 ? 0.5 : 1.25;
+    return [Math.cos(angle) * reach, Math.sin(angle) * reach];
+  });
+  return svgEl('polygon', { class: cls, points: points(star) });
+}
+
+function roleIcon(role) {
+  const svg = svgEl('svg', { class: 'role-icon', width: 18, height: 18, viewBox: '0 0 18 18', 'aria-hidden': 'true' });
+  svg.append(roleShape(role, 9, 9, 6));
+  return svg;
+}
+
+function roleLegend(roles) {
+  return el('ul', { class: 'role-legend', 'aria-label': 'Roles' }, roles.map((role) => el('li', {},
+    roleIcon(role), el('strong', {}, roleName(role)), `: ${ROLES[role] ? ROLES[role].says : role}`)));
+}
+
+// "origin, 3 attributed repeat, 1 denied": each role of a claim with its count.
+function roleCounts(claim) {
+  const counts = new Map();
+  for (const a of claim.appearances) counts.set(a.role, (counts.get(a.role) || 0) + 1);
+  return Object.keys(ROLES).filter((role) => counts.has(role))
+    .map((role) => `${counts.get(role) === 1 ? '' : `${counts.get(role)} `}${roleName(role)}`).join(', ');
+}
+
+async function claimsPage(values) {
+  const fields = [...FILTERS,
+    { name: 'source', title: 'Credited to' },
+    { name: 'role', title: 'Role', options: Object.keys(ROLES), optionText: roleName },
+    { name: 'min_articles', title: 'In at least (articles)', type: 'number', placeholder: '2' }];
+  const filters = filterForm(fields, values, (next) => {
+    location.hash = `#ledger/claims${query(next)}`;
+  });
+  await ledgerPage('Claims that travelled', filters, async () => {
+    const { rows } = await api(`/v1/claims${query({ ...values, limit: 50 })}`);
+    if (!rows.length) return el('p', { class: 'muted', role: 'status' }, 'No claim travelled within these filters.');
+    return table('Claims by the articles that carry them, most first', [
+      { title: 'claim', cell: (c) => el('a', { href: `#ledger/claim/${c.claim}` }, quoted(clip(c.text, 140))) },
+      { title: 'articles', num: true, cell: (c) => String(c.articles) },
+      { title: 'outlets', num: true, cell: (c) => String(c.outlets) },
+      { title: 'first seen', cell: (c) => `${day(c.first.published)} · ${c.first.outlet || 'no outlet'}` },
+      { title: 'roles', cell: roleCounts },
+    ], rows);
+  });
+}
+
+// The width a text takes at the timeline's 12px labels, near enough to keep
+// labels apart.
+function labelWidth(text) {
+  return Array.from(text).length * 6.6;
+}
+
+// A claim's travel: one row per outlet (in order of its first appearance), a
+// time axis across, and each appearance a link drawn in its role's shape
+// with the role's name beside it. Appearances of one outlet that would
+// overlap go on lanes below each other. Tab goes through them in time order.
+function claimTimeline(claim) {
+  const dated = claim.appearances.map((a) => ({ a, t: Date.parse(a.published || '') }))
+    .filter((d) => Number.isFinite(d.t));
+  const undated = claim.appearances.length - dated.length;
+  const note = undated ? el('p', { class: 'muted' }, `${undated} undated appearance${undated === 1 ? ' is' : 's are'} in the table only.`) : null;
+  if (!dated.length) return [el('p', { class: 'muted' }, 'No dated appearance to place on a time axis.'), note];
+  const width = chartWidth(); const left = Math.min(160, Math.round(width * 0.3)); const right = 12;
+  const axis = 24; const lane = 30; const pad = 10;
+  let [first, last] = [Math.min(...dated.map((d) => d.t)), Math.max(...dated.map((d) => d.t))];
+  if (first === last) { first -= 43200000; last += 43200000; }
+  const plot = width - left - right - 2 * pad;
+  const x = (t) => left + pad + ((t - first) / (last - first)) * plot;
+  const outlets = [];
+  for (const { a } of dated) if (!outlets.includes(a.outlet || '')) outlets.push(a.outlet || '');
+  // Lanes per outlet: each mark and its label take [start, end]; a mark goes
+  // on the first lane it does not overlap.
+  const placed = dated.map((d) => {
+    const label = roleName(d.a.role);
+    const at = x(d.t);
+    const after = at + 10 + labelWidth(label) <= width;
+    const [start, end] = after ? [at - 9, at + 12 + labelWidth(label)] : [at - 12 - labelWidth(label), at + 9];
+    return { ...d, label, at, after, start, end };
+  });
+  const lanes = new Map(outlets.map((o) => [o, []]));
+  for (const p of placed) {
+    const ends = lanes.get(p.a.outlet || '');
+    let n = ends.findIndex((end) => p.start > end + 4);
+    if (n < 0) { n = ends.length; ends.push(0); }
+    ends[n] = p.end;
+    p.lane = n;
+  }
+  const rowTop = new Map();
+  let height = axis;
+  for (const o of outlets) {
+    rowTop.set(o, height);
+    height += Math.max(1, lanes.get(o).length) * lane + 6;
+  }
+  const days = (last - first) / 86400000;
+  const span = `from ${day(new Date(first).toISOString())} to ${day(new Date(last).toISOString())}`;
+  const svg = svgEl('svg', { class: 'chart claim-timeline', width, height: height + 4, viewBox: `0 0 ${width} ${height + 4}`, role: 'group',
+    'aria-label': `Timeline of the claim: ${dated.length} appearance${dated.length === 1 ? '' : 's'} in ${outlets.length} outlet${outlets.length === 1 ? '' : 's'}, ${span}` });
+  // A date label is some 75px wide: a tick per 95px keeps them apart.
+  const ticks = Math.max(2, Math.min(6, Math.floor(plot / 95)));
+  for (let i = 0; i < ticks; i += 1) {
+    const t = first + ((last - first) * i) / (ticks - 1);
+    const iso = new Date(t).toISOString();
+    const text = days > 3 ? iso.slice(0, 10) : `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
+    svg.append(svgEl('line', { class: 'grid', x1: x(t), x2: x(t), y1: axis - 6, y2: height }));
+    svg.append(svgEl('text', { x: x(t), y: 13, 'text-anchor': i === 0 ? 'start' : (i === ticks - 1 ? 'end' : 'middle') }, text));
+  }
+  for (const o of outlets) {
+    const top = rowTop.get(o);
+    svg.append(svgEl('line', { class: 'axis', x1: 0, x2: width, y1: top - 3, y2: top - 3 }));
+    svg.append(svgEl('text', { class: 'outlet', x: 0, y: top + lane / 2 + 4 }, clip(o || '(no outlet)', Math.floor(left / 7.5))));
+  }
+  placed.sort((p, q) => p.t - q.t);
+  for (const p of placed) {
+    const y = rowTop.get(p.a.outlet || '') + p.lane * lane + lane / 2;
+    const who = p.a.source ? `credited to ${p.a.source}` : 'no source';
+    const link = svgEl('a', { class: `claim-mark role-${p.a.role}`, href: appearanceHref(p.a),
+      'aria-label': `${roleName(p.a.role)}: ${p.a.outlet || 'no outlet'}, ${day(p.a.published)}, ${who}: ${quoted(clip(p.a.span.text, 120))}` });
+    link.append(svgEl('circle', { class: 'focus-ring', cx: p.at, cy: y, r: 12 }), roleShape(p.a.role, p.at, y, 7),
+      svgEl('text', { class: 'role-label', x: p.after ? p.at + 12 : p.at - 12, y: y + 4, 'text-anchor': p.after ? 'start' : 'end' }, p.label),
+      svgEl('title', {}, `${roleName(p.a.role)} · ${p.a.outlet || 'no outlet'} · ${day(p.a.published)} · ${who}`));
+    svg.append(link);
+  }
+  const present = Object.keys(ROLES).filter((role) => claim.appearances.some((a) => a.role === role));
+  return [svg, roleLegend(present), note];
+}
+
+async function claimPage(id) {
+  await ledgerPage('Claim', null, async () => {
+    const claim = await api(`/v1/claims/${encodeURIComponent(id)}`);
+    ledgerContent.querySelector('h2').textContent = `Claim #${claim.claim}`;
+    return el('div', { class: 'panel' },
+      el('p', { class: 'claim-text' }, quoted(claim.text)),
+      el('p', { class: 'muted' }, `${claim.appearances.length} appearance${claim.appearances.length === 1 ? '' : 's'} ${claimTravel(claim)}; first in ${claim.first.outlet || 'no outlet'} on ${day(claim.first.published)}`),
+      el('h3', {}, 'Timeline'),
+      claimTimeline(claim),
+      el('div', { class: 'claim-appearances' }, table('Every appearance, in order of publication', [
+        { title: 'published', cell: (a) => (a.published ? a.published.replace('T', ' ') : 'undated') },
+        { title: 'outlet', cell: (a) => a.outlet || 'no outlet' },
+        { title: 'role', cell: (a) => el('span', { class: 'role-cell' }, roleIcon(a.role), roleName(a.role)) },
+        { title: 'credited to', cell: (a) => a.source || 'no source' },
+        { title: 'stance', cell: (a) => a.stance || 'none' },
+        { title: 'what it says', cell: (a) => el('a', { href: appearanceHref(a) }, quoted(clip(a.span.text, 200))) },
+      ], claim.appearances)));
+  });
+}
+
 window.attestLedger = async (hash) => {
   const [path, search] = hash.slice(1).split('?');
   const values = Object.fromEntries(new URLSearchParams(search || ''));
   const parts = path.split('/');
   if (parts[1] === 'source') await sourcePage(decodeURIComponent(parts[2] || ''));
-  else if (parts[1] === 'article') await articlePage(decodeURIComponent(parts.slice(2).join('/')));
+  else if (parts[1] === 'article') {
+    const anchor = /^\d+$/.test(values.attribution || '') ? Number(values.attribution) : undefined;
+    await articlePage(decodeURIComponent(parts.slice(2).join('/')), undefined, anchor);
+  } else if (parts[1] === 'claims') await claimsPage(values);
+  else if (parts[1] === 'claim') await claimPage(decodeURIComponent(parts[2] || ''));
   else if (parts[1] === 'search') await searchPage(values);
   else if (parts[1] === 'outlets') await outletsPage(values);
   else await topSources(values);
