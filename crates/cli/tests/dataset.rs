@@ -174,7 +174,7 @@ fn assert_round_trip(scratch: &Path, db: &str, out: &Path) -> Vec<String> {
                 .to_string();
             let mut ids: Vec<(i64, String)> = Vec::new();
             for row in rows {
-                let month = if table == "sources" {
+                let month = if matches!(table, "sources" | "claims") {
                     None
                 } else {
                     let article = if table == "articles" { "id" } else { "article" };
@@ -230,6 +230,7 @@ fn an_exported_dataset_holds_the_ledgers_rows_by_month() {
             .is_file()
     );
     assert!(out.join("sources/part-0.parquet").is_file());
+    assert!(out.join("claims/part-0.parquet").is_file());
     let names: Vec<String> = fs::read_dir(&out)
         .expect("listed")
         .map(|e| {

@@ -65,12 +65,9 @@ pub trait RowSink {
 
 /// The tables of a dataset (`attest export dataset`), in the order of
 /// [`TABLES`]: all but `corrections`, which holds editors' work rather than
-/// analyses, and the claims across the corpus (`claims`, `statements`),
-/// which are exported by name.
+/// analyses.
 pub fn dataset_tables() -> impl Iterator<Item = &'static str> {
-    TABLES
-        .into_iter()
-        .filter(|table| !matches!(*table, "corrections" | "claims" | "statements"))
+    TABLES.into_iter().filter(|table| *table != "corrections")
 }
 
 /// The name of the column [`dataset_query`] adds: the month of the article a
@@ -149,8 +146,8 @@ fn table_query(name: &str) -> Option<String> {
 /// seven characters (`YYYY-MM`) of the `published_date` of the row's
 /// article, null when it has none; in the order of that month, then of the
 /// table's export, so that each month's rows come together and in the same
-/// order as in the whole table. `sources`, whose rows belong to no one
-/// article, is the table's plain export and not partitioned. `None` for a
+/// order as in the whole table. `sources` and `claims`, whose rows belong to
+/// no one article, are the table's plain export and not partitioned. `None` for a
 /// name that is not a dataset table.
 pub fn dataset_query(name: &str) -> Option<(String, bool)> {
     if !dataset_tables().any(|table| table == name) {
