@@ -23,6 +23,18 @@ pub enum Said {
     Sentence(usize),
 }
 
+impl Said {
+    /// The layer's name as the ledger stores it (`attribution`, `quotation`,
+    /// `sentence`) and the index in it.
+    pub fn layer(self) -> (&'static str, usize) {
+        match self {
+            Said::Attribution(i) => ("attribution", i),
+            Said::Quotation(i) => ("quotation", i),
+            Said::Sentence(i) => ("sentence", i),
+        }
+    }
+}
+
 /// One statement and what its claim is compared by.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Statement {

@@ -44,6 +44,9 @@ pub(crate) enum Command {
     Trace(crate::ledger_flags::TraceArgs),
     /// Write a ledger table or query as JSON Lines, CSV or Parquet.
     Export(crate::ledger_flags::ExportArgs),
+    /// Each analysed document's statements with their claim features and
+    /// LSH band keys, as JSON Lines: what a job past one ledger groups by.
+    Statements(crate::statements::StatementsArgs),
     /// Serve the HTTP API and the web page (stop with Ctrl-C or SIGTERM).
     Serve(ServeArgs),
 }

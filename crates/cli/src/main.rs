@@ -21,6 +21,7 @@ mod query;
 mod safe_write;
 mod sample;
 mod serve;
+mod statements;
 mod table;
 mod train;
 
@@ -56,6 +57,7 @@ fn main() -> ExitCode {
         flags::Command::Claims(args) => query::claims(&args),
         flags::Command::Trace(args) => query::trace(&args),
         flags::Command::Export(args) => export::run(&args),
+        flags::Command::Statements(args) => statements::run(&args),
     };
     match outcome {
         Ok(()) if messages::any_failed() => ExitCode::from(1),

@@ -13,8 +13,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::LazyLock;
 
 use attest_claims::{
-    Appearance, BANDS, ClaimTraits, EXEMPLARS, Figure, Fingerprint, PER_BAND_KEY, Role, Said,
-    best_match, in_grouping_order, publication_order, roles, source_key, statements,
+    Appearance, BANDS, ClaimTraits, EXEMPLARS, Figure, Fingerprint, PER_BAND_KEY, Role, best_match,
+    in_grouping_order, publication_order, roles, source_key, statements,
 };
 use attest_doc::{Doc, OffsetIndex, Published, StanceLabel, from_serde_name};
 use rusqlite::types::Value;
@@ -93,11 +93,7 @@ pub(crate) fn store(tx: &Conn<'_>, doc: &Doc, article: i64) -> DbResult<()> {
         if exemplar {
             traits.add(print);
         }
-        let (said, idx) = match statement.said {
-            Said::Attribution(i) => ("attribution", i),
-            Said::Quotation(i) => ("quotation", i),
-            Said::Sentence(i) => ("sentence", i),
-        };
+        let (said, idx) = statement.said.layer();
         let source = statement.source.and_then(|i| doc.sources().get(i));
         let cp = |byte: usize| offsets.byte_to_cp(byte).unwrap_or(0) as i64;
         let row = tx.insert(
