@@ -27,7 +27,7 @@ use crate::rows::{Cell, Tabular};
 /// Candidates: the latest [`PER_BAND_KEY`] statements of each band key of a
 /// new one (only a claim's first [`EXEMPLARS`] statements have band keys), so
 /// that a lookup reads a bounded number of index entries at any size.
-static CANDIDATES_SQL: LazyLock<String> = LazyLock::new(|| {
+pub(crate) static CANDIDATES_SQL: LazyLock<String> = LazyLock::new(|| {
     let per_key: Vec<String> = (1..=BANDS)
         .map(|i| {
             format!(

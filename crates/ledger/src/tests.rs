@@ -51,6 +51,7 @@ on_both_backends!(
     two_writers_store_each_key_once,
     corrections_stand_beside_what_attest_found,
     finds_the_cell_of_an_article_through_its_index,
+    finds_a_statements_candidates_through_the_band_index,
     a_version_2_ledger_migrates_its_stance_counts_without_loss,
     statistics_give_the_shares_the_writer_hedged_by_outlet_and_month,
     a_version_3_ledger_counts_no_certainty_until_articles_are_stored_again,
@@ -1060,6 +1061,48 @@ fn finds_the_cell_of_an_article_through_its_index(db: &TestDb) {
                 "{sql}: {plan:?}"
             );
         }
+    }
+}
+
+/// A new statement's candidates are read through the index of band keys
+/// (`claim_bands_key`), a bounded slice of each key, and their statements
+/// and claims by primary key: never a scan, which would make storing an
+/// article cost more as the ledger grows.
+fn finds_a_statements_candidates_through_the_band_index(db: &TestDb) {
+    let ledger = Ledger::open(db.location()).unwrap();
+    let conn = ledger.conn();
+    let explain = if conn.is_postgres() {
+        conn.batch("SET enable_seqscan = off").unwrap();
+        "EXPLAIN"
+    } else {
+        "EXPLAIN QUERY PLAN"
+    };
+    let keys: Vec<rusqlite::types::Value> = (0..attest_claims::BANDS as i64)
+        .map(rusqlite::types::Value::Integer)
+        .collect();
+    let plan: Vec<String> = conn
+        .rows(&format!("{explain} {}", *claims::CANDIDATES_SQL), &keys)
+        .unwrap()
+        .into_iter()
+        .flat_map(|row| row.into_values())
+        .filter_map(|value| match value {
+            rusqlite::types::Value::Text(line) => Some(line),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        plan.iter().any(|line| line.contains("claim_bands_key")),
+        "{plan:?}"
+    );
+    // SQLite names the per-key slices k1..k63, read as co-routines; any
+    // other scan, or PostgreSQL's sequential one, reads a whole table.
+    for line in &plan {
+        let scans_a_table = line.contains("Seq Scan")
+            || line
+                .trim_start()
+                .strip_prefix("SCAN ")
+                .is_some_and(|rest| !rest.starts_with('k'));
+        assert!(!scans_a_table, "{line}: {plan:?}");
     }
 }
 
