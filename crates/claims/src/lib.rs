@@ -42,5 +42,5 @@ pub use eval::{
 pub use fingerprint::{BAND_ROWS, BANDS, Fingerprint, HASHES};
 pub use index::{ClaimIndex, ClaimTraits, EXEMPLARS, PER_BAND_KEY, best_match};
 pub use role::{Appearance, Role, roles, source_key};
-pub use statement::{Said, Statement, in_grouping_order, statements};
+pub use statement::{Placement, Said, Statement, in_grouping_order, statements};
 pub use words::{ClaimWords, Figure, claim_words, stem};

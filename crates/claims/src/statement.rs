@@ -2,10 +2,11 @@
 //! each quotation that continues a speaker, and each sentence in the
 //! writer's own voice states, with who it is credited to and how firmly.
 
-use attest_doc::{Certainty, Doc, QuoteStatus, Span, StanceLabel, TokenKind};
+use attest_doc::{Certainty, Doc, OffsetIndex, QuoteStatus, Source, Span, StanceLabel, TokenKind};
 use attest_lang::{HedgeUse, hedge_word};
 
 use crate::fingerprint::Fingerprint;
+use crate::role::source_key;
 use crate::words::{claim_words, starting_in};
 
 /// Where in its article a statement is made: an index into a layer.
@@ -64,6 +65,34 @@ impl Statement {
         let first = self.spans.first()?;
         Some(self.spans.iter().fold(*first, |all, span| all.cover(*span)))
     }
+
+    /// Where it stands in `doc` (whose text `offsets` indexes) and who it is
+    /// credited to, as the ledger stores it and `attest statements` writes
+    /// it; `None` for a statement without spans.
+    pub fn placement<'d>(&self, doc: &'d Doc, offsets: &OffsetIndex) -> Option<Placement<'d>> {
+        let extent = self.extent()?;
+        let cp = |byte: usize| offsets.byte_to_cp(byte).unwrap_or(0);
+        let source = self.source.and_then(|i| doc.sources().get(i));
+        Some(Placement {
+            extent,
+            chars: (cp(extent.byte_start()), cp(extent.byte_end())),
+            source,
+            source_key: source.map(|s| source_key(&s.name, s.kind)),
+        })
+    }
+}
+
+/// Where a statement stands in its article, and who it is credited to.
+#[derive(Clone, Debug)]
+pub struct Placement<'d> {
+    /// Its bytes, from its first span's start to its last span's end.
+    pub extent: Span,
+    /// The same range in code points.
+    pub chars: (usize, usize),
+    /// The source it is credited to.
+    pub source: Option<&'d Source>,
+    /// That source's key across articles ([`source_key`]).
+    pub source_key: Option<String>,
 }
 
 /// The statements of `doc` that carry enough words to compare, in text order

@@ -24,7 +24,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
 use anyhow::Context;
-use attest_claims::{Figure, in_grouping_order, source_key};
+use attest_claims::{Figure, in_grouping_order};
 use attest_doc::{Doc, OffsetIndex};
 use clap::Args;
 use serde::Serialize;
@@ -88,24 +88,22 @@ fn write_statements(doc: &Doc, out: &mut dyn Write) -> anyhow::Result<()> {
     let bits = |figures: &[Figure]| figures.iter().map(|f| f.to_bits()).collect();
     let statements = in_grouping_order(doc)
         .into_iter()
-        .filter_map(|statement| Some((statement.extent()?, statement)));
-    for (position, (extent, statement)) in statements.enumerate() {
+        .filter_map(|statement| Some((statement.placement(doc, &offsets)?, statement)));
+    for (position, (placed, statement)) in statements.enumerate() {
         let (said, idx) = statement.said.layer();
-        let source = statement.source.and_then(|i| doc.sources().get(i));
-        let cp = |byte: usize| offsets.byte_to_cp(byte).unwrap_or(0);
         let print = &statement.fingerprint;
         let line = StatementLine {
             article: doc.article().id.as_str(),
             position,
             said,
             idx,
-            byte_start: extent.byte_start(),
-            byte_end: extent.byte_end(),
-            cp_start: cp(extent.byte_start()),
-            cp_end: cp(extent.byte_end()),
+            byte_start: placed.extent.byte_start(),
+            byte_end: placed.extent.byte_end(),
+            cp_start: placed.chars.0,
+            cp_end: placed.chars.1,
             may_start: statement.may_start_a_claim(),
-            source: source.map(|s| s.name.as_str()),
-            source_key: source.map(|s| source_key(&s.name, s.kind)),
+            source: placed.source.map(|s| s.name.as_str()),
+            source_key: placed.source_key,
             stance: statement.stance.map(|stance| stance.name()),
             hedged: statement.hedged,
             stems: &print.stems,

@@ -14,7 +14,7 @@ use std::sync::LazyLock;
 
 use attest_claims::{
     Appearance, BANDS, ClaimTraits, EXEMPLARS, Figure, Fingerprint, PER_BAND_KEY, Role, best_match,
-    in_grouping_order, publication_order, roles, source_key, statements,
+    in_grouping_order, publication_order, roles, statements,
 };
 use attest_doc::{Doc, OffsetIndex, Published, StanceLabel, from_serde_name};
 use rusqlite::types::Value;
@@ -69,7 +69,7 @@ pub(crate) fn store(tx: &Conn<'_>, doc: &Doc, article: i64) -> DbResult<()> {
     let offsets = OffsetIndex::new(doc.text());
     let mut claims_of_article = BTreeSet::new();
     for statement in in_grouping_order(doc) {
-        let Some(extent) = statement.extent() else {
+        let Some(placed) = statement.placement(doc, &offsets) else {
             continue;
         };
         let print = &statement.fingerprint;
@@ -94,8 +94,6 @@ pub(crate) fn store(tx: &Conn<'_>, doc: &Doc, article: i64) -> DbResult<()> {
             traits.add(print);
         }
         let (said, idx) = statement.said.layer();
-        let source = statement.source.and_then(|i| doc.sources().get(i));
-        let cp = |byte: usize| offsets.byte_to_cp(byte).unwrap_or(0) as i64;
         let row = tx.insert(
             "INSERT INTO statements (article, claim, said, idx, byte_start, byte_end, cp_start, \
              cp_end, source, source_key, stance, hedged, stems, figures, names, years) \
@@ -105,12 +103,12 @@ pub(crate) fn store(tx: &Conn<'_>, doc: &Doc, article: i64) -> DbResult<()> {
                 claim,
                 said,
                 idx as i64,
-                extent.byte_start() as i64,
-                extent.byte_end() as i64,
-                cp(extent.byte_start()),
-                cp(extent.byte_end()),
-                source.map(|s| s.name.clone()),
-                source.map(|s| source_key(&s.name, s.kind)),
+                placed.extent.byte_start() as i64,
+                placed.extent.byte_end() as i64,
+                placed.chars.0 as i64,
+                placed.chars.1 as i64,
+                placed.source.map(|s| s.name.clone()),
+                placed.source_key,
                 statement.stance.map(|stance| stance.name()),
                 i64::from(statement.hedged),
                 Value::Blob(
