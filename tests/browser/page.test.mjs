@@ -354,7 +354,8 @@ try {
     await axe(page, 'a source page');
     await page.screenshot({ path: join(shots, 'ledger-source.png'), fullPage: true });
     await page.locator('#ledger-content a', { hasText: 'sample' }).first().click();
-    await page.waitForSelector('#ledger-content h3');
+    // The source page has headings of its own: wait for the article's.
+    await page.waitForSelector('#ledger-content:not([aria-busy]) h3:has-text("Attributions")');
     await axe(page, 'an article page');
   });
 
@@ -493,8 +494,12 @@ try {
       const offered = await view.locator('#ledger-content select[name=role] option').evaluateAll((options) => options.map((o) => o.value).filter(Boolean));
       assert.deepEqual(offered, roles);
       await view.selectOption('#ledger-content select[name=role]', 'denied');
+      // The old list stays on the page until the filtered one is fetched:
+      // wait for that request, then for the view it builds.
+      const filtered = view.waitForResponse((response) => response.url().includes('/v1/claims?') && response.url().includes('role=denied'));
       await view.click('#ledger-content form button');
-      await view.waitForFunction(() => location.hash.includes('role=denied') && document.querySelector('#ledger-content table'));
+      await filtered;
+      await view.waitForSelector('#ledger-content:not([aria-busy]) table');
       const denied = await view.locator('#ledger-content tbody tr td:nth-child(5)').allInnerTexts();
       assert.ok(denied.length >= 1 && denied.every((r) => r.includes('denied')), `every claim listed has a denial: ${denied}`);
       await axe(view, 'the claims list filtered by role');

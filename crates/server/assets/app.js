@@ -627,14 +627,21 @@ function placeError(filters, error) {
 
 // A ledger page: its heading and filters at once, then what `load` builds,
 // or the error in place.
+let ledgerVisits = 0;
 async function ledgerPage(title, filters, load) {
   const loading = el('p', { class: 'muted', role: 'status' }, 'Loading…');
   ledgerContent.replaceChildren(el('h2', {}, title), filters || '', loading);
+  // Busy until the new view replaces the old, for screen readers and for
+  // anything that must not read a half-built page.
+  ledgerContent.setAttribute('aria-busy', 'true');
+  const visit = ++ledgerVisits;
   try {
     loading.replaceWith(...[await load()].flat().filter(Boolean));
   } catch (error) {
     const shown = placeError(filters, error);
     loading.replaceWith(shown || '');
+  } finally {
+    if (visit === ledgerVisits) ledgerContent.removeAttribute('aria-busy');
   }
 }
 
