@@ -37,6 +37,19 @@ pub enum WordList {
     /// ("the", "would", "said"), with straight apostrophes; attest-claims
     /// leaves them out when it compares statements.
     ClaimStopwords,
+    /// Lowercase words that never are the thing a number counts ("of",
+    /// "said", "percent"); the quantity tagger's.
+    QuantityStopwords,
+    /// Lowercase nouns after which a number names a thing ("route",
+    /// "page"); the quantity tagger's.
+    IdentifyingNouns,
+    /// Lowercase words that open a phrase before a number without naming it
+    /// ("nearly", "roughly"), besides the quantity stopwords; the quantity
+    /// tagger's.
+    QuantityOpeners,
+    /// The lowercase last words of street names ("street", "ave."); the
+    /// quantity tagger's.
+    StreetWords,
 }
 
 impl WordList {
@@ -51,6 +64,10 @@ impl WordList {
             WordList::InitialFunctionWords => include_str!("../data/initial-function-words.txt"),
             WordList::SurnameParticles => include_str!("../data/surname-particles.txt"),
             WordList::ClaimStopwords => include_str!("../data/claim-stopwords.txt"),
+            WordList::QuantityStopwords => include_str!("../data/quantity-stopwords.txt"),
+            WordList::IdentifyingNouns => include_str!("../data/identifying-nouns.txt"),
+            WordList::QuantityOpeners => include_str!("../data/quantity-openers.txt"),
+            WordList::StreetWords => include_str!("../data/street-words.txt"),
         }
     }
 
@@ -106,6 +123,10 @@ mod tests {
             WordList::InitialFunctionWords,
             WordList::SurnameParticles,
             WordList::ClaimStopwords,
+            WordList::QuantityStopwords,
+            WordList::IdentifyingNouns,
+            WordList::QuantityOpeners,
+            WordList::StreetWords,
         ] {
             let lowercase = words(list);
             assert!(
