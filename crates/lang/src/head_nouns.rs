@@ -27,6 +27,9 @@ pub enum HeadNoun {
     /// Not a class: a name made only of such words and lowercase words
     /// ("City Council") describes rather than names.
     Description,
+    /// Not a class: a kind of business that "the company" can stand for
+    /// ("the operator", "the insurer").
+    Business,
 }
 
 use_list!(HeadNoun, "head-nouns.tsv", lowercase: true);
@@ -50,6 +53,12 @@ pub fn head_noun_class(word: &str) -> Option<HeadNoun> {
     HeadNoun::CLASSES
         .into_iter()
         .find(|class| class.listed(word))
+}
+
+/// Whether a lowercase noun names a kind of business, which "the company"
+/// can stand for.
+pub fn is_business(word: &str) -> bool {
+    HeadNoun::Business.listed(word)
 }
 
 /// Whether a lowercase noun names a kind of organization or speaker rather
@@ -79,7 +88,11 @@ mod tests {
         words.sort_unstable();
         words.dedup();
         assert_eq!(words.len(), listed, "a word is listed in two classes");
-        for word in list.words(HeadNoun::Description) {
+        for word in list
+            .words(HeadNoun::Description)
+            .iter()
+            .chain(list.words(HeadNoun::Business))
+        {
             assert!(head_noun_class(word).is_some(), "{word} has no class");
         }
     }
@@ -91,5 +104,6 @@ mod tests {
         assert_eq!(head_noun_class("Company"), None);
         assert!(describes("union") && describes("officials"));
         assert!(!describes("bank"));
+        assert!(is_business("insurer") && !is_business("union"));
     }
 }

@@ -50,6 +50,22 @@ pub enum WordList {
     /// The lowercase last words of street names ("street", "ave."); the
     /// quantity tagger's.
     StreetWords,
+    /// Capitalized words that start sentences or names without naming
+    /// anyone ("The", "According"), compared as written; the source
+    /// resolver's.
+    NameStopwords,
+    /// Lowercase common nouns that name a news medium ("newspaper"); the
+    /// source resolver's and the stance model's.
+    MediaNouns,
+    /// Social platforms ("Facebook"), compared as written; the source
+    /// resolver's.
+    Platforms,
+    /// Lowercase words that end the head phrase of a description ("of",
+    /// "familiar"); the source resolver's.
+    DescriptionStops,
+    /// Lowercase nouns that, right after a name, make it an organization's
+    /// ("factory", "shares"); the source resolver's.
+    OrganizationFollowers,
 }
 
 impl WordList {
@@ -68,6 +84,11 @@ impl WordList {
             WordList::IdentifyingNouns => include_str!("../data/identifying-nouns.txt"),
             WordList::QuantityOpeners => include_str!("../data/quantity-openers.txt"),
             WordList::StreetWords => include_str!("../data/street-words.txt"),
+            WordList::NameStopwords => include_str!("../data/name-stopwords.txt"),
+            WordList::MediaNouns => include_str!("../data/media-nouns.txt"),
+            WordList::Platforms => include_str!("../data/platforms.txt"),
+            WordList::DescriptionStops => include_str!("../data/description-stops.txt"),
+            WordList::OrganizationFollowers => include_str!("../data/organization-followers.txt"),
         }
     }
 
@@ -127,6 +148,9 @@ mod tests {
             WordList::IdentifyingNouns,
             WordList::QuantityOpeners,
             WordList::StreetWords,
+            WordList::MediaNouns,
+            WordList::DescriptionStops,
+            WordList::OrganizationFollowers,
         ] {
             let lowercase = words(list);
             assert!(

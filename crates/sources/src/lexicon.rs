@@ -9,7 +9,7 @@
 //! word into a class ("stated" is a cue, "statement" is a document).
 
 use attest_doc::StanceLabel;
-use attest_lang::{Declining, OrganizationUse};
+use attest_lang::{Declining, OrganizationUse, WordList, listed};
 
 /// How strongly a class wins when a cue holds words of several classes: "was
 /// quoted as saying" reports, "declined to confirm" declines.
@@ -64,25 +64,7 @@ pub(crate) fn is_negator(word: &str) -> bool {
 
 /// Common nouns that name a news medium ("told a newspaper").
 pub(crate) fn is_media_noun(word: &str) -> bool {
-    matches!(
-        word,
-        "newspaper"
-            | "newspapers"
-            | "paper"
-            | "magazine"
-            | "outlet"
-            | "outlets"
-            | "network"
-            | "broadcaster"
-            | "tabloid"
-            | "newsroom"
-            | "station"
-            | "daily"
-            | "media"
-            | "press"
-            | "podcast"
-            | "reports"
-    )
+    listed(WordList::MediaNouns, word)
 }
 
 /// Capitalized words that mark an outlet's name ("The Post", "Coastline News",
@@ -128,66 +110,7 @@ pub(crate) fn is_be(word: &str) -> bool {
 /// Capitalized words that start sentences or names without naming anyone,
 /// among them the names of weekdays and months ("Monday", "Sept.").
 pub(crate) fn is_name_stopword(raw: &str) -> bool {
-    is_date_name(raw)
-        || matches!(
-            raw,
-            "The"
-                | "A"
-                | "An"
-                | "In"
-                | "On"
-                | "At"
-                | "But"
-                | "And"
-                | "Or"
-                | "If"
-                | "When"
-                | "While"
-                | "After"
-                | "Before"
-                | "Since"
-                | "As"
-                | "It"
-                | "He"
-                | "She"
-                | "They"
-                | "We"
-                | "I"
-                | "His"
-                | "Her"
-                | "Their"
-                | "Its"
-                | "This"
-                | "That"
-                | "These"
-                | "Those"
-                | "Some"
-                | "Many"
-                | "Most"
-                | "According"
-                | "Asked"
-                | "For"
-                | "From"
-                | "With"
-                | "By"
-                | "Under"
-                | "Now"
-                | "Still"
-                | "Yet"
-                | "So"
-                | "Then"
-                | "There"
-                | "Here"
-                | "No"
-                | "Not"
-                | "Nobody"
-                | "Ships"
-                | "About"
-                | "Officials"
-                | "Police"
-                | "Witnesses"
-                | "Residents"
-        )
+    is_date_name(raw) || listed(WordList::NameStopwords, raw)
 }
 
 /// A weekday's or month's capitalized name, or a month's abbreviation with
@@ -223,24 +146,7 @@ pub(crate) use attest_lang::head_noun_class as head_class;
 
 /// Social platforms, whose mention in a cue makes a statement a post.
 pub(crate) fn is_platform(raw: &str) -> bool {
-    matches!(
-        raw,
-        "Facebook"
-            | "Instagram"
-            | "Twitter"
-            | "X"
-            | "TikTok"
-            | "YouTube"
-            | "LinkedIn"
-            | "Threads"
-            | "Bluesky"
-            | "Telegram"
-            | "Reddit"
-            | "Truth"
-            | "Mastodon"
-            | "Snapchat"
-            | "WhatsApp"
-    )
+    listed(WordList::Platforms, raw)
 }
 
 /// Cue words that are posting in themselves ("tweeted").
@@ -251,70 +157,13 @@ pub(crate) fn is_posting_verb(word: &str) -> bool {
 /// Words that end the head phrase of a description: what follows is an
 /// attachment ("officials at the Agency", "records reviewed by the Tribune").
 pub(crate) fn is_description_stop(word: &str) -> bool {
-    matches!(
-        word,
-        "of" | "at"
-            | "for"
-            | "with"
-            | "from"
-            | "in"
-            | "on"
-            | "who"
-            | "which"
-            | "that"
-            | "familiar"
-            | "close"
-            | "involved"
-            | "briefed"
-            | "knowledgeable"
-            | "speaking"
-            | "told"
-            | "said"
-            | "aware"
-            | "working"
-            | "representing"
-            | "near"
-            | "obtained"
-            | "seen"
-            | "filed"
-            | "released"
-            | "published"
-            | "issued"
-            | "sent"
-            | "prepared"
-            | "reviewed"
-            | "cited"
-            | "dated"
-            | "by"
-            | "interviewed"
-    )
+    listed(WordList::DescriptionStops, word)
 }
 
 /// Lowercase nouns that, right after a name, show it is an organization's
 /// ("the Harlan Plastics factory", "Novalight shares").
 pub(crate) fn is_org_follower(word: &str) -> bool {
-    matches!(
-        word,
-        "factory"
-            | "plant"
-            | "company"
-            | "store"
-            | "stores"
-            | "mine"
-            | "facility"
-            | "headquarters"
-            | "employees"
-            | "workers"
-            | "spokesman"
-            | "spokeswoman"
-            | "spokesperson"
-            | "shares"
-            | "stock"
-            | "executives"
-            | "officials"
-            | "board"
-            | "staff"
-    )
+    listed(WordList::OrganizationFollowers, word)
 }
 
 /// Words in organization names that a common noun can stand for: "the union"

@@ -2428,7 +2428,7 @@ impl<'v, 'a> State<'v, 'a> {
             }
             Some(Head::Group) => (Kind::Unnamed { plural: true }, Route::Unnamed),
             // No class: head_class never gives it.
-            Some(Head::Description) | None => (
+            Some(Head::Description | Head::Business) | None => (
                 Kind::Unnamed {
                     plural: head.ends_with('s'),
                 },
@@ -2481,25 +2481,7 @@ impl<'v, 'a> State<'v, 'a> {
                 r.kind == Kind::Organization && r.has_word("Association")
             });
         }
-        let companylike = matches!(
-            noun,
-            "company"
-                | "firm"
-                | "operator"
-                | "maker"
-                | "retailer"
-                | "employer"
-                | "developer"
-                | "manufacturer"
-                | "insurer"
-                | "airline"
-                | "utility"
-                | "landlord"
-                | "group"
-                | "organization"
-                | "lab"
-        );
-        if !companylike {
+        if !attest_lang::is_business(noun) {
             return None;
         }
         // "The company" is not the advocacy group that criticizes it.
