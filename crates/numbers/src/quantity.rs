@@ -51,7 +51,7 @@
 //! ("10 Downing Street"), and "one"/"a" with nothing counted ("one of the").
 
 use attest_doc::{Doc, Layer, LayerError, Quantity, Span, Stage, TokenKind};
-use attest_lang::{QuantityBound, WordList, listed};
+use attest_lang::{CurrencyUse, QuantityBound, WordList, listed};
 
 use crate::number::{self, Form, Number};
 use crate::view::{self, View};
@@ -141,23 +141,8 @@ fn may_start(view: &View<'_>, i: usize) -> bool {
                 | "millions"
                 | "billions"
                 | "trillions"
-                | "us"
-                | "u.s."
-                | "c"
-                | "hk"
-                | "nz"
-                | "s"
-                | "r"
-                | "usd"
-                | "eur"
-                | "gbp"
-                | "jpy"
-                | "cny"
-                | "chf"
-                | "cad"
-                | "aud"
-                | "inr"
         )
+        || attest_lang::starts_currency(head)
         || number::small_word(head).is_some()
 }
 
@@ -358,51 +343,19 @@ fn currency_prefix(view: &View<'_>, i: usize, end: usize) -> (Option<&'static st
     if i >= end {
         return (None, i);
     }
-    let code = match view.w(i) {
-        "$" => Some("USD"),
-        "€" => Some("EUR"),
-        "£" => Some("GBP"),
-        "¥" => Some("JPY"),
-        "₹" => Some("INR"),
-        "USD" | "EUR" | "GBP" | "JPY" | "CNY" | "CHF" | "CAD" | "AUD" | "INR" => {
-            return currency_code(view.w(i)).map_or((None, i), |c| (Some(c), i + 1));
-        }
-        "US" | "U.S." | "C" | "A" | "HK" | "NZ" | "S" | "R"
-            if view.w(i + 1) == "$" && view.glued(i) =>
-        {
-            let code = match view.w(i) {
-                "C" => "CAD",
-                "A" => "AUD",
-                "HK" => "HKD",
-                "NZ" => "NZD",
-                "S" => "SGD",
-                "R" => "BRL",
-                _ => "USD",
-            };
-            return (Some(code), i + 2);
-        }
-        _ => None,
-    };
-    match code {
-        Some(code) => (Some(code), i + 1),
-        None => (None, i),
+    let written = view.w(i);
+    if let Some(code) = attest_lang::currency(written, CurrencyUse::Sign)
+        .or(attest_lang::currency(written, CurrencyUse::Code))
+    {
+        return (Some(code), i + 1);
     }
-}
-
-fn currency_code(word: &str) -> Option<&'static str> {
-    let code = match word {
-        "USD" => "USD",
-        "EUR" => "EUR",
-        "GBP" => "GBP",
-        "JPY" => "JPY",
-        "CNY" => "CNY",
-        "CHF" => "CHF",
-        "CAD" => "CAD",
-        "AUD" => "AUD",
-        "INR" => "INR",
-        _ => return None,
-    };
-    Some(code)
+    if view.w(i + 1) == "$"
+        && view.glued(i)
+        && let Some(code) = attest_lang::currency(written, CurrencyUse::DollarPrefix)
+    {
+        return (Some(code), i + 2);
+    }
+    (None, i)
 }
 
 /// The second end of a range after `at`: "to 300", "- 300", "and 300" after
@@ -504,22 +457,13 @@ fn unit_after(
             || matches!(num.form, Form::Words) && num.low >= 100.0);
     let unit_at = if of { at + 1 } else { at };
     let unit_word = at_word(unit_at);
-    if let Some(code) = currency_code(view.w(unit_at)) {
+    if let Some(code) = attest_lang::currency(view.w(unit_at), CurrencyUse::Code)
+        .or(attest_lang::currency(unit_word, CurrencyUse::Name))
+    {
         return found(code, unit_at);
     }
-    let code = match unit_word {
-        "dollars" | "dollar" => Some("USD"),
-        "euros" | "euro" => Some("EUR"),
-        "yen" => Some("JPY"),
-        "yuan" | "renminbi" => Some("CNY"),
-        "rupees" => Some("INR"),
-        "pounds" if at_word(unit_at + 1) == "sterling" => {
-            return found("GBP", unit_at + 1);
-        }
-        _ => None,
-    };
-    if let Some(code) = code {
-        return found(code, unit_at);
+    if unit_word == "pounds" && at_word(unit_at + 1) == "sterling" {
+        return found("GBP", unit_at + 1);
     }
     if unit_word == "cents" && !of {
         return Unit::Found {
