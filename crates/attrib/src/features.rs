@@ -163,9 +163,10 @@ impl TokenFacts {
         self.paragraph as usize
     }
 
-    /// The name of its part-of-speech tag; `None` when the document is not tagged.
-    pub(crate) fn tag_name(&self) -> Option<&'static str> {
-        PosTag::NAMES.get(usize::from(self.tag)).copied()
+    /// Its part-of-speech tag, whose classes are its methods; `None` when
+    /// the document is not tagged.
+    pub(crate) fn tag(&self) -> Option<PosTag> {
+        PosTag::from_index(usize::from(self.tag))
     }
 
     /// The key of its part-of-speech tag.

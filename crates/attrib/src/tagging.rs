@@ -7,7 +7,7 @@
 //! relative to that cue. One labelling per cue lets contents nest: the content of
 //! "she said" may hold another attribution whole.
 
-use attest_doc::{Attribution, AttributionKind, Doc, Span, TokenKind};
+use attest_doc::{Attribution, AttributionKind, Doc, PosTag, Span, TokenKind};
 
 use crate::features::{Flag, RoleContext, View};
 use attest_learn::{QuantisedModel, TransitionMask};
@@ -296,8 +296,8 @@ pub(crate) fn appositive_source(
     cue: (usize, usize),
 ) -> Option<(usize, usize)> {
     let word = |index: usize| doc.tokens().get(index).map(|t| doc.span_text(t.span));
-    let tag = |index: usize| view.tokens.get(index).and_then(|t| t.tag_name());
-    if tag(cue.0) == Some("VBG") {
+    let tag = |index: usize| view.tokens.get(index).and_then(|t| t.tag());
+    if tag(cue.0).is_some_and(PosTag::is_gerund) {
         return None;
     }
     let sentence = view.tokens.get(cue.0)?.sentence();
@@ -322,9 +322,9 @@ pub(crate) fn appositive_source(
             return None;
         }
         match tag(opening) {
-            Some("VBD" | "VBZ" | "VBP" | "MD") => finite_verb = true,
+            Some(tag) if tag.is_finite() => finite_verb = true,
             // The verbs seen so far are the relative clause's.
-            Some("WP" | "WDT") => finite_verb = false,
+            Some(tag) if matches!(tag.name(), "WP" | "WDT") => finite_verb = false,
             _ => {}
         }
         lowercase |= text.chars().next().is_some_and(char::is_lowercase);
@@ -334,7 +334,7 @@ pub(crate) fn appositive_source(
     }
     let capitalized = |index: usize| {
         word(index).is_some_and(|text| text.chars().next().is_some_and(char::is_uppercase))
-            && tag(index).is_none_or(|tag| matches!(tag, "NNP" | "NNPS"))
+            && tag(index).is_none_or(PosTag::is_proper_noun)
     };
     let mut start = opening;
     while start > sentence_start

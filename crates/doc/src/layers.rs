@@ -119,6 +119,104 @@ impl PosTag {
     pub fn name(self) -> &'static str {
         PosTag::NAMES[self.index()]
     }
+
+    /// A verb, in any form ("VB", "VBD", "VBG", ...).
+    pub fn is_verb(self) -> bool {
+        self.name().starts_with("VB")
+    }
+
+    /// A verb or a modal: what a clause turns on.
+    pub fn is_verb_or_modal(self) -> bool {
+        self.is_verb() || self.is_modal()
+    }
+
+    /// A finite verb or a modal, which only a clause of its own holds
+    /// ("said", "says", "will"), unlike an infinitive or a participle.
+    pub fn is_finite(self) -> bool {
+        matches!(self.name(), "VBD" | "VBZ" | "VBP" | "MD")
+    }
+
+    /// A modal ("will", "could").
+    pub fn is_modal(self) -> bool {
+        self.name() == "MD"
+    }
+
+    /// A verb in the past tense ("said").
+    pub fn is_past_tense(self) -> bool {
+        self.name() == "VBD"
+    }
+
+    /// A past participle ("reported").
+    pub fn is_past_participle(self) -> bool {
+        self.name() == "VBN"
+    }
+
+    /// A past tense or a past participle, which a word like "reported"
+    /// may be either of.
+    pub fn is_past_form(self) -> bool {
+        self.is_past_tense() || self.is_past_participle()
+    }
+
+    /// A gerund or present participle ("saying").
+    pub fn is_gerund(self) -> bool {
+        self.name() == "VBG"
+    }
+
+    /// An adverb, comparative and superlative included.
+    pub fn is_adverb(self) -> bool {
+        self.name().starts_with("RB")
+    }
+
+    /// An adjective, comparative and superlative included.
+    pub fn is_adjective(self) -> bool {
+        self.name().starts_with("JJ")
+    }
+
+    /// A noun, common or proper, singular or plural.
+    pub fn is_noun(self) -> bool {
+        self.name().starts_with("NN")
+    }
+
+    /// A proper noun, singular or plural.
+    pub fn is_proper_noun(self) -> bool {
+        matches!(self.name(), "NNP" | "NNPS")
+    }
+
+    /// A plural noun, common or proper.
+    pub fn is_plural_noun(self) -> bool {
+        matches!(self.name(), "NNS" | "NNPS")
+    }
+
+    /// A determiner ("the", "a").
+    pub fn is_determiner(self) -> bool {
+        self.name() == "DT"
+    }
+
+    /// A cardinal number.
+    pub fn is_number(self) -> bool {
+        self.name() == "CD"
+    }
+
+    /// A function word (a determiner, conjunction, preposition, pronoun,
+    /// adverb or modal), which no name begins with.
+    pub fn is_function_word(self) -> bool {
+        matches!(
+            self.name(),
+            "CC" | "DT"
+                | "EX"
+                | "IN"
+                | "MD"
+                | "PDT"
+                | "PRP"
+                | "PRP$"
+                | "RB"
+                | "TO"
+                | "WDT"
+                | "WP"
+                | "WP$"
+                | "WRB"
+        )
+    }
 }
 
 /// How an attribution gives its content.
@@ -518,4 +616,35 @@ pub struct Diagnostic {
     pub origin: &'static str,
     /// What, in a sentence that names the place (byte offset, line).
     pub message: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PosTag;
+
+    fn tags(class: fn(PosTag) -> bool) -> Vec<&'static str> {
+        (0..PosTag::NAMES.len())
+            .filter_map(PosTag::from_index)
+            .filter(|tag| class(*tag))
+            .map(PosTag::name)
+            .collect()
+    }
+
+    #[test]
+    fn each_class_holds_exactly_its_penn_treebank_tags() {
+        assert_eq!(tags(PosTag::is_finite), ["MD", "VBD", "VBP", "VBZ"]);
+        assert_eq!(
+            tags(PosTag::is_verb_or_modal),
+            ["MD", "VB", "VBD", "VBG", "VBN", "VBP", "VBZ"]
+        );
+        assert_eq!(tags(PosTag::is_past_form), ["VBD", "VBN"]);
+        assert_eq!(tags(PosTag::is_adverb), ["RB", "RBR", "RBS"]);
+        assert_eq!(tags(PosTag::is_adjective), ["JJ", "JJR", "JJS"]);
+        assert_eq!(tags(PosTag::is_noun), ["NN", "NNS", "NNP", "NNPS"]);
+        assert_eq!(tags(PosTag::is_proper_noun), ["NNP", "NNPS"]);
+        assert_eq!(tags(PosTag::is_plural_noun), ["NNS", "NNPS"]);
+        let function = tags(PosTag::is_function_word);
+        assert!(function.contains(&"PRP$") && function.contains(&"MD"));
+        assert!(!function.contains(&"RBR") && !function.contains(&"NN"));
+    }
 }

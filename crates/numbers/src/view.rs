@@ -25,38 +25,38 @@ impl<'a> View<'a> {
         }
     }
 
-    /// Whether token `i`'s tag is one of `tags`; false past the end.
-    fn tagged(&self, i: usize, tags: &[&str]) -> bool {
-        self.pos
-            .get(i)
-            .is_some_and(|tag| tags.contains(&tag.name()))
+    /// Whether token `i` has a tag of that class; false past the end.
+    fn tag_is(&self, i: usize, class: impl Fn(PosTag) -> bool) -> bool {
+        self.pos.get(i).is_some_and(|tag| class(*tag))
     }
 
     /// A plural noun: "workers", "people", "Democrats".
     pub(crate) fn is_plural(&self, i: usize) -> bool {
-        self.tagged(i, &["NNS", "NNPS"])
+        self.tag_is(i, PosTag::is_plural_noun)
     }
 
     /// An adjective: "new", "former", "undocumented".
     pub(crate) fn is_adjective(&self, i: usize) -> bool {
-        self.tagged(i, &["JJ", "JJR", "JJS"])
+        self.tag_is(i, PosTag::is_adjective)
     }
 
     /// A verb in the past tense or a past participle: "said", "killed".
     pub(crate) fn is_past_form(&self, i: usize) -> bool {
-        self.tagged(i, &["VBD", "VBN"])
+        self.tag_is(i, PosTag::is_past_form)
     }
 
     /// A verb in the past tense. A participle alone says no tense: its
     /// auxiliary does ("was set" is past, "is set for May 5" is not).
     pub(crate) fn is_past_tense(&self, i: usize) -> bool {
-        self.tagged(i, &["VBD"])
+        self.tag_is(i, PosTag::is_past_tense)
     }
 
-    /// A verb form or an adverb, which no counted noun is: "injured",
+    /// A verb form or a plain adverb, which no counted noun is: "injured",
     /// "killing", "nearly".
     pub(crate) fn is_verb_form_or_adverb(&self, i: usize) -> bool {
-        self.tagged(i, &["VBD", "VBN", "VBG", "RB"])
+        self.tag_is(i, |tag| {
+            tag.is_past_form() || tag.is_gerund() || tag.name() == "RB"
+        })
     }
 
     pub(crate) fn len(&self) -> usize {

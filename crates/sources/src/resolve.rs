@@ -72,7 +72,7 @@
 
 use attest_doc::{
     AttributionId, ClusterId, Doc, Entity, EntityLabel, Gender, Layer, LayerError, Merge,
-    MergeReason, Source, SourceKind, Span, Stage, TokenKind,
+    MergeReason, PosTag, Source, SourceKind, Span, Stage, TokenKind,
 };
 use attest_lang::{WordList, listed};
 use attest_learn::ModelError;
@@ -508,10 +508,10 @@ fn is_speaking_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bo
     let be_at = |k: usize| is_be(view.word(k));
     // A verb of its own: "were" in "there were complaints" is none.
     let verb = cue.iter().any(|&k| {
-        (matches!(
-            view.tag(k),
-            Some("VBD" | "VBZ" | "VBP" | "VB" | "VBG" | "MD")
-        ) && !be_at(k))
+        (view
+            .pos(k)
+            .is_some_and(|t| t.is_verb_or_modal() && !t.is_past_participle())
+            && !be_at(k))
             || view.word(k) == "according"
     });
     // "was said", "is not expected", "was widely seen as".
@@ -519,8 +519,8 @@ fn is_speaking_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bo
         be_at(k)
             && cue[at + 1..]
                 .iter()
-                .find(|&&j| !view.tag(j).is_some_and(|t| t.starts_with("RB")))
-                .is_some_and(|&j| view.tag(j) == Some("VBN"))
+                .find(|&&j| !view.pos(j).is_some_and(PosTag::is_adverb))
+                .is_some_and(|&j| view.pos(j).is_some_and(PosTag::is_past_participle))
     });
     let seeming = cue.iter().any(|&k| {
         matches!(
@@ -544,8 +544,8 @@ fn is_speaking_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bo
     let opens_with_verb = cue.first().is_some_and(|&k| {
         view.word(k) == "according"
             || view
-                .tag(k)
-                .is_some_and(|t| t.starts_with("VB") || t.starts_with("RB") || t == "MD")
+                .pos(k)
+                .is_some_and(|t| t.is_verb_or_modal() || t.is_adverb())
     });
     verb && !passive && !seeming && opens_with_verb
 }
@@ -1211,7 +1211,9 @@ impl<'v, 'a> State<'v, 'a> {
                             )
                             // "a report by the firm Greyfin Labs" is the report's.
                             && !(part.start..n.start).any(|k| {
-                                self.view.tag(k).is_some_and(|t| t == "IN" || t == "TO")
+                                self.view
+                                    .tag(k)
+                                    .is_some_and(|t| matches!(t, "IN" | "TO"))
                             })))
                 {
                     title_prefix = Some(part.start..n.start);
@@ -2037,10 +2039,8 @@ impl<'v, 'a> State<'v, 'a> {
                 mentions: r.positions.range(..at).rev().take(4).count(),
                 sentences_back: here.saturating_sub(view.sentence_index(at_token)),
                 subject: at_token - opening <= 12
-                    && !(opening..at_token).any(|k| {
-                        view.tag(k)
-                            .is_some_and(|t| t.starts_with("VB") || t == "MD")
-                    }),
+                    && !(opening..at_token)
+                        .any(|k| view.pos(k).is_some_and(PosTag::is_verb_or_modal)),
                 voice: !person && voice,
                 rule: Some(referent) == rule,
             });
@@ -2122,10 +2122,9 @@ impl<'v, 'a> State<'v, 'a> {
                 && b.start > a.end
                 && view.word(b.start - 1) == "and"
                 && between.len() <= 12
-                && !between.clone().any(|k| {
-                    view.tag(k)
-                        .is_some_and(|t| t.starts_with("VB") || t == "MD")
-                }))
+                && !between
+                    .clone()
+                    .any(|k| view.pos(k).is_some_and(PosTag::is_verb_or_modal)))
             .then_some((a, b))
         })?;
         let (one, other) = (first.referent?, second.referent?);
@@ -2165,7 +2164,7 @@ impl<'v, 'a> State<'v, 'a> {
         if view.word(head) == "," {
             head = head.checked_sub(1).filter(|&k| k >= floor)?;
         }
-        if !view.tag(head).is_some_and(|t| t.starts_with("NN")) {
+        if !view.pos(head).is_some_and(PosTag::is_noun) {
             return None;
         }
         if let Some(name) = self.name_at(head) {
@@ -2174,8 +2173,8 @@ impl<'v, 'a> State<'v, 'a> {
         let mut start = head;
         while start > floor
             && head - start < 8
-            && view.tag(start - 1).is_some_and(|t| {
-                t.starts_with("NN") || t.starts_with("JJ") || t == "DT" || t == "CD"
+            && view.pos(start - 1).is_some_and(|t| {
+                t.is_noun() || t.is_adjective() || t.is_determiner() || t.is_number()
             })
         {
             start -= 1;
@@ -2197,7 +2196,7 @@ impl<'v, 'a> State<'v, 'a> {
         let view = self.view;
         let floor = view.sentence_of(start).start;
         let mut before = start.checked_sub(1).filter(|&k| k >= floor)?;
-        while view.tag(before).is_some_and(|t| t.starts_with("RB")) {
+        while view.pos(before).is_some_and(PosTag::is_adverb) {
             before = before.checked_sub(1).filter(|&k| k >= floor)?;
         }
         let person_ending_at = |end: usize| {
@@ -2211,7 +2210,7 @@ impl<'v, 'a> State<'v, 'a> {
             .then_some(referent)
         };
         // "is", not the possessive "’s" of "Lee’s best seller".
-        if is_be(view.word(before)) && view.tag(before).is_some_and(|t| t.starts_with("VB")) {
+        if is_be(view.word(before)) && view.pos(before).is_some_and(PosTag::is_verb) {
             return person_ending_at(before);
         }
         if !matches!(view.word(before), "," | "of" | "from") {
@@ -2221,11 +2220,7 @@ impl<'v, 'a> State<'v, 'a> {
         (floor..before)
             .rev()
             .take(16)
-            .take_while(|&k| {
-                !view
-                    .tag(k)
-                    .is_some_and(|t| t.starts_with("VB") || t == "MD")
-            })
+            .take_while(|&k| !view.pos(k).is_some_and(PosTag::is_verb_or_modal))
             .filter(|&k| view.word(k) == ",")
             .find_map(person_ending_at)
     }

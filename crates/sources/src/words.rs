@@ -85,6 +85,12 @@ impl<'a> View<'a> {
         self.pos.get(i).map(|tag| tag.name())
     }
 
+    /// The part-of-speech tag of token `i`, whose classes are its methods;
+    /// `None` past the end or in a document without tags.
+    pub(crate) fn pos(&self, i: usize) -> Option<PosTag> {
+        self.pos.get(i).copied()
+    }
+
     /// Whether token `i` starts with an uppercase letter.
     pub(crate) fn is_capitalized(&self, i: usize) -> bool {
         self.kind(i) == Some(TokenKind::Word)
@@ -95,24 +101,7 @@ impl<'a> View<'a> {
     /// preposition, pronoun, adverb or modal), which no name begins with;
     /// false in a document without tags.
     pub(crate) fn is_function_word(&self, i: usize) -> bool {
-        self.pos.get(i).is_some_and(|tag| {
-            matches!(
-                tag.name(),
-                "CC" | "DT"
-                    | "EX"
-                    | "IN"
-                    | "MD"
-                    | "PDT"
-                    | "PRP"
-                    | "PRP$"
-                    | "RB"
-                    | "TO"
-                    | "WDT"
-                    | "WP"
-                    | "WP$"
-                    | "WRB"
-            )
-        })
+        self.pos.get(i).is_some_and(|tag| tag.is_function_word())
     }
 
     /// The token range of the sentence holding token `i`.
