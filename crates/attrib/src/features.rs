@@ -67,14 +67,9 @@ impl QuoteState {
     }
 }
 
-/// A quoted region: token indices of its first and last token, and whether a
-/// closing mark ends it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct Region {
-    pub(crate) first: usize,
-    pub(crate) last: usize,
-    pub(crate) closed: bool,
-}
+/// A quoted region: token indices of its marks, and whether a closing mark
+/// ends it.
+pub(crate) use attest_lang::QuotedRegion as Region;
 
 /// Per-token facts. A view holds one for every token of the article, so its
 /// size is most of the attribution stage's memory per byte of text: indices
@@ -214,23 +209,6 @@ pub(crate) fn neighbour_cue_keys(f: Option<&TokenFacts>, offset: isize, out: &mu
         2 => out.push(key1(10, lower)),
         _ => {}
     }
-}
-
-/// Whether a double quotation mark opens a quote: `None` when the mark itself
-/// does not say and the state decides. `''` is among those: besides closing a
-/// ```` `` ```` quote, it is how some newspapers (The New York Times in its archive
-/// text) both open and close quotes.
-fn is_opening(text: &str) -> Option<bool> {
-    match text {
-        "“" | "«" | "``" | "„" => Some(true),
-        "”" | "»" => Some(false),
-        "\"" | "''" => None,
-        _ => Some(false),
-    }
-}
-
-fn is_double_quote(text: &str) -> bool {
-    matches!(text, "“" | "”" | "«" | "»" | "``" | "''" | "„" | "\"")
 }
 
 /// A rough lemma: the lowercase word without a common inflection, so that
@@ -394,66 +372,10 @@ impl View {
         view
     }
 
-    /// Pairs double quotation marks within each paragraph. A paragraph that
-    /// ends inside a quote closes it there: news style reopens a quote that
-    /// runs on at the start of the next paragraph, and an unbalanced mark must
-    /// not swallow the rest of the article.
+    /// Marks each token with the quoted region holding it
+    /// ([`attest_lang::double_quote_regions`]).
     fn find_quotes(&mut self, doc: &Doc) {
-        let text = doc.text();
-        for &(first_sentence, end_sentence) in &self.paragraphs {
-            let start = self.sentences.get(first_sentence).map(|s| s.0);
-            let end = end_sentence
-                .checked_sub(1)
-                .and_then(|s| self.sentences.get(s))
-                .map(|s| s.1);
-            let (Some(start), Some(end)) = (start, end) else {
-                continue;
-            };
-            let mut open: Option<usize> = None;
-            for index in start..end {
-                let Some(token) = doc.tokens().get(index) else {
-                    break;
-                };
-                if token.kind != TokenKind::Quote {
-                    continue;
-                }
-                let mark = token.span.get(text).unwrap_or("");
-                if !is_double_quote(mark) {
-                    continue;
-                }
-                let opening = is_opening(mark).unwrap_or(open.is_none());
-                match (open, opening) {
-                    (None, true) => open = Some(index),
-                    (Some(first), false) => {
-                        self.regions.push(Region {
-                            first,
-                            last: index,
-                            closed: true,
-                        });
-                        open = None;
-                    }
-                    (Some(first), true) => {
-                        // A second opening mark: the first was never closed.
-                        if let Some(previous) = index.checked_sub(1) {
-                            self.regions.push(Region {
-                                first,
-                                last: previous,
-                                closed: false,
-                            });
-                        }
-                        open = Some(index);
-                    }
-                    (None, false) => {}
-                }
-            }
-            if let (Some(first), Some(last)) = (open, end.checked_sub(1)) {
-                self.regions.push(Region {
-                    first,
-                    last,
-                    closed: false,
-                });
-            }
-        }
+        self.regions = attest_lang::double_quote_regions(doc);
         for (id, region) in self.regions.iter().enumerate() {
             for index in region.first..=region.last {
                 if let Some(token) = self.tokens.get_mut(index) {

@@ -53,7 +53,7 @@ pub use hedges::{HedgeUse, hedge_word};
 pub use names::{NameList, names};
 pub use organizations::{OrganizationUse, organization_word, organization_words};
 pub use quantity_bounds::{BoundPhrase, QuantityBound, bound_phrases, starts_bound_phrase};
-pub use quotes::{QuoteMark, QuoteSide, quote_mark};
+pub use quotes::{QuoteMark, QuoteSide, QuotedRegion, double_quote_regions, quote_mark};
 pub use stance::{Declining, declining, stance_class};
 pub use time_words::{TimeWordUse, time_word};
 pub use words::{WordList, listed, words};

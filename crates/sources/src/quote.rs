@@ -1,11 +1,14 @@
 //! Quotations: every passage of the article inside quotation marks, with
 //! whose words it is.
 //!
-//! A passage opens at `“`, `"` or `‘` and closes at the matching `”`, `"` or
-//! `’` in the same paragraph; a `’` inside a word ("don’t") closes nothing. A
-//! double quotation left open runs to the end of its paragraph, as a quote that
-//! runs on into the next paragraph does (the next one opens with a mark of its
-//! own); an unclosed `‘` is taken for an apostrophe and dropped.
+//! Passages between double marks are the ones the attribution stage reads,
+//! paired by [`attest_lang::double_quote_regions`] from the marks of
+//! `quote-marks.tsv` (“…”, "…", ``…'', and ''…'' as some archives write
+//! them); one left open runs to the end of its paragraph, as a quote that runs
+//! on into the next paragraph does (the next one opens with a mark of its
+//! own). Outside them, a passage opens at `‘` and closes at the next `’` of
+//! its paragraph that no letter follows: a `’` inside a word ("don’t") closes
+//! nothing, and an unclosed `‘` is taken for an apostrophe and dropped.
 //!
 //! Each passage is, in this order:
 //!
@@ -246,68 +249,89 @@ fn reason(text: &str, passage: &Passage) -> QuoteStatus {
     QuoteStatus::Unattributed
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mark {
-    Double,
-    Straight,
-    Single,
-}
-
-/// Every passage between quotation marks, paragraph by paragraph.
+/// Every passage between quotation marks, in text order and disjoint: those
+/// between double marks as [`attest_lang::double_quote_regions`] pairs them,
+/// then those between single marks outside them.
 fn passages(doc: &Doc) -> Vec<Passage> {
     let text = doc.text();
+    let tokens = doc.tokens();
+    let paragraphs = doc.paragraphs();
+    let paragraph_of = |byte: usize| paragraphs.partition_point(|p| p.span.byte_end() <= byte);
+    let opens_paragraph = |paragraph: usize, mark: usize| {
+        paragraphs.get(paragraph).is_some_and(|p| {
+            let start = p.span.byte_start();
+            let body = text.get(start..p.span.byte_end()).unwrap_or("");
+            body.char_indices()
+                .find(|(_, c)| !c.is_whitespace())
+                .is_some_and(|(i, _)| start + i == mark)
+        })
+    };
     let mut found = Vec::new();
-    for (index, paragraph) in doc.paragraphs().iter().enumerate() {
+    // Each double passage's bytes, marks included, which single marks do not
+    // pair across.
+    let mut doubles = Vec::new();
+    for region in attest_lang::double_quote_regions(doc) {
+        let (Some(open), Some(last)) = (tokens.get(region.first), tokens.get(region.last)) else {
+            continue;
+        };
+        let mark = open.span.byte_start();
+        let to = if region.closed {
+            last.span.byte_start()
+        } else {
+            last.span.byte_end()
+        };
+        doubles.push((mark, last.span.byte_end()));
+        if let Some(inner) = trimmed(text, open.span.byte_end(), to) {
+            let paragraph = paragraph_of(mark);
+            found.push(Passage {
+                inner,
+                mark,
+                paragraph,
+                opens_paragraph: opens_paragraph(paragraph, mark),
+            });
+        }
+    }
+    // The first double passage not yet behind the scan: both are in text order.
+    let mut next_double = 0;
+    for (index, paragraph) in paragraphs.iter().enumerate() {
         let (start, end) = (paragraph.span.byte_start(), paragraph.span.byte_end());
         let Some(body) = text.get(start..end) else {
             continue;
         };
-        let first = body
-            .char_indices()
-            .find(|(_, c)| !c.is_whitespace())
-            .map(|(i, _)| start + i);
-        let mut open: Option<(Mark, usize)> = None;
+        let mut open: Option<usize> = None;
         let mut chars = body.char_indices().peekable();
-        let push = |mark: usize, from: usize, to: usize, found: &mut Vec<Passage>| {
-            if let Some(inner) = trimmed(text, from, to) {
-                found.push(Passage {
-                    inner,
-                    mark,
-                    paragraph: index,
-                    opens_paragraph: first == Some(mark),
-                });
-            }
-        };
         let mut previous: Option<char> = None;
         while let Some((offset, c)) = chars.next() {
             let at = start + offset;
             let next = chars.peek().map(|&(_, c)| c);
-            match (c, open) {
-                ('“', None) => open = Some((Mark::Double, at)),
-                ('”', Some((Mark::Double | Mark::Straight, mark))) => {
-                    push(mark, text_after(text, mark), at, &mut found);
-                    open = None;
+            while doubles.get(next_double).is_some_and(|&(_, to)| to <= at) {
+                next_double += 1;
+            }
+            if doubles
+                .get(next_double)
+                .is_some_and(|&(from, to)| (from..to).contains(&at))
+            {
+                // A single mark left open before a double quotation closes nothing.
+                open = None;
+            } else if c == '‘' && open.is_none() && !previous.is_some_and(char::is_alphanumeric) {
+                open = Some(at);
+            } else if let Some(mark) =
+                open.filter(|_| c == '’' && !next.is_some_and(char::is_alphanumeric))
+            {
+                if let Some(inner) = trimmed(text, text_after(text, mark), at) {
+                    found.push(Passage {
+                        inner,
+                        mark,
+                        paragraph: index,
+                        opens_paragraph: opens_paragraph(index, mark),
+                    });
                 }
-                ('"', None) => open = Some((Mark::Straight, at)),
-                ('"', Some((Mark::Straight | Mark::Double, mark))) => {
-                    push(mark, text_after(text, mark), at, &mut found);
-                    open = None;
-                }
-                ('‘', None) if !previous.is_some_and(char::is_alphanumeric) => {
-                    open = Some((Mark::Single, at));
-                }
-                ('’', Some((Mark::Single, mark))) if !next.is_some_and(char::is_alphanumeric) => {
-                    push(mark, text_after(text, mark), at, &mut found);
-                    open = None;
-                }
-                _ => {}
+                open = None;
             }
             previous = Some(c);
         }
-        if let Some((Mark::Double | Mark::Straight, mark)) = open {
-            push(mark, text_after(text, mark), end, &mut found);
-        }
     }
+    found.sort_by_key(|passage| passage.mark);
     found
 }
 
@@ -443,6 +467,33 @@ mod tests {
         let spans: Vec<&str> = got.iter().map(|(t, _, _)| t.as_str()).collect();
         assert_eq!(spans, vec!["it’s over", "lockout", "never"]);
         assert_eq!(got[0].1, QuoteStatus::Attributed);
+    }
+
+    #[test]
+    fn archive_text_opens_and_closes_quotes_with_two_apostrophes() {
+        // Some newspapers' archive text writes '' on both sides; Penn
+        // Treebank text opens with ``. Both are double marks, paired as the
+        // attribution stage pairs them.
+        let text = "''We will reopen the pier,'' Ines Carrow said. \
+                    Tom Reyes said ``not by spring'' and left.";
+        let got = quotations(
+            text,
+            &[
+                ("Ines Carrow", "said", "We will reopen the pier,"),
+                ("Tom Reyes", "said", "not by spring"),
+            ],
+        );
+        let spans: Vec<&str> = got.iter().map(|(t, _, _)| t.as_str()).collect();
+        assert_eq!(spans, vec!["We will reopen the pier,", "not by spring"]);
+        assert!(got.iter().all(|(_, s, _)| *s == QuoteStatus::Attributed));
+    }
+
+    #[test]
+    fn a_single_mark_left_open_pairs_nothing_across_a_double_quotation() {
+        let text = "She wrote ‘maybe “the pier is safe,” Carrow said’ later.";
+        let got = quotations(text, &[]);
+        let spans: Vec<&str> = got.iter().map(|(t, _, _)| t.as_str()).collect();
+        assert_eq!(spans, vec!["the pier is safe,"]);
     }
 
     #[test]
