@@ -1,15 +1,19 @@
-//! JSON and JSON Lines output, schema `attest.document/1`.
+//! JSON and JSON Lines, schema `attest.document/1`, written and read.
 //!
 //! One article becomes one JSON object; [`write_json`] prints it pretty (arrays
 //! of numbers and strings, such as the tokens, stay on one line),
 //! [`write_jsonl`] on one line. The object is built from private view structs
 //! whose field order fixes the byte order of the output, so the same document
-//! always gives the same bytes. The full field reference is `docs/schema.md`.
+//! always gives the same bytes. The same structs are deserialised to read a
+//! document back ([`read_json`], in `read`), and give the JSON Schema
+//! (`json_schema`), so that the format is said once, here. The full field
+//! reference is `docs/schema.md`.
 //!
 //! Layers that no stage assigned are left out, not written as `[]`: `"layers"`
 //! lists exactly the layer fields the object holds, so a reader can tell
 //! "none found" (an empty array) from "not looked for" (no field).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::{self, Write};
 
@@ -17,10 +21,14 @@ use attest_doc::{
     AttributionKind, Certainty, Doc, EntityLabel, Gender, Granularity, Layer, MergeReason,
     ParagraphRole, QuoteStatus, Source, SourceKind, SourcingSummary, Span, StanceLabel, TokenKind,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::offsets::{Geometry, Placed};
 use crate::pretty::ScalarArrays;
+
+mod read;
+
+pub use read::{ReadError, Remake, read_json};
 
 /// The schema name and version written as `"schema"` in every object.
 ///
@@ -29,7 +37,7 @@ use crate::pretty::ScalarArrays;
 pub const SCHEMA: &str = "attest.document/1";
 
 /// Which model analysed a document, written as `"model"`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum AnalysisModel {
@@ -90,36 +98,52 @@ pub fn to_json_value(doc: &Doc, config: &JsonConfig) -> serde_json::Value {
     serde_json::to_value(&view).unwrap_or(serde_json::Value::Null)
 }
 
+/// A field that is written but not read: skipped over, whatever it holds.
+/// (`skip_deserializing` would mark it read-only in the JSON Schema.)
+fn unread<'de, D: serde::Deserializer<'de>, T: Default>(field: D) -> Result<T, D::Error> {
+    serde::de::IgnoredAny::deserialize(field)?;
+    Ok(T::default())
+}
+
 /// One analysed article as written by attest's JSON and JSON Lines writers.
 /// See docs/schema.md.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 #[cfg_attr(
     feature = "schema",
     derive(schemars::JsonSchema),
-    schemars(title = "attest.document/1", transform = schema::omitted_is_not_null)
+    schemars(
+        rename = "Document",
+        title = "attest.document/1",
+        transform = schema::omitted_is_not_null
+    )
 )]
 struct DocumentView<'a> {
     #[cfg_attr(feature = "schema", schemars(schema_with = "schema::version"))]
-    schema: &'static str,
+    schema: Cow<'a, str>,
     model: AnalysisModel,
-    id: &'a str,
-    title: Option<&'a str>,
-    url: Option<&'a str>,
-    outlet: Option<&'a str>,
+    id: Cow<'a, str>,
+    title: Option<Cow<'a, str>>,
+    url: Option<Cow<'a, str>>,
+    outlet: Option<Cow<'a, str>>,
     #[cfg_attr(feature = "schema", schemars(schema_with = "schema::published"))]
     published: Option<String>,
-    language: Option<&'a str>,
-    text: &'a str,
+    language: Option<Cow<'a, str>>,
+    text: Cow<'a, str>,
     #[cfg_attr(feature = "schema", schemars(schema_with = "schema::layers"))]
-    layers: Vec<&'static str>,
+    layers: Vec<Cow<'a, str>>,
     /// How the article sources what it reports; present when attributions
     /// were looked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    // Not read: the layers give it again.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        deserialize_with = "unread"
+    )]
     summary: Option<SourcingSummary>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tokens: Option<Vec<TokenView>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pos: Option<Vec<&'static str>>,
+    pos: Option<Vec<Cow<'a, str>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     sentences: Option<Vec<SentenceView<'a>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -140,10 +164,13 @@ struct DocumentView<'a> {
     times: Option<Vec<TimeView<'a>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     quotations: Option<Vec<QuotationView<'a>>>,
+    // Not read: a diagnostic is about one run of the pipeline, and the
+    // ledger keeps none.
+    #[serde(deserialize_with = "unread")]
     diagnostics: Vec<DiagnosticView<'a>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 #[cfg_attr(
     feature = "schema",
     derive(schemars::JsonSchema),
@@ -179,7 +206,7 @@ fn merge_views(source: &Source) -> Vec<MergeView> {
 
 /// A span: byte offsets (UTF-8, what attest stores), code-point offsets (what
 /// brat, PolNeAR and Python count) and the exact text, to check by eye.
-#[derive(Serialize, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
 #[cfg_attr(
     feature = "schema",
     derive(schemars::JsonSchema),
@@ -190,7 +217,7 @@ struct SpanView<'a> {
     byte_end: usize,
     cp_start: usize,
     cp_end: usize,
-    text: &'a str,
+    text: Cow<'a, str>,
 }
 
 impl<'a> From<Placed<'a>> for SpanView<'a> {
@@ -200,13 +227,13 @@ impl<'a> From<Placed<'a>> for SpanView<'a> {
             byte_end: placed.byte_end,
             cp_start: placed.cp_start,
             cp_end: placed.cp_end,
-            text: placed.text,
+            text: placed.text.into(),
         }
     }
 }
 
 /// `[byte_start, byte_end, kind]`: tokens are many, so they go without names.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 #[cfg_attr(
     feature = "schema",
     derive(schemars::JsonSchema),
@@ -214,7 +241,7 @@ impl<'a> From<Placed<'a>> for SpanView<'a> {
 )]
 struct TokenView(usize, usize, TokenKind);
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 #[cfg_attr(
     feature = "schema",
     derive(schemars::JsonSchema),
@@ -231,7 +258,7 @@ struct SentenceView<'a> {
     hedged_by_writer: Option<bool>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 #[cfg_attr(
     feature = "schema",
     derive(schemars::JsonSchema),
@@ -244,7 +271,7 @@ struct ParagraphView<'a> {
     sentence_end: usize,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 #[cfg_attr(
     feature = "schema",
     derive(schemars::JsonSchema),
@@ -264,7 +291,7 @@ struct AttributionView<'a> {
     hedged_by_writer: Option<bool>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 #[cfg_attr(
     feature = "schema",
     derive(schemars::JsonSchema),
@@ -276,14 +303,14 @@ struct StanceView<'a> {
     evidence: Vec<SpanView<'a>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 #[cfg_attr(
     feature = "schema",
     derive(schemars::JsonSchema),
     schemars(rename = "Source")
 )]
 struct SourceView<'a> {
-    name: &'a str,
+    name: Cow<'a, str>,
     kind: SourceKind,
     gender: Option<Gender>,
     mentions: Vec<SpanView<'a>>,
@@ -295,7 +322,7 @@ struct SourceView<'a> {
 /// A merge names its mention by index into the source's `mentions`, which
 /// already carry the span: a source mentioned a thousand times would
 /// otherwise write every span twice.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 #[cfg_attr(
     feature = "schema",
     derive(schemars::JsonSchema),
@@ -306,7 +333,7 @@ struct MergeView {
     reason: MergeReason,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 #[cfg_attr(
     feature = "schema",
     derive(schemars::JsonSchema),
@@ -317,7 +344,7 @@ struct HedgeView<'a> {
     scope: SpanView<'a>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 #[cfg_attr(
     feature = "schema",
     derive(schemars::JsonSchema),
@@ -329,7 +356,7 @@ struct EntityView<'a> {
     cluster: usize,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 #[cfg_attr(
     feature = "schema",
     derive(schemars::JsonSchema),
@@ -339,10 +366,10 @@ struct QuantityView<'a> {
     span: SpanView<'a>,
     low: Option<f64>,
     high: Option<f64>,
-    unit: &'a str,
+    unit: Cow<'a, str>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 #[cfg_attr(
     feature = "schema",
     derive(schemars::JsonSchema),
@@ -350,9 +377,9 @@ struct QuantityView<'a> {
 )]
 struct TimeView<'a> {
     span: SpanView<'a>,
-    value: Option<&'a str>,
+    value: Option<Cow<'a, str>>,
     granularity: Option<Granularity>,
-    unresolved: Option<&'a str>,
+    unresolved: Option<Cow<'a, str>>,
 }
 
 #[derive(Serialize)]
@@ -380,20 +407,20 @@ impl<'a> DocumentView<'a> {
         let certainty = Certainty::of(doc);
 
         DocumentView {
-            schema: SCHEMA,
+            schema: SCHEMA.into(),
             model: config.model,
-            id: &article.id,
-            title: article.title.as_deref(),
-            url: article.url.as_deref(),
-            outlet: article.outlet.as_deref(),
+            id: article.id.as_str().into(),
+            title: article.title.as_deref().map(Cow::from),
+            url: article.url.as_deref().map(Cow::from),
+            outlet: article.outlet.as_deref().map(Cow::from),
             published: article.published.map(|published| published.to_string()),
-            language: article.language.as_deref(),
-            text: geometry.text(),
+            language: article.language.as_deref().map(Cow::from),
+            text: geometry.text().into(),
             layers: Layer::ALL
                 .iter()
                 .copied()
                 .filter(|l| written(*l))
-                .map(Layer::name)
+                .map(|l| l.name().into())
                 .collect(),
             summary: SourcingSummary::with_certainty(doc, certainty.as_ref()),
             tokens: layer(Layer::Tokens).map(|()| {
@@ -405,7 +432,8 @@ impl<'a> DocumentView<'a> {
                     })
                     .collect()
             }),
-            pos: layer(Layer::Pos).map(|()| doc.pos().iter().map(|tag| tag.name()).collect()),
+            pos: layer(Layer::Pos)
+                .map(|()| doc.pos().iter().map(|tag| tag.name().into()).collect()),
             sentences: layer(Layer::Sentences).map(|()| {
                 doc.sentences()
                     .iter()
@@ -462,7 +490,7 @@ impl<'a> DocumentView<'a> {
                 doc.sources()
                     .iter()
                     .map(|source| SourceView {
-                        name: &source.name,
+                        name: source.name.as_str().into(),
                         kind: source.kind,
                         gender: source.gender,
                         mentions: spans(&source.mentions),
@@ -498,7 +526,7 @@ impl<'a> DocumentView<'a> {
                         span: span(quantity.span),
                         low: quantity.low.filter(|v| v.is_finite()),
                         high: quantity.high.filter(|v| v.is_finite()),
-                        unit: &quantity.unit,
+                        unit: quantity.unit.as_str().into(),
                     })
                     .collect()
             }),
@@ -507,9 +535,9 @@ impl<'a> DocumentView<'a> {
                     .iter()
                     .map(|time| TimeView {
                         span: span(time.span),
-                        value: time.value.as_deref(),
+                        value: time.value.as_deref().map(Cow::from),
                         granularity: time.granularity,
-                        unresolved: time.unresolved.as_deref(),
+                        unresolved: time.unresolved.as_deref().map(Cow::from),
                     })
                     .collect()
             }),
@@ -551,6 +579,15 @@ pub fn json_schema() -> serde_json::Value {
         format!("https://attest.invalid/schema/{SCHEMA}").into(),
     );
     schema.to_value()
+}
+
+/// The schema of the object [`write_json`] writes, as `generator` refers to
+/// it: a `$ref` to its definition `Document`, added to the generator's
+/// definitions with those of the types it names, for a document that holds
+/// it among others, as the server's OpenAPI document does.
+#[cfg(feature = "schema")]
+pub fn document_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    generator.subschema_for::<DocumentView<'static>>()
 }
 
 /// The fields whose Rust type says less than the JSON does.

@@ -5,7 +5,7 @@
 //!
 //! - [`write_json`] / [`write_jsonl`] / [`to_json_value`]: the versioned
 //!   `attest.document/1` object ([`SCHEMA`]), with every span in bytes and code
-//!   points and its exact text;
+//!   points and its exact text, and [`read_json`], which reads it back;
 //! - [`brat_ann`]: brat standoff (the `.ann` beside the text as `.txt`), attributions
 //!   exactly as PolNeAR writes them, offsets in code points;
 //! - [`write_report`]: a report for people at a terminal, coloured on request;
@@ -37,8 +37,11 @@ mod terminal;
 mod testing;
 
 pub use brat::brat_ann;
+pub use json::{
+    AnalysisModel, JsonConfig, ReadError, Remake, SCHEMA, read_json, to_json_value, write_json,
+    write_jsonl,
+};
 #[cfg(feature = "schema")]
-pub use json::json_schema;
-pub use json::{AnalysisModel, JsonConfig, SCHEMA, to_json_value, write_json, write_jsonl};
+pub use json::{document_schema, json_schema};
 pub use report::{ReportConfig, write_report};
 pub use terminal::{TerminalSafeWriter, terminal_safe};

@@ -155,10 +155,8 @@ pub(crate) fn segmented_doc() -> Doc {
     doc
 }
 
-/// The story with every layer set by hand.
-pub(crate) fn full_doc() -> Doc {
-    let t = STORY;
-    let mut doc = segmented_doc();
+/// A crude part-of-speech tag for each token, from its kind.
+pub(crate) fn tag(doc: &mut Doc) {
     let pos = doc
         .tokens()
         .iter()
@@ -174,6 +172,13 @@ pub(crate) fn full_doc() -> Doc {
         })
         .collect();
     doc.set_pos(pos).unwrap();
+}
+
+/// The story with every layer set by hand.
+pub(crate) fn full_doc() -> Doc {
+    let t = STORY;
+    let mut doc = segmented_doc();
+    tag(&mut doc);
 
     let attribution =
         |source: Vec<Span>, cue: Vec<Span>, content: Vec<Span>, kind, confidence| Attribution {
