@@ -65,9 +65,12 @@ fn query<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
 const TYPED: &[(&str, Option<Schematic>, Option<Schematic>)] = &[
     ("health", None, Some(schema::<Health>)),
     ("token", None, Some(schema::<Token<'static>>)),
-    // Its answer is the attest.document/1 JSON, which attest-write writes
-    // field by field rather than from a type: its schema is in docs/.
-    ("analyze", Some(query::<AnalyzeQuery>), None),
+    // Its answer is the attest.document/1 JSON, from attest-write's types.
+    (
+        "analyze",
+        Some(query::<AnalyzeQuery>),
+        Some(attest_write::document_schema),
+    ),
     (
         "articles",
         Some(query::<ArticlesQuery>),
