@@ -120,6 +120,9 @@ fn unread<'de, D: serde::Deserializer<'de>, T: Default>(field: D) -> Result<T, D
 struct DocumentView<'a> {
     #[cfg_attr(feature = "schema", schemars(schema_with = "schema::version"))]
     schema: Cow<'a, str>,
+    // Read as the default when absent: documents of this schema written
+    // before the field was added leave it out.
+    #[serde(default)]
     model: AnalysisModel,
     id: Cow<'a, str>,
     title: Option<Cow<'a, str>>,
@@ -166,7 +169,7 @@ struct DocumentView<'a> {
     quotations: Option<Vec<QuotationView<'a>>>,
     // Not read: a diagnostic is about one run of the pipeline, and the
     // ledger keeps none.
-    #[serde(deserialize_with = "unread")]
+    #[serde(default, deserialize_with = "unread")]
     diagnostics: Vec<DiagnosticView<'a>>,
 }
 

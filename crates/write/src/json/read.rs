@@ -427,6 +427,16 @@ mod tests {
     }
 
     #[test]
+    fn a_document_written_before_the_model_field_reads_back() {
+        let written = line(&full_doc(), false);
+        let mut older: serde_json::Value = serde_json::from_str(&written).unwrap();
+        let fields = older.as_object_mut().unwrap();
+        assert!(fields.remove("model").is_some() && fields.remove("diagnostics").is_some());
+        let back = read(&older.to_string()).unwrap();
+        assert_eq!(line(&back, false), line(&read(&written).unwrap(), false));
+    }
+
+    #[test]
     fn a_span_that_does_not_fit_its_text_fails_saying_how() {
         let written = line(&full_doc(), true);
         let cases = [
