@@ -25,7 +25,8 @@ ledger's `attest export statements` columns, without the text) and `claims`
 (`id`, `n_statements`, `n_articles`), with the ids the ledger would give.
 `attest statements` gives each statement's stems, figures, names and LSH band
 keys; Spark joins statements on band keys, keeps for each statement the
-candidates the ledger would read (the latest exemplars of each key before it),
+candidates the ledger would read (of the latest exemplars of each key before
+it, those found under the most keys),
 applies the pair check (claim_rule.py), finds the connected components of the
 candidate graph by min-label propagation, and runs the ledger's sequential
 assignment in each component, in the ledger's order. Which statements are a
@@ -41,6 +42,7 @@ import os
 import subprocess
 import threading
 from collections import deque
+from operator import add
 
 from pyspark import SparkFiles
 from pyspark.sql import SparkSession
@@ -218,6 +220,15 @@ def band_windows(members):
             recent.append(key)
 
 
+def most_shared(group):
+    """A statement's candidates, from `(keys it was found under, candidate)`
+    pairs: the MOST_CANDIDATES found under the most keys, the latest first
+    among equals, as the ledger's lookup orders and cuts them."""
+    statement, found = group
+    for _, candidate in sorted(found, reverse=True)[: claim_rule.MOST_CANDIDATES]:
+        yield statement, candidate
+
+
 def components(keys, edges):
     """Each key's component: the least key it is connected to, by min-label
     propagation until no label changes."""
@@ -246,7 +257,8 @@ def group_claims(statements, rounds, most_rounds=10):
 
     The ledger reads, for each band key of a statement, the latest
     PER_BAND_KEY exemplars stored before it, where exemplars are the first
-    EXEMPLARS statements of each claim. Given the set of exemplars, the
+    EXEMPLARS statements of each claim, and compares those found under at
+    least LEAST_SHARED_BANDS of its keys. Given the set of exemplars, the
     candidates of every statement follow, and the assignment within each
     connected component of the candidate graph is the ledger's sequential
     rule. Started from every statement and repeated with the exemplars each
@@ -265,7 +277,16 @@ def group_claims(statements, rounds, most_rounds=10):
         flagged = bands.leftOuterJoin(exemplars).map(
             lambda item: (item[1][0], (item[0], item[1][1] is not None))
         )
-        pairs = flagged.groupByKey().flatMap(lambda group: band_windows(group[1])).distinct().cache()
+        pairs = (
+            flagged.groupByKey()
+            .flatMap(lambda group: band_windows(group[1]))
+            .map(lambda pair: (pair, 1))
+            .reduceByKey(add)
+            .map(lambda item: (item[0][0], (item[1], item[0][1])))
+            .groupByKey()
+            .flatMap(most_shared)
+            .cache()
+        )
         edges = (
             pairs.map(lambda pair: (pair[1], pair[0]))
             .join(prints)

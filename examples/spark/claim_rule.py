@@ -18,6 +18,7 @@ CONTAINMENT_WITHOUT_FIGURES = 0.6
 LEAST_SHARED_STEMS = 3
 EXEMPLARS = 8
 PER_BAND_KEY = 8
+MOST_CANDIDATES = 16
 
 
 class Print:
@@ -80,8 +81,9 @@ def best_match(print_, candidates, traits_of):
 def assign(statements):
     """The ledger's assignment over statements in the order it stores them:
     each `(key, print, may_start, candidates)`, where `candidates` are the
-    keys of earlier statements its band keys find (at most PER_BAND_KEY
-    latest exemplars a key). A claim is named by its first statement's key,
+    keys of earlier statements its band keys find (each key cut to the
+    PER_BAND_KEY latest exemplars stored before it), at most MOST_CANDIDATES:
+    those found under the most keys, the latest first among equals. A claim is named by its first statement's key,
     so that the lowest claim is the oldest, as the ledger's ids are. Yields
     `(key, claim, exemplar)` for each statement stored; a statement that
     carries no claim and may not start one is not stored."""
@@ -112,6 +114,9 @@ def check_cases(path):
     with open(path, encoding="utf-8") as file:
         cases = json.load(file)
     failures = []
+    for name, value in cases["bounds"].items():
+        if globals()[name] != value:
+            failures.append(f"bounds: {name} is {globals()[name]}, not {value}")
     for case in cases["same_claim"]:
         a, b = Print.of(case["a"]), Print.of(case["b"])
         if same_claim(a, b) != case["same"] or same_claim(b, a) != case["same"]:

@@ -1,11 +1,13 @@
 //! The pair rule and the choice among candidates on the cases of
 //! `tests/data/rule-cases.json`, which the Spark grouping's Python
 //! restatement of the rule (`examples/spark/claim_rule.py`) is held to as
-//! well.
+//! well, and the bounds of the candidate rule that both restate.
 
 use std::collections::HashMap;
 
-use attest_claims::{ClaimTraits, Figure, Fingerprint, best_match};
+use attest_claims::{
+    ClaimTraits, EXEMPLARS, Figure, Fingerprint, MOST_CANDIDATES, PER_BAND_KEY, best_match,
+};
 use serde_json::Value;
 
 fn cases() -> Value {
@@ -93,5 +95,17 @@ fn the_best_candidate_is_chosen_in_each_case() {
             |claim| traits.get(&claim),
         );
         assert_eq!(chosen, case["claim"].as_u64(), "{}", case["why"]);
+    }
+}
+
+#[test]
+fn the_bounds_of_the_candidate_rule_are_those_both_restate() {
+    let bounds = &cases()["bounds"];
+    for (name, value) in [
+        ("EXEMPLARS", EXEMPLARS),
+        ("PER_BAND_KEY", PER_BAND_KEY),
+        ("MOST_CANDIDATES", MOST_CANDIDATES),
+    ] {
+        assert_eq!(bounds[name].as_u64(), Some(value as u64), "{name}");
     }
 }

@@ -81,37 +81,11 @@ pub(crate) fn check(conn: &Conn<'_>, writable: bool) -> DbResult<CheckReport> {
             ));
         }
     }
-    let without_text: i64 = conn.value(
-        "SELECT count(*) FROM articles a WHERE NOT EXISTS \
-         (SELECT 1 FROM article_texts t WHERE t.article = a.id)",
-        values![],
-    )?;
-    if without_text > 0 {
-        count_mismatches.push(format!("{without_text} articles without their text"));
-    }
-    let wrong_sources: i64 = conn.value(
-        "SELECT count(*) FROM sources s WHERE \
-         s.n_articles != (SELECT count(DISTINCT p.article) FROM appearances p WHERE p.source = s.id) \
-         OR s.n_statements != (SELECT coalesce(sum(p.n_statements), 0) FROM appearances p \
-         WHERE p.source = s.id) OR s.n_articles = 0",
-        values![],
-    )?;
-    if wrong_sources > 0 {
-        count_mismatches.push(format!(
-            "{wrong_sources} sources whose counts are not their appearances"
-        ));
-    }
-    let wrong_claims: i64 = conn.value(
-        "SELECT count(*) FROM claims c WHERE \
-         c.n_statements != (SELECT count(*) FROM statements s WHERE s.claim = c.id) \
-         OR c.n_articles != (SELECT count(DISTINCT s.article) FROM statements s WHERE s.claim = c.id) \
-         OR c.n_statements = 0",
-        values![],
-    )?;
-    if wrong_claims > 0 {
-        count_mismatches.push(format!(
-            "{wrong_claims} claims whose counts are not their statements"
-        ));
+    for (sql, what) in MISMATCHES {
+        let wrong: i64 = conn.value(sql, values![])?;
+        if wrong > 0 {
+            count_mismatches.push(format!("{wrong} {what}"));
+        }
     }
     let cells = crate::cells::mismatches(conn)?;
     if cells > 0 {
@@ -126,3 +100,34 @@ pub(crate) fn check(conn: &Conn<'_>, writable: bool) -> DbResult<CheckReport> {
         count_mismatches,
     })
 }
+
+/// Counts of rows at odds with the rows they stand for, each with what such
+/// a row is.
+const MISMATCHES: [(&str, &str); 4] = [
+    (
+        "SELECT count(*) FROM articles a WHERE NOT EXISTS \
+         (SELECT 1 FROM article_texts t WHERE t.article = a.id)",
+        "articles without their text",
+    ),
+    (
+        "SELECT count(*) FROM sources s WHERE \
+         s.n_articles != (SELECT count(DISTINCT p.article) FROM appearances p WHERE p.source = s.id) \
+         OR s.n_statements != (SELECT coalesce(sum(p.n_statements), 0) FROM appearances p \
+         WHERE p.source = s.id) OR s.n_articles = 0",
+        "sources whose counts are not their appearances",
+    ),
+    (
+        "SELECT count(*) FROM claims c WHERE \
+         c.n_statements != (SELECT count(*) FROM statements s WHERE s.claim = c.id) \
+         OR c.n_articles != (SELECT count(DISTINCT s.article) FROM statements s WHERE s.claim = c.id) \
+         OR c.n_statements = 0",
+        "claims whose counts are not their statements",
+    ),
+    // Band rows have no foreign key (schema version 6): removing an article
+    // takes its statements' rows out itself.
+    (
+        "SELECT count(*) FROM claim_bands b WHERE NOT EXISTS \
+         (SELECT 1 FROM statements s WHERE s.id = b.statement)",
+        "band rows of no statement",
+    ),
+];

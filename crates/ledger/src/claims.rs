@@ -13,8 +13,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::LazyLock;
 
 use attest_claims::{
-    Appearance, BANDS, ClaimTraits, EXEMPLARS, Figure, Fingerprint, PER_BAND_KEY, Role, best_match,
-    in_grouping_order, publication_order, roles, statements,
+    Appearance, BANDS, ClaimTraits, EXEMPLARS, Figure, Fingerprint, MOST_CANDIDATES, PER_BAND_KEY,
+    Role, best_match, in_grouping_order, publication_order, roles, statements,
 };
 use attest_doc::{Doc, OffsetIndex, Published, StanceLabel, from_serde_name};
 use rusqlite::types::Value;
@@ -24,9 +24,11 @@ use crate::db::{Conn, DbResult, Row, values};
 use crate::query::Filter;
 use crate::rows::{Cell, Tabular};
 
-/// Candidates: the latest [`PER_BAND_KEY`] statements of each band key of a
-/// new one (only a claim's first [`EXEMPLARS`] statements have band keys), so
-/// that a lookup reads a bounded number of index entries at any size.
+/// Candidates: of the latest [`PER_BAND_KEY`] statements of each band key of
+/// a new one (only a claim's first [`EXEMPLARS`] statements have band keys),
+/// the [`MOST_CANDIDATES`] found under the most keys, the latest first among
+/// equals; so a lookup reads a bounded number of index entries and of
+/// statements at any size.
 pub(crate) static CANDIDATES_SQL: LazyLock<String> = LazyLock::new(|| {
     let per_key: Vec<String> = (1..=BANDS)
         .map(|i| {
@@ -40,7 +42,8 @@ pub(crate) static CANDIDATES_SQL: LazyLock<String> = LazyLock::new(|| {
         "SELECT s.id, s.claim, s.stems, s.figures, s.names, s.years, c.names AS claim_names, \
          c.years AS claim_years, c.n_statements AS claim_statements \
          FROM statements s JOIN claims c ON c.id = s.claim \
-         WHERE s.id IN ({}) ORDER BY s.id",
+         WHERE s.id IN (SELECT statement FROM ({}) AS found GROUP BY statement \
+         ORDER BY COUNT(*) DESC, statement DESC LIMIT {MOST_CANDIDATES}) ORDER BY s.id",
         per_key.join(" UNION ALL ")
     )
 });
@@ -50,14 +53,15 @@ pub(crate) static CANDIDATES_SQL: LazyLock<String> = LazyLock::new(|| {
 const STATEMENT_TEXT: &str =
     "substr(t.text, CAST(s.cp_start + 1 AS INTEGER), CAST(s.cp_end - s.cp_start AS INTEGER))";
 
-/// A statement's band keys, in one statement.
+/// A statement's band keys, in one statement. Two bands of one statement
+/// whose keys collide give one row.
 static BANDS_SQL: LazyLock<String> = LazyLock::new(|| {
     let statement = BANDS + 1;
     let rows: Vec<String> = (1..=BANDS)
         .map(|i| format!("(?{i}, ?{statement})"))
         .collect();
     format!(
-        "INSERT INTO claim_bands (band_key, statement) VALUES {}",
+        "INSERT INTO claim_bands (band_key, statement) VALUES {} ON CONFLICT DO NOTHING",
         rows.join(", ")
     )
 });
@@ -146,8 +150,25 @@ pub(crate) fn store(tx: &Conn<'_>, doc: &Doc, article: i64) -> DbResult<()> {
 /// Takes an article's statements out of their claims before the article is
 /// removed, and removes the claims left with none. A claim keeps the name
 /// words the removed statements brought: they only ever keep statements
-/// apart, and a replaced article brings its names back.
+/// apart, and a replaced article brings its names back. `claim_bands` has no
+/// index by statement, which would cost as much again as the table: each
+/// statement's band keys are worked out again from its stored stems.
 pub(crate) fn remove(tx: &Conn<'_>, article: i64) -> DbResult<()> {
+    let stored = tx.rows(
+        "SELECT id, stems FROM statements WHERE article = ?1",
+        values![article],
+    )?;
+    for row in stored {
+        let print = Fingerprint {
+            stems: stems(&row)?,
+            figures: Vec::new(),
+            names: Vec::new(),
+            years: Vec::new(),
+        };
+        let mut keys = band_values(&print);
+        keys.push(Value::Integer(row.get("id")?));
+        tx.execute(&REMOVE_BANDS_SQL, &keys)?;
+    }
     let touched = tx
         .rows(
             "SELECT claim, CAST(COUNT(*) AS BIGINT) AS n FROM statements WHERE article = ?1 \
@@ -174,6 +195,16 @@ pub(crate) fn remove(tx: &Conn<'_>, article: i64) -> DbResult<()> {
     }
     Ok(())
 }
+
+/// Removes a statement's band rows, if it has any, by their keys.
+static REMOVE_BANDS_SQL: LazyLock<String> = LazyLock::new(|| {
+    let keys: Vec<String> = (1..=BANDS).map(|i| format!("?{i}")).collect();
+    format!(
+        "DELETE FROM claim_bands WHERE statement = ?{} AND band_key IN ({})",
+        BANDS + 1,
+        keys.join(", ")
+    )
+});
 
 /// A fingerprint's band keys as SQL values.
 fn band_values(print: &Fingerprint) -> Vec<Value> {
@@ -235,17 +266,21 @@ fn words(text: &str) -> Vec<String> {
 
 /// A stored statement's fingerprint.
 fn fingerprint(row: &Row) -> DbResult<Fingerprint> {
-    let stems = row
-        .get::<Vec<u8>>("stems")?
-        .chunks_exact(4)
-        .map(|bytes| u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
-        .collect();
     Ok(Fingerprint {
-        stems,
+        stems: stems(row)?,
         figures: figures(&row.get::<String>("figures")?),
         names: words(&row.get::<String>("names")?),
         years: figures(&row.get::<String>("years")?),
     })
+}
+
+/// A stored statement's stems.
+fn stems(row: &Row) -> DbResult<Vec<u32>> {
+    Ok(row
+        .get::<Vec<u8>>("stems")?
+        .chunks_exact(4)
+        .map(|bytes| u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+        .collect())
 }
 
 /// Which claims [`crate::Ledger::claims`] lists.
