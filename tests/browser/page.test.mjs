@@ -430,6 +430,16 @@ try {
     const found = before.attributions[0];
     await page.click('#attribution-0 .correct-button');
     assert.equal(await page.locator('#attribution-0 .correct-button').getAttribute('aria-expanded'), 'true');
+    // The labels offered are the API's, in its order.
+    const openapi = await (await page.request.get(`${base}/v1/openapi.json`)).json();
+    const labels = (name) => {
+      const schema = openapi.components.schemas[name];
+      return schema.enum || schema.oneOf.map((variant) => variant.const);
+    };
+    const offered = (select) => page.locator(`select[name=${select}] option`).evaluateAll((options) => options.map((o) => o.value).filter(Boolean));
+    assert.deepEqual(await offered('stance-0'), labels('StanceLabel'));
+    assert.deepEqual(await offered('type-0'), labels('SourceKind'));
+    assert.deepEqual(await offered('kind-0'), labels('AttributionKind'));
     await axe(page, 'a correction form');
     // A typed source needs its name: the error stands beside the field.
     await page.selectOption('select[name=source-0]', 'named');

@@ -2,17 +2,13 @@
 // ever reaches the page as text nodes, never as markup.
 'use strict';
 
-// The stances, in the order app.css gives each its colour (`.stance-asserts {
-// --stance: … }`), which is the order of the enum: a stance class is added in
-// the style sheet, not here. The style sheet is loaded before this deferred
-// script runs.
-const STANCES = [...document.styleSheets]
-  .flatMap((sheet) => [...sheet.cssRules])
-  .filter((rule) => rule.style && rule.style.getPropertyValue('--stance'))
-  .map((rule) => /^\.stance-([a-z_]+)$/.exec(rule.selectorText))
-  .filter((match) => match && match[1] !== 'none')
-  .map((match) => match[1]);
-const KINDS = ['person', 'organization', 'unnamed', 'document', 'media_outlet', 'social_media'];
+// The labels the page shows and offers (stances, source types, attribution
+// kinds) are the API's, read from its OpenAPI document before anything is
+// drawn: the page keeps no list of its own. Each stance's colour is its
+// `.stance-…` class in app.css.
+let STANCES = [];
+let KINDS = [];
+let ATTRIBUTION_KINDS = [];
 const KIND_NAMES = {
   person: 'people', organization: 'organizations', unnamed: 'unnamed sources',
   document: 'documents', media_outlet: 'media outlets', social_media: 'social media',
@@ -172,6 +168,7 @@ form.addEventListener('submit', async (event) => {
     const count = (doc.attributions || []).length;
     statusLine.textContent = `${count} attribution${count === 1 ? '' : 's'} · ${took} ms`;
     lastDoc = doc;
+    await labelsReady;
     renderDocument(doc);
     if (!window.matchMedia('(min-width: 801px)').matches) {
       document.getElementById('result').scrollIntoView({ block: 'start' });
@@ -775,7 +772,6 @@ async function sourcePage(id) {
   });
 }
 
-const ATTRIBUTION_KINDS = ['direct', 'mixed', 'indirect', 'according_to'];
 // Whether the server takes corrections (attest serve --allow-corrections).
 let correctionsAllowed = false;
 
@@ -1271,6 +1267,7 @@ async function claimPage(id) {
 }
 
 window.attestLedger = async (hash) => {
+  await labelsReady;
   const [path, search] = hash.slice(1).split('?');
   const values = Object.fromEntries(new URLSearchParams(search || ''));
   const parts = path.split('/');
@@ -1284,6 +1281,17 @@ window.attestLedger = async (hash) => {
   else if (parts[1] === 'outlets') await outletsPage(values);
   else await topSources(values);
 };
+
+const labelsReady = api('/v1/openapi.json').then((openapi) => {
+  // A label enum's schema is an `enum`, or a `oneOf` of documented `const`s.
+  const values = (name) => {
+    const schema = openapi.components.schemas[name];
+    return schema.enum || schema.oneOf.map((variant) => variant.const);
+  };
+  STANCES = values('StanceLabel');
+  KINDS = values('SourceKind');
+  ATTRIBUTION_KINDS = values('AttributionKind');
+});
 
 // What the server offers; the article page waits for it to know whether it
 // may offer corrections.
