@@ -1,12 +1,13 @@
 //! Currencies as news copy writes them (`data/currencies.tsv`), with their
 //! ISO 4217 codes.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use crate::{columns, entries};
 
 /// Where a currency's written form stands, and so how it is compared.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum CurrencyUse {
     /// A sign before the number ("$", "€"), compared as written.
     Sign,
@@ -57,24 +58,37 @@ fn parse(text: &'static str) -> Result<Vec<Currency>, String> {
         .collect()
 }
 
-static CURRENCIES: LazyLock<Vec<Currency>> =
-    LazyLock::new(|| parse(CURRENCIES_TSV).unwrap_or_default());
+/// The rows by written form and use, and the lowercased codes and dollar
+/// prefixes that may start a quantity: both looked up once per token.
+struct Currencies {
+    codes: HashMap<(&'static str, CurrencyUse), &'static str>,
+    starts: HashSet<String>,
+}
+
+static CURRENCIES: LazyLock<Currencies> = LazyLock::new(|| {
+    let rows = parse(CURRENCIES_TSV).unwrap_or_default();
+    Currencies {
+        starts: rows
+            .iter()
+            .filter(|c| matches!(c.used, CurrencyUse::Code | CurrencyUse::DollarPrefix))
+            .map(|c| c.written.to_ascii_lowercase())
+            .collect(),
+        codes: rows
+            .into_iter()
+            .map(|c| ((c.written, c.used), c.code))
+            .collect(),
+    }
+});
 
 /// The ISO 4217 code of a currency written `written` in that use.
 pub fn currency(written: &str, used: CurrencyUse) -> Option<&'static str> {
-    CURRENCIES
-        .iter()
-        .find(|c| c.used == used && c.written == written)
-        .map(|c| c.code)
+    CURRENCIES.codes.get(&(written, used)).copied()
 }
 
 /// Whether `lower`, a lowercased token, is a currency's code or dollar
 /// prefix, which may start a quantity ("usd", "hk").
 pub fn starts_currency(lower: &str) -> bool {
-    CURRENCIES.iter().any(|c| {
-        matches!(c.used, CurrencyUse::Code | CurrencyUse::DollarPrefix)
-            && c.written.eq_ignore_ascii_case(lower)
-    })
+    CURRENCIES.starts.contains(lower)
 }
 
 #[cfg(test)]
@@ -84,7 +98,7 @@ mod tests {
     #[test]
     fn the_shipped_file_parses_and_lists_each_form_once_per_use() {
         let rows = parse(CURRENCIES_TSV).unwrap();
-        assert_eq!(rows.len(), CURRENCIES.len());
+        assert_eq!(rows.len(), CURRENCIES.codes.len());
         for (i, row) in rows.iter().enumerate() {
             assert!(
                 !rows[..i]

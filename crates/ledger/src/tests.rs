@@ -6,6 +6,7 @@ use std::time::Duration;
 use attest_doc::{Article, Doc, Layer, SourceKind, StanceLabel};
 use rusqlite::Connection;
 
+use crate::db::Conn;
 use crate::testing::{Said, TestDb, remove_ledger, segmented, story, temp_ledger};
 use crate::*;
 
@@ -1015,21 +1016,35 @@ fn corrections_stand_beside_what_attest_found(db: &TestDb) {
     drop(ledger);
 }
 
-/// Storing an article adds it to its statistics cell and its stances to the
-/// cell's stance rows; both are looked up through their index
-/// (`stats_cells_key`, `stats_stances_key`), with or without an outlet and a
-/// date. In PostgreSQL `IS NOT DISTINCT FROM` read every cell instead, for
-/// each article stored. PostgreSQL is told not to scan, since it would rather
-/// scan a table this small whatever the condition.
-fn finds_the_cell_of_an_article_through_its_index(db: &TestDb) {
-    let ledger = Ledger::open(db.location()).unwrap();
-    let conn = ledger.conn();
+/// The lines of the plan either database makes for `sql`. PostgreSQL is told
+/// not to scan, since it would rather scan a table this small whatever the
+/// condition.
+fn query_plan(conn: &Conn<'_>, sql: &str, params: &[rusqlite::types::Value]) -> Vec<String> {
     let explain = if conn.is_postgres() {
         conn.batch("SET enable_seqscan = off").unwrap();
         "EXPLAIN"
     } else {
         "EXPLAIN QUERY PLAN"
     };
+    conn.rows(&format!("{explain} {sql}"), params)
+        .unwrap()
+        .into_iter()
+        .flat_map(|row| row.into_values())
+        .filter_map(|value| match value {
+            rusqlite::types::Value::Text(line) => Some(line),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Storing an article adds it to its statistics cell and its stances to the
+/// cell's stance rows; both are looked up through their index
+/// (`stats_cells_key`, `stats_stances_key`), with or without an outlet and a
+/// date. In PostgreSQL `IS NOT DISTINCT FROM` read every cell instead, for
+/// each article stored.
+fn finds_the_cell_of_an_article_through_its_index(db: &TestDb) {
+    let ledger = Ledger::open(db.location()).unwrap();
+    let conn = ledger.conn();
     let values = [1; cells::COLUMNS.len()];
     for (outlet, date) in [
         (Some("Coast Herald"), Some("2026-01-02")),
@@ -1047,16 +1062,7 @@ fn finds_the_cell_of_an_article_through_its_index(db: &TestDb) {
             ),
             (remove_stances, "stats_stances_key"),
         ] {
-            let plan: Vec<String> = conn
-                .rows(&format!("{explain} {sql}"), &params)
-                .unwrap()
-                .into_iter()
-                .flat_map(|row| row.into_values())
-                .filter_map(|value| match value {
-                    rusqlite::types::Value::Text(line) => Some(line),
-                    _ => None,
-                })
-                .collect();
+            let plan = query_plan(&conn, &sql, &params);
             assert!(
                 plan.iter().any(|line| line.contains(index)),
                 "{sql}: {plan:?}"
@@ -1073,25 +1079,10 @@ fn finds_the_cell_of_an_article_through_its_index(db: &TestDb) {
 fn finds_a_statements_candidates_through_the_band_index(db: &TestDb) {
     let ledger = Ledger::open(db.location()).unwrap();
     let conn = ledger.conn();
-    let explain = if conn.is_postgres() {
-        conn.batch("SET enable_seqscan = off").unwrap();
-        "EXPLAIN"
-    } else {
-        "EXPLAIN QUERY PLAN"
-    };
     let keys: Vec<rusqlite::types::Value> = (0..attest_claims::BANDS as i64)
         .map(rusqlite::types::Value::Integer)
         .collect();
-    let plan: Vec<String> = conn
-        .rows(&format!("{explain} {}", *claims::CANDIDATES_SQL), &keys)
-        .unwrap()
-        .into_iter()
-        .flat_map(|row| row.into_values())
-        .filter_map(|value| match value {
-            rusqlite::types::Value::Text(line) => Some(line),
-            _ => None,
-        })
-        .collect();
+    let plan = query_plan(&conn, &claims::CANDIDATES_SQL, &keys);
     let band_index = if conn.is_postgres() {
         "claim_bands_key"
     } else {
