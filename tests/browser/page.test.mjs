@@ -290,6 +290,86 @@ try {
     await page.unroute('**/v1/analyze');
   });
 
+  await check('downloads: the document as JSON, the attributions as CSV and brat; print: the text, then a table', async () => {
+    await analyse(page, sample, { title: 'Dockworkers strike at Port of Halvard over automation plan' });
+    const save = async (label) => {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.click(`.downloads button:has-text("${label}")`),
+      ]);
+      return { name: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') };
+    };
+    const json = await save('JSON');
+    assert.equal(json.name, 'dockworkers-strike-at-port-of-halvard-over-automation-plan.json');
+    const doc = JSON.parse(json.text);
+    const count = doc.attributions.length;
+    assert.ok(count > 3, 'the sample has attributions');
+    assert.equal(await page.locator('#article-view .cue').count() >= count, true);
+    const csv = await save('CSV');
+    assert.match(csv.name, /\.csv$/);
+    const lines = csv.text.split('\r\n').filter(Boolean);
+    assert.equal(lines.length, count + 1, 'a header and a row per attribution');
+    assert.match(lines[0], /^attribution,kind,confidence,stance,source,source_type,source_words,cue,content,content_offsets$/);
+    const first = doc.attributions[0].content[0];
+    assert.ok(lines[1].includes(`${first.cp_start}-${first.cp_end}`), 'offsets in code points');
+    const brat = await save('brat');
+    assert.match(brat.name, /\.ann$/);
+    assert.match(brat.text, /^T1\tSource \d+ \d+\t/);
+    assert.equal((brat.text.match(/^E\d+\t/gm) || []).length, count, 'an event per attribution');
+
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await page.locator('#analyse-form').isVisible(), false, 'no form in print');
+    assert.equal(await page.locator('#side-panel').isVisible(), false);
+    assert.equal(await page.locator('#article-view').isVisible(), true, 'the text with its marks');
+    assert.equal(await page.locator('.print-only tbody tr').count(), count, 'then a row per attribution');
+    await page.screenshot({ path: join(shots, 'print.png'), fullPage: true });
+    await page.pdf({ path: join(shots, 'print.pdf'), format: 'A4' });
+    await page.emulateMedia({ media: 'screen' });
+    assert.equal(await page.locator('.print-only').isVisible(), false, 'the table is for print only');
+  });
+
+  await check('an article over the server\'s limit is refused in words before it is sent', async () => {
+    await page.goto(`${base}/`);
+    await page.waitForFunction(() => maxBodyBytes !== null);
+    let sent = 0;
+    const count = (request) => { if (request.url().endsWith('/v1/analyze')) sent += 1; };
+    page.on('request', count);
+    await page.fill('#article-text', 'The council said the budget would pass. '.repeat(64 * 1024));
+    await page.click('#analyse-button');
+    await page.waitForSelector('#text-error');
+    assert.match(await page.locator('#text-error').innerText(), /^Too long to analyse here: at most 2 MB; this article is 2\.5 MB\.$/);
+    page.off('request', count);
+    assert.equal(sent, 0, 'nothing was sent');
+    await page.fill('#article-text', '');
+  });
+
+  await check('a stopped server: the result stays, the page says why, and Try again asks again', async () => {
+    const own = await startServer([]);
+    const tab = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await tab.goto(`${own.base}/`);
+      await tab.fill('#article-text', sample);
+      await tab.click('#analyse-button');
+      await tab.waitForSelector('#article-view p');
+      const cues = await tab.locator('#article-view .cue').count();
+      own.child.kill('SIGTERM');
+      await new Promise((stopped) => own.child.once('exit', stopped));
+      await tab.click('#analyse-button');
+      await tab.waitForSelector('#analyse-status button.retry');
+      assert.match(await tab.locator('#analyse-status').innerText(), /cannot be reached.*The result shown is the last one/s);
+      assert.equal(await tab.locator('#article-view .cue').count(), cues, 'what was on screen stays');
+      let asked = 0;
+      tab.on('request', (request) => { if (request.url().endsWith('/v1/analyze')) asked += 1; });
+      await tab.click('#analyse-status button.retry');
+      await tab.waitForFunction(() => !document.querySelector('#analyse-button').disabled);
+      await tab.waitForSelector('#analyse-status button.retry');
+      assert.equal(asked, 1, 'Try again sent the article again');
+      await axe(tab, 'Analyse with the server stopped');
+    } finally {
+      await tab.close();
+    }
+  });
+
   await check('what an article says only "allegedly" is marked as a hedge', async () => {
     await page.goto(`${base}/`);
     await page.fill('#article-text', 'The bridge, which allegedly failed its last inspection, will apparently stay open until May.');
@@ -323,6 +403,23 @@ try {
     assert.equal(await phone.evaluate(() => window.scrollY), before, 'the page does not jump');
     await phone.screenshot({ path: join(shots, 'analyse-phone.png'), fullPage: true });
     await phone.close();
+  });
+
+  await check('the ledger with the server out of reach keeps its view, says why, and Try again loads it', async () => {
+    assert.ok(ledgerReady, `attest ingest failed: ${ingest.stderr}`);
+    await page.goto(`${base}/#ledger`);
+    await page.waitForSelector('#ledger-content:not([aria-busy]) table');
+    const rows = await page.locator('#ledger-content tbody tr').count();
+    await page.route('**/v1/sources?*', (route) => route.abort('connectionrefused'));
+    await page.evaluate(() => { location.hash = '#ledger?type=person'; });
+    await page.waitForSelector('#ledger-content .unreachable button.retry');
+    assert.match(await page.locator('#ledger-content .unreachable').innerText(), /cannot be reached/);
+    assert.equal(await page.locator('#ledger-content tbody tr').count(), rows, 'the last view stays');
+    await axe(page, 'ledger with the server out of reach');
+    await page.unroute('**/v1/sources?*');
+    await page.click('#ledger-content .unreachable button.retry');
+    await page.waitForSelector('#ledger-content:not([aria-busy]) table');
+    assert.equal(await page.locator('#ledger-content .unreachable').count(), 0, 'the message goes once loaded');
   });
 
   await check('the ledger: top sources, a source page with its timeline, an article', async () => {

@@ -210,6 +210,7 @@ fn health_openapi_and_the_page() {
     assert_eq!(health.status, 200);
     let json = health.json();
     assert_eq!(json["status"], "ok");
+    assert_eq!(json["max_body_bytes"], 2 * 1024 * 1024, "the default limit");
     assert!(
         json["stages"]
             .as_array()
@@ -294,6 +295,44 @@ fn analyze_reads_json_text_and_html() {
         record.to_string().as_bytes(),
     );
     assert!(with_tokens.json()["tokens"].is_array());
+
+    // The page's brat download is the .ann file `attest analyze --format brat` writes.
+    let brat = server.request(
+        "POST",
+        "/v1/analyze?format=brat",
+        Some("application/json"),
+        record.to_string().as_bytes(),
+    );
+    brat.served("the brat answer");
+    assert_eq!(
+        brat.header("content-type"),
+        Some("text/plain; charset=utf-8")
+    );
+    let dir = std::env::temp_dir().join(format!("attest-serve-brat-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let article = dir.join("article.txt");
+    std::fs::write(&article, record["text"].as_str().expect("a text")).expect("written");
+    let out = dir.join("brat");
+    cli(&[
+        "analyze",
+        "--format",
+        "brat",
+        "--out",
+        out.to_str().expect("a UTF-8 path"),
+        article.to_str().expect("a UTF-8 path"),
+    ]);
+    let ann = std::fs::read(out.join("article.ann")).expect("the .ann file");
+    assert!(
+        ann.starts_with(b"T1\tSource "),
+        "{}",
+        String::from_utf8_lossy(&ann)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&brat.body),
+        String::from_utf8_lossy(&ann)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 
     // A misspelt key would otherwise be dropped without a word.
     let misspelt =

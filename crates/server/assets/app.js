@@ -48,23 +48,65 @@ function quoted(text) {
   return /^["“‘'«]/.test(text) ? text : `“${text}”`;
 }
 
+// "2 MB", "3.4 MB": a size in words, in mebibytes as the limits are set.
+function megabytes(bytes) {
+  const mb = bytes / (1024 * 1024);
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
+}
+
 function percent(share) {
   return `${Math.round(share * 100)}%`;
 }
 
-async function api(path, options) {
-  const response = await fetch(path, options);
-  let body = null;
+// A request that never reached the server (stopped, or the network down),
+// told apart from the server's own refusals so that the page can keep what
+// it shows and offer to try again.
+class Unreachable extends Error {
+  constructor() {
+    super('the attest server cannot be reached: it may have stopped, or the network is down');
+  }
+}
+
+// The answer's text, or the server's error message thrown.
+async function apiText(path, options) {
+  let response;
   try {
-    body = await response.json();
+    response = await fetch(path, options);
   } catch (_) {
-    body = null;
+    throw new Unreachable();
+  }
+  let text;
+  try {
+    text = await response.text();
+  } catch (_) {
+    throw new Unreachable();
   }
   if (!response.ok) {
-    const message = body && body.error ? body.error.message : `${response.status} ${response.statusText}`;
+    let message = `${response.status} ${response.statusText}`;
+    try {
+      message = JSON.parse(text).error.message || message;
+    } catch (_) {
+      // Not the API's JSON error: the status says what there is to say.
+    }
     throw new Error(message);
   }
-  return body;
+  return text;
+}
+
+async function api(path, options) {
+  const text = await apiText(path, options);
+  try {
+    return JSON.parse(text);
+  } catch (_) {
+    return null;
+  }
+}
+
+// A "Try again" button that runs `again`.
+function retryButton(again) {
+  const button = el('button', { type: 'button', class: 'retry' }, 'Try again');
+  button.addEventListener('click', again);
+  return button;
 }
 
 // ---------------------------------------------------------------- Analyse
@@ -74,6 +116,9 @@ const statusLine = document.getElementById('analyse-status');
 const articleView = document.getElementById('article-view');
 const sidePanel = document.getElementById('side-panel');
 let lastDoc = null;
+// The last analysis: the server's answer as it came, and the request that
+// asked for it, for the downloads.
+let lastAnalysis = null;
 
 // An error in words beside the field it is about; the form stays as it was.
 function fieldError(input, message) {
@@ -111,6 +156,7 @@ function publishedValue(date, time) {
 
 function clearResult() {
   lastDoc = null;
+  lastAnalysis = null;
   document.getElementById('result').hidden = true;
   articleView.replaceChildren();
   sidePanel.replaceChildren();
@@ -157,25 +203,40 @@ form.addEventListener('submit', async (event) => {
   button.disabled = true;
   statusLine.className = '';
   statusLine.textContent = 'Analysing…';
+  const request = {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(record),
+  };
+  const bytes = new TextEncoder().encode(request.body).length;
+  if (maxBodyBytes && bytes > maxBodyBytes) {
+    refuse(form.elements.text, `Too long to analyse here: at most ${megabytes(maxBodyBytes)}; this article is ${megabytes(bytes)}.`);
+    return;
+  }
   try {
     const started = performance.now();
-    const doc = await api('/v1/analyze', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(record),
-    });
+    const answer = await apiText('/v1/analyze', request);
+    const doc = JSON.parse(answer);
     const took = Math.round(performance.now() - started);
     const count = (doc.attributions || []).length;
     statusLine.textContent = `${count} attribution${count === 1 ? '' : 's'} · ${took} ms`;
     lastDoc = doc;
+    lastAnalysis = { answer, request };
     await labelsReady;
     renderDocument(doc);
     if (!window.matchMedia('(min-width: 801px)').matches) {
       document.getElementById('result').scrollIntoView({ block: 'start' });
     }
   } catch (error) {
-    clearResult();
     statusLine.className = 'error';
+    if (error instanceof Unreachable) {
+      // The last result stays: nothing about it has changed.
+      statusLine.replaceChildren(`Not analysed: ${error.message}. `,
+        lastDoc ? 'The result shown is the last one. ' : '',
+        retryButton(() => form.requestSubmit()));
+      return;
+    }
+    clearResult();
     if (error.message.includes('`published`')) {
       statusLine.textContent = 'Not analysed: see the publication date.';
       fieldError(form.elements['published-date'], `The server refused this date: ${error.message}`);
@@ -564,12 +625,106 @@ function renderLegend() {
     el('dl', {}, [...STANCES, 'none'].map((s) => item(el('span', { class: `swatch stance-${s}` }), stanceTag(s)))));
 }
 
+// One row per attribution, as the CSV download and the printed table give
+// them: offsets in code points, as Python and spreadsheets count.
+function attributionRows(doc, stances) {
+  const offsets = (spans) => spans.map((s) => `${s.cp_start}-${s.cp_end}`).join(';');
+  return (doc.attributions || []).map((a, index) => {
+    const source = (doc.sources || []).find((s) => s.attributions.includes(index));
+    return {
+      attribution: index + 1,
+      kind: a.kind,
+      confidence: a.confidence,
+      stance: stanceName(stances, index),
+      source: source ? source.name : '',
+      source_type: source ? source.kind : '',
+      source_words: spansText(a.source),
+      cue: spansText(a.cue),
+      content: spansText(a.content),
+      content_offsets: offsets(a.content),
+    };
+  });
+}
+
+function csvOf(rows) {
+  if (!rows.length) return '';
+  const cell = (value) => `"${String(value).replaceAll('"', '""')}"`;
+  const columns = Object.keys(rows[0]);
+  return [columns.join(','), ...rows.map((row) => columns.map((c) => cell(row[c])).join(','))]
+    .map((line) => `${line}\r\n`).join('');
+}
+
+// The file name of a download: the article's title or id, in letters, digits
+// and hyphens.
+function downloadName(doc, extension) {
+  const base = String(doc.title || doc.id || 'article').toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'article';
+  return `${base}.${extension}`;
+}
+
+function saveFile(name, type, text) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = el('a', { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+// Downloads of this article's sourcing: the document as the server sent it,
+// the attributions as CSV, and the server's brat file.
+function downloads(doc, stances) {
+  const analysis = lastAnalysis;
+  const button = (label, save) => {
+    const node = el('button', { type: 'button' }, label);
+    node.addEventListener('click', () => save(node));
+    return node;
+  };
+  const status = el('span', { class: 'muted', role: 'status' });
+  return el('div', { class: 'downloads no-print' },
+    el('h2', {}, 'Download'),
+    button('JSON', () => saveFile(downloadName(doc, 'json'), 'application/json', analysis.answer)),
+    ' ',
+    button('CSV', () => saveFile(downloadName(doc, 'csv'), 'text/csv', csvOf(attributionRows(doc, stances)))),
+    ' ',
+    button('brat', async (node) => {
+      node.disabled = true;
+      status.textContent = '';
+      try {
+        const ann = await apiText('/v1/analyze?format=brat', analysis.request);
+        saveFile(downloadName(doc, 'ann'), 'text/plain', ann);
+      } catch (error) {
+        status.textContent = `Not downloaded: ${error.message}`;
+      } finally {
+        node.disabled = false;
+      }
+    }),
+    ' ', status);
+}
+
+// The attributions as a table, shown only in print, after the text.
+function printTable(doc, stances) {
+  const rows = attributionRows(doc, stances);
+  return el('section', { class: 'print-only' },
+    el('h2', {}, 'Attributions'),
+    table(`${rows.length} attribution${rows.length === 1 ? '' : 's'}`, [
+      { title: '#', num: true, cell: (r) => String(r.attribution) },
+      { title: 'source', cell: (r) => r.source || r.source_words || 'no source' },
+      { title: 'type', cell: (r) => r.source_type.replace('_', ' ') },
+      { title: 'stance', cell: (r) => r.stance },
+      { title: 'cue', cell: (r) => r.cue },
+      { title: 'content', cell: (r) => r.content },
+    ], rows));
+}
+
 function renderDocument(doc) {
   const stances = stanceOf(doc);
   document.getElementById('result').hidden = false;
   renderLegend();
   renderArticle(doc, stances);
   renderPanel(doc, stances);
+  if (lastAnalysis) sidePanel.prepend(downloads(doc, stances));
+  document.getElementById('print-table').replaceChildren(printTable(doc, stances));
 }
 
 // ---------------------------------------------------------------- Ledger
@@ -627,6 +782,7 @@ function placeError(filters, error) {
 let ledgerVisits = 0;
 async function ledgerPage(title, filters, load) {
   const loading = el('p', { class: 'muted', role: 'status' }, 'Loading…');
+  const shown = [...ledgerContent.childNodes].filter((node) => !node.classList?.contains('unreachable'));
   ledgerContent.replaceChildren(el('h2', {}, title), filters || '', loading);
   // Busy until the new view replaces the old, for screen readers and for
   // anything that must not read a half-built page.
@@ -635,8 +791,14 @@ async function ledgerPage(title, filters, load) {
   try {
     loading.replaceWith(...[await load()].flat().filter(Boolean));
   } catch (error) {
-    const shown = placeError(filters, error);
-    loading.replaceWith(shown || '');
+    if (error instanceof Unreachable) {
+      // What was on screen comes back, with the reason above it.
+      const alert = el('p', { class: 'form-error unreachable', role: 'alert' },
+        `Not loaded: ${error.message}. `, retryButton(route));
+      ledgerContent.replaceChildren(alert, ...(shown.length ? shown : [el('h2', {}, title)]));
+      return;
+    }
+    loading.replaceWith(placeError(filters, error) || '');
   } finally {
     if (visit === ledgerVisits) ledgerContent.removeAttribute('aria-busy');
   }
@@ -774,6 +936,8 @@ async function sourcePage(id) {
 
 // Whether the server takes corrections (attest serve --allow-corrections).
 let correctionsAllowed = false;
+// The largest request the server reads (GET /v1/health), once known.
+let maxBodyBytes = null;
 
 function labelName(name) {
   return name.replace('_', ' ');
@@ -1298,6 +1462,7 @@ const labelsReady = api('/v1/openapi.json').then((openapi) => {
 const serverReady = api('/v1/health').then((health) => {
   document.getElementById('nav-ledger').hidden = !health.ledger;
   correctionsAllowed = health.corrections;
+  maxBodyBytes = health.max_body_bytes;
 }).catch(() => {});
 
 // ---------------------------------------------------------------- Views

@@ -10,7 +10,9 @@
 //! | `text/html` | an HTML page: main text and meta tags |
 //!
 //! The answer is the document in the JSON schema of `docs/schema.md`
-//! (`?tokens=true` adds tokens and part-of-speech tags), or 413 when it would
+//! (`?tokens=true` adds tokens and part-of-speech tags), or with
+//! `?format=brat` its attributions as a brat `.ann` file in code points, the
+//! file `attest analyze --format brat` writes (the page's download), or 413 when it would
 //! be over [`crate::Limits::output_bytes`], or 503 when the answers held for
 //! clients that have not taken them would go over
 //! [`crate::Limits::held_answer_bytes`].
@@ -38,6 +40,22 @@ pub(crate) struct AnalyzeQuery {
     /// Include tokens and part-of-speech tags.
     #[serde(default)]
     tokens: bool,
+    /// The answer's format: the document as JSON, or its attributions as a
+    /// brat `.ann` file (text/plain, offsets in code points).
+    #[serde(default)]
+    format: AnswerFormat,
+}
+
+/// What `POST /v1/analyze` answers with.
+#[derive(Clone, Copy, Default, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum AnswerFormat {
+    /// The document, in the attest.document/1 JSON schema.
+    #[default]
+    Json,
+    /// The attributions as a brat `.ann` file.
+    Brat,
 }
 
 pub(crate) async fn analyze(
@@ -80,6 +98,7 @@ pub(crate) async fn analyze(
         ..attest_write::JsonConfig::default()
     };
     let output_bytes = state.limits.output_bytes;
+    let format = query.format;
     let analysed = tokio::task::spawn_blocking(move || {
         let _thread = thread;
         let config = attest_read::ReadConfig { limits };
@@ -91,12 +110,16 @@ pub(crate) async fn analyze(
         if abandoned.is_cancelled() {
             return Err(ApiError::unavailable("the request was abandoned"));
         }
-        // Written as `attest analyze --format jsonl` writes it, so the fields
-        // keep the schema's order.
-        let mut json = Capped::new(output_bytes);
-        match attest_write::write_jsonl(&doc, &json_config, &mut json) {
-            Ok(()) => Ok(json.bytes),
-            Err(_) if json.over => Err(ApiError::answer_too_large(output_bytes)),
+        // Written as `attest analyze --format jsonl` (or `brat`) writes it,
+        // so the fields keep the schema's order.
+        let mut answer = Capped::new(output_bytes);
+        let written = match format {
+            AnswerFormat::Json => attest_write::write_jsonl(&doc, &json_config, &mut answer),
+            AnswerFormat::Brat => answer.write_all(attest_write::brat_ann(&doc).as_bytes()),
+        };
+        match written {
+            Ok(()) => Ok(answer.bytes),
+            Err(_) if answer.over => Err(ApiError::answer_too_large(output_bytes)),
             Err(error) => Err(ApiError::internal(format!("writing the document: {error}"))),
         }
     })
@@ -104,7 +127,11 @@ pub(crate) async fn analyze(
     .map_err(|_| ApiError::internal("the analysis stopped unexpectedly"))??;
     drop(slot);
     let answer = hold(&state, analysed)?;
-    Ok(([(header::CONTENT_TYPE, "application/json")], answer).into_response())
+    let content_type = match format {
+        AnswerFormat::Json => "application/json",
+        AnswerFormat::Brat => "text/plain; charset=utf-8",
+    };
+    Ok(([(header::CONTENT_TYPE, content_type)], answer).into_response())
 }
 
 /// One of the server's analysis slots, or 503. Analysis is CPU-bound: a

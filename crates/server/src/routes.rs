@@ -64,6 +64,9 @@ pub(crate) struct Health {
     ledger: bool,
     /// Whether the server takes corrections (attest serve --allow-corrections).
     corrections: bool,
+    /// The largest request body the server reads, in bytes (attest serve
+    /// --max-body-bytes): the page refuses a longer article before sending it.
+    max_body_bytes: usize,
 }
 
 async fn health(State(state): State<AppState>) -> axum::Json<Health> {
@@ -73,6 +76,7 @@ async fn health(State(state): State<AppState>) -> axum::Json<Health> {
         stages: state.pipeline.stages().iter().map(|s| s.name()).collect(),
         ledger: state.ledger.is_some(),
         corrections: state.ledger.is_some() && state.corrections,
+        max_body_bytes: state.limits.body_bytes,
     })
 }
 
