@@ -422,6 +422,30 @@ try {
     assert.equal(await page.locator('#ledger-content .unreachable').count(), 0, 'the message goes once loaded');
   });
 
+  await check('articles: newest first, a page at a time, filtered by outlet, each with a permalink', async () => {
+    assert.ok(ledgerReady, `attest ingest failed: ${ingest.stderr}`);
+    const settled = '#ledger-content:not([aria-busy]) table';
+    await page.goto(`${base}/#ledger/articles`);
+    await page.waitForSelector(settled);
+    assert.equal(await page.locator('#ledger-content .count').innerText(), 'Articles 1–20');
+    assert.equal(await page.locator('#ledger-content tbody tr').count(), 20);
+    assert.equal(await page.locator('#ledger-content tbody tr a').first().innerText(), 'summer', 'the newest first');
+    await axe(page, 'articles');
+    await page.click('#ledger-content .pager a:has-text("next")');
+    await page.waitForFunction(() => /^Articles 21–/.test(document.querySelector('#ledger-content .count')?.innerText || ''));
+    assert.equal(await page.locator('#ledger-content .count').innerText(), 'Articles 21–27 of 27');
+    assert.equal(await page.locator('#ledger-content .pager a').allInnerTexts().then((t) => t.join()), '← previous');
+    await page.fill('#ledger-content input[name=outlet]', 'Valley Times');
+    await page.click('#ledger-content .filters button');
+    await page.waitForFunction(() => /of 12$/.test(document.querySelector('#ledger-content .count')?.innerText || ''));
+    assert.equal(await page.locator('#ledger-content .count').innerText(), 'Articles 1–12 of 12');
+    await page.locator('#ledger-content tbody tr a').first().click();
+    await page.waitForSelector('#ledger-content:not([aria-busy]) .permalink');
+    const id = await page.locator('#ledger-content h2').innerText();
+    assert.match(id, /^brief-\d+$/);
+    assert.equal(await page.locator('#ledger-content .permalink').getAttribute('href'), `#ledger/article/${id}`);
+  });
+
   await check('the ledger: top sources, a source page with its timeline, an article', async () => {
     assert.ok(ledgerReady, `attest ingest failed: ${ingest.stderr}`);
     await page.goto(`${base}/#ledger`);

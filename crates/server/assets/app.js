@@ -1079,7 +1079,8 @@ async function articlePage(id, focus, anchor) {
     const travelled = (index) => here.find((h) => h.attribution === index);
     const stale = corrections.filter((c) => !c.applies).length;
     return el('div', { class: 'panel' },
-      el('p', { class: 'muted' }, [article.outlet, article.published, article.url].filter(Boolean).join(' · ')),
+      el('p', { class: 'muted' }, [article.outlet, article.published, article.url].filter(Boolean).join(' · '),
+        ' · ', el('a', { href: `#ledger/article/${encodeURIComponent(article.id)}`, class: 'permalink' }, 'permalink')),
       el('h3', {}, 'Attributions'),
       el('div', { class: 'timeline' }, attributions.map((a) => articleAttribution(id, a, sources, saved, travelled(a.index)))),
       stale ? el('p', { class: 'muted' }, `${stale} earlier correction${stale === 1 ? '' : 's'} no longer appl${stale === 1 ? 'ies' : 'y'}: the article was analysed again since.`) : null,
@@ -1155,6 +1156,39 @@ async function searchPage(values) {
       offset > 0 ? el('a', { href: `#ledger/search${query({ ...values, offset: Math.max(0, offset - PAGE) || null })}` }, '← previous') : null,
       more ? el('a', { href: `#ledger/search${query({ ...values, offset: last })}` }, 'next →') : null);
     return [el('p', { role: 'status', class: 'count' }, count), el('ol', { class: 'timeline hits', start: offset + 1 }, rows.map(searchHit)), pager];
+  });
+}
+
+// The stored articles, newest first, a page at a time: one more row than
+// the page is asked for, to know whether another page follows.
+async function articlesPage(values) {
+  const filters = filterForm(FILTERS, values, (next) => {
+    location.hash = `#ledger/articles${query(next)}`;
+  });
+  const offset = Math.max(0, Number.parseInt(values.offset, 10) || 0);
+  await ledgerPage('Articles', filters, async () => {
+    const { rows } = await api(`/v1/articles${query({ ...values, offset, limit: PAGE + 1 })}`);
+    if (!rows.length) return el('p', { role: 'status' }, offset ? 'No more articles.' : 'No articles in this range.');
+    const more = rows.length > PAGE;
+    const shown = rows.slice(0, PAGE);
+    const last = offset + shown.length;
+    const pager = el('nav', { class: 'pager', 'aria-label': 'Pages of articles' },
+      offset > 0 ? el('a', { href: `#ledger/articles${query({ ...values, offset: Math.max(0, offset - PAGE) || null })}` }, '← previous') : null,
+      more ? el('a', { href: `#ledger/articles${query({ ...values, offset: last })}` }, 'next →') : null);
+    const count = (n) => (n === null || n === undefined ? '' : String(n));
+    return [
+      el('p', { role: 'status', class: 'count' }, `Articles ${offset + 1}–${last}${more ? '' : ` of ${last}`}`),
+      table('Articles, newest first', [
+        { title: 'article', cell: (r) => el('a', { href: `#ledger/article/${encodeURIComponent(r.id)}` }, r.title || r.id) },
+        { title: 'outlet', cell: (r) => r.outlet || '' },
+        { title: 'published', cell: (r) => (r.published || '').slice(0, 10) },
+        { title: 'attributions', num: true, cell: (r) => count(r.attributions) },
+        { title: 'sources', num: true, cell: (r) => count(r.sources) },
+        { title: 'unnamed sources', num: true, cell: (r) => count(r.unnamed_sources) },
+        { title: 'direct quotes', num: true, cell: (r) => count(r.direct_quotes) },
+      ], shown),
+      pager,
+    ];
   });
 }
 
@@ -1443,6 +1477,7 @@ window.attestLedger = async (hash) => {
   else if (parts[1] === 'claim') await claimPage(decodeURIComponent(parts[2] || ''));
   else if (parts[1] === 'search') await searchPage(values);
   else if (parts[1] === 'outlets') await outletsPage(values);
+  else if (parts[1] === 'articles') await articlesPage(values);
   else await topSources(values);
 };
 
