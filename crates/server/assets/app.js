@@ -1192,6 +1192,25 @@ async function articlesPage(values) {
   });
 }
 
+// Fewer articles than this make an outlet's shares too small to compare.
+const FEW_ARTICLES = 5;
+
+// An outlet's name in a chart with its sample size beside it, and a word
+// where the sample is too small to compare.
+function outletLabel(r, y) {
+  const few = r.articles < FEW_ARTICLES;
+  const label = svgEl('text', { x: 0, y }, clip(r.group || '(no outlet)', 48));
+  label.append(svgEl('tspan', { class: few ? 'too-few' : 'sample' },
+    ` · ${r.articles} article${r.articles === 1 ? '' : 's'}${few ? ', too few to compare' : ''}`));
+  return label;
+}
+
+// A chart's heading with the sample it is drawn from.
+function chartHeading(title, rows) {
+  const articles = rows.reduce((sum, r) => sum + r.articles, 0);
+  return el('h3', {}, title, el('span', { class: 'muted' }, ` · ${articles} article${articles === 1 ? '' : 's'}`));
+}
+
 // One bar per outlet, its name above it and its value at its end, on a scale
 // fitted to the largest value.
 function barChart(title, rows, value, format) {
@@ -1209,7 +1228,7 @@ function barChart(title, rows, value, format) {
   rows.forEach((r, i) => {
     const y = scaleHeight + i * row;
     const v = value(r);
-    svg.append(svgEl('text', { x: 0, y: y + 13 }, clip(r.group || '(no outlet)', 48)));
+    svg.append(outletLabel(r, y + 13));
     if (v === null || v === undefined) {
       svg.append(svgEl('text', { x: 0, y: y + 31, class: 'muted-text' }, 'n/a'));
       return;
@@ -1218,7 +1237,7 @@ function barChart(title, rows, value, format) {
     rect.append(svgEl('title', {}, `${r.group || '(no outlet)'}: ${format(v)}`));
     svg.append(rect, svgEl('text', { x: Math.max(1, x(v)) + 5, y: y + 31 }, format(v)));
   });
-  return el('div', { class: 'panel' }, el('h3', {}, title), svg);
+  return el('div', { class: 'panel' }, chartHeading(title, rows), svg);
 }
 
 // One bar per outlet split by the share of each stance; shares wide enough
@@ -1230,7 +1249,7 @@ function stanceChart(rows) {
   const present = new Set();
   rows.forEach((r, i) => {
     const y = i * row;
-    svg.append(svgEl('text', { x: 0, y: y + 13 }, clip(r.group || '(no outlet)', 48)));
+    svg.append(outletLabel(r, y + 13));
     let x = 0;
     for (const stance of STANCES) {
       const share = r[stance] || 0;
@@ -1244,7 +1263,7 @@ function stanceChart(rows) {
       x += w;
     }
   });
-  return el('div', { class: 'panel' }, el('h3', {}, 'Stance mix'), svg, stanceLegend(STANCES.filter((s) => present.has(s))));
+  return el('div', { class: 'panel' }, chartHeading('Stance mix', rows), svg, stanceLegend(STANCES.filter((s) => present.has(s))));
 }
 
 async function outletsPage(values) {
