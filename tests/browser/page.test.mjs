@@ -127,7 +127,12 @@ try {
     for (const [name, value] of Object.entries(fields)) await target.fill(`input[name=${name}]`, value);
     await target.fill('#article-text', text);
     await target.click('#analyse-button');
-    await target.waitForSelector('#article-view p');
+    await target.waitForSelector('#result:not([aria-busy]) #article-view p');
+  };
+  // A layer shown or hidden redraws the article.
+  const toggle = async (target, name, on) => {
+    await (on ? target.check(`input[name=${name}]`) : target.uncheck(`input[name=${name}]`));
+    await target.waitForSelector('#result:not([aria-busy]) #article-view p');
   };
 
   await check('the sample shows attributions, their stances in words and a legend of every mark', async () => {
@@ -162,9 +167,9 @@ try {
       assert.ok(legend.includes(mark), `the legend covers ${mark}: ${legend}`);
     }
     // The optional layers use no stance colour.
-    await page.check('input[name=show-entities]');
-    await page.check('input[name=show-quantities]');
-    await page.check('input[name=show-times]');
+    await toggle(page, 'show-entities', true);
+    await toggle(page, 'show-quantities', true);
+    await toggle(page, 'show-times', true);
     const layerColours = await page.evaluate(() => {
       const colour = (selector, property) => {
         const node = document.querySelector(selector);
@@ -182,9 +187,9 @@ try {
       }
     }
     await page.screenshot({ path: join(shots, 'analyse-layers.png'), fullPage: true });
-    await page.uncheck('input[name=show-entities]');
-    await page.uncheck('input[name=show-quantities]');
-    await page.uncheck('input[name=show-times]');
+    await toggle(page, 'show-entities', false);
+    await toggle(page, 'show-quantities', false);
+    await toggle(page, 'show-times', false);
     await axe(page, 'Analyse with a result');
     await page.screenshot({ path: join(shots, 'analyse.png'), fullPage: true });
   });
@@ -326,6 +331,49 @@ try {
     await page.pdf({ path: join(shots, 'print.pdf'), format: 'A4' });
     await page.emulateMedia({ media: 'screen' });
     assert.equal(await page.locator('.print-only').isVisible(), false, 'the table is for print only');
+  });
+
+  await check('a 1.5 MB article is drawn a part at a time, the page answering all along; Cancel stops a request or a drawing', async () => {
+    const big = Array.from({ length: Math.ceil(1.5e6 / sample.length) }, () => sample).join('\n\n');
+    await page.goto(`${base}/`);
+    // As a paste puts it there: typing 1.5 MB would take Playwright minutes.
+    await page.evaluate((text) => { document.querySelector('#article-text').value = text; }, big);
+    // The longest the page went without running a timer set for every 20 ms.
+    await page.evaluate(() => {
+      window.longestGap = 0;
+      let last = performance.now();
+      window.ticker = setInterval(() => {
+        const now = performance.now();
+        window.longestGap = Math.max(window.longestGap, now - last);
+        last = now;
+      }, 20);
+    });
+    await page.click('#analyse-button');
+    await page.waitForSelector('#analyse-status:has-text("drawing")', { timeout: 120000 });
+    await page.waitForFunction(() => /, drawn in \d+ ms$/.test(document.querySelector('#analyse-status').innerText), null, { timeout: 120000 });
+    const gap = await page.evaluate(() => { clearInterval(window.ticker); return window.longestGap; });
+    const status = await page.locator('#analyse-status').innerText();
+    console.log(`     1.5 MB: ${status}; the page's longest unresponsive stretch ${Math.round(gap)} ms`);
+    assert.ok(gap < 2000, `the page froze for ${Math.round(gap)} ms`);
+    const paragraphs = await page.locator('#article-view p').count();
+    assert.ok(paragraphs > 4000, `every paragraph drawn: ${paragraphs}`);
+    assert.equal(await page.locator('#article-view [data-stop]').count(), Number(/^(\d+) attributions/.exec(status)[1]), 'every attribution reachable');
+
+    // Cancel while the server works: nothing changes but the status.
+    await page.click('#analyse-button');
+    await page.click('#analyse-status button.cancel');
+    await page.waitForSelector('#analyse-status:has-text("Cancelled")');
+    assert.match(await page.locator('#analyse-status').innerText(), /^Cancelled: nothing was analysed\. The result shown is the last one\.$/);
+    assert.equal(await page.locator('#article-view p').count(), paragraphs, 'the last result stays');
+    assert.equal(await page.locator('#analyse-button').isEnabled(), true);
+    // Cancel while it draws: the part drawn stays, and the status says so.
+    await page.click('#analyse-button');
+    await page.waitForSelector('#analyse-status:has-text("drawing")', { timeout: 120000 });
+    await page.click('#analyse-status button.cancel');
+    await page.waitForSelector('#analyse-status:has-text("drawing cancelled")');
+    const part = await page.locator('#article-view p').count();
+    assert.ok(part > 0 && part < paragraphs, `a part drawn: ${part} of ${paragraphs}`);
+    await page.fill('#article-text', '');
   });
 
   await check('an article over the server\'s limit is refused in words before it is sent', async () => {

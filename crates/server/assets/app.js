@@ -72,14 +72,14 @@ async function apiText(path, options) {
   let response;
   try {
     response = await fetch(path, options);
-  } catch (_) {
-    throw new Unreachable();
+  } catch (error) {
+    throw error.name === 'AbortError' ? error : new Unreachable();
   }
   let text;
   try {
     text = await response.text();
-  } catch (_) {
-    throw new Unreachable();
+  } catch (error) {
+    throw error.name === 'AbortError' ? error : new Unreachable();
   }
   if (!response.ok) {
     let message = `${response.status} ${response.statusText}`;
@@ -155,6 +155,7 @@ function publishedValue(date, time) {
 }
 
 function clearResult() {
+  stopDrawing();
   lastDoc = null;
   lastAnalysis = null;
   document.getElementById('result').hidden = true;
@@ -199,10 +200,6 @@ form.addEventListener('submit', async (event) => {
     refuse(form.elements.text, 'Paste the text of an article to analyse.');
     return;
   }
-  const button = document.getElementById('analyse-button');
-  button.disabled = true;
-  statusLine.className = '';
-  statusLine.textContent = 'Analysing…';
   const request = {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -213,21 +210,44 @@ form.addEventListener('submit', async (event) => {
     refuse(form.elements.text, `Too long to analyse here: at most ${megabytes(maxBodyBytes)}; this article is ${megabytes(bytes)}.`);
     return;
   }
+  const button = document.getElementById('analyse-button');
+  button.disabled = true;
+  // Cancel stops the request (the server drops an analysis nobody waits
+  // for) or, once the answer is in, the drawing.
+  const cancel = new AbortController();
+  const cancelButton = el('button', { type: 'button', class: 'cancel' }, 'Cancel');
+  cancelButton.addEventListener('click', () => {
+    cancel.abort();
+    stopDrawing();
+  });
+  statusLine.className = '';
+  statusLine.replaceChildren('Analysing… ', cancelButton);
   try {
     const started = performance.now();
-    const answer = await apiText('/v1/analyze', request);
+    const answer = await apiText('/v1/analyze', { ...request, signal: cancel.signal });
     const doc = JSON.parse(answer);
-    const took = Math.round(performance.now() - started);
+    const analysed = performance.now();
     const count = (doc.attributions || []).length;
-    statusLine.textContent = `${count} attribution${count === 1 ? '' : 's'} · ${took} ms`;
+    const found = `${count} attribution${count === 1 ? '' : 's'} · analysed in ${Math.round(analysed - started)} ms`;
     lastDoc = doc;
     lastAnalysis = { answer, request };
     await labelsReady;
-    renderDocument(doc);
+    const complete = await renderDocument(doc, (done, all) => {
+      statusLine.replaceChildren(`${found} · drawing ${done} of ${all} paragraphs… `, cancelButton);
+    });
+    if (!complete) {
+      if (cancel.signal.aborted) statusLine.textContent = `${found} · drawing cancelled: the article is shown in part.`;
+      return;
+    }
+    statusLine.textContent = `${found}, drawn in ${Math.round(performance.now() - analysed)} ms`;
     if (!window.matchMedia('(min-width: 801px)').matches) {
       document.getElementById('result').scrollIntoView({ block: 'start' });
     }
   } catch (error) {
+    if (error.name === 'AbortError') {
+      statusLine.textContent = `Cancelled: nothing was analysed.${lastDoc ? ' The result shown is the last one.' : ''}`;
+      return;
+    }
     statusLine.className = 'error';
     if (error instanceof Unreachable) {
       // The last result stays: nothing about it has changed.
@@ -276,7 +296,7 @@ function stanceName(stances, index) {
 
 // Who an attribution is by: its canonical source's name, else its source words.
 function sourceName(doc, index) {
-  const source = (doc.sources || []).find((s) => s.attributions.includes(index));
+  const source = sourceOf(doc, index);
   if (source) return source.name;
   const words = spansText(doc.attributions[index].source);
   return words || 'no source';
@@ -290,23 +310,47 @@ function nesting(doc) {
     const spans = [...a.source, ...a.cue, ...a.content];
     return [Math.min(...spans.map((s) => s.cp_start)), Math.max(...spans.map((s) => s.cp_end))];
   });
+  // A sweep in text order: the content spans that have begun and not yet
+  // ended are the only ones that can hold the next attribution, so a long
+  // article costs its attributions times their depth of nesting.
+  const spans = attributions
+    .flatMap((a, o) => a.content.map((span) => ({ o, start: span.cp_start, end: span.cp_end })))
+    .sort((x, y) => x.start - y.start);
+  const order = attributions.map((_, i) => i).sort((x, y) => extent[x][0] - extent[y][0]);
   const parent = attributions.map(() => null);
-  attributions.forEach((_, inner) => {
+  let open = [];
+  let next = 0;
+  for (const inner of order) {
+    const [from, to] = extent[inner];
+    while (next < spans.length && spans[next].start <= from) open.push(spans[next++]);
+    open = open.filter((span) => span.end >= from);
     let best = null;
-    attributions.forEach((outer, o) => {
-      if (o === inner) return;
-      for (const span of outer.content) {
-        const width = span.cp_end - span.cp_start;
-        if (span.cp_start <= extent[inner][0] && extent[inner][1] <= span.cp_end
-          && !(extent[o][0] >= extent[inner][0] && extent[o][1] <= extent[inner][1])
-          && (best === null || width < best.width)) best = { o, width };
-      }
-    });
+    for (const { o, start, end } of open) {
+      const width = end - start;
+      if (o !== inner && to <= end
+        && !(extent[o][0] >= from && extent[o][1] <= to)
+        && (best === null || width < best.width || (width === best.width && o < best.o))) best = { o, width };
+    }
     if (best) parent[inner] = best.o;
-  });
+  }
   const children = attributions.map(() => []);
   parent.forEach((p, i) => { if (p !== null) children[p].push(i); });
   return { parent, children };
+}
+
+// The source each attribution is credited to, indexed once per document.
+const creditedSources = new WeakMap();
+function sourceOf(doc, index) {
+  if (!creditedSources.has(doc)) {
+    const credited = new Map();
+    for (const source of doc.sources || []) {
+      for (const attribution of source.attributions) {
+        if (!credited.has(attribution)) credited.set(attribution, source);
+      }
+    }
+    creditedSources.set(doc, credited);
+  }
+  return creditedSources.get(doc).get(index);
 }
 
 // Marks over code-point ranges: attribution roles, hedges, and the optional layers.
@@ -377,7 +421,53 @@ function decorations(doc, stances) {
 }
 
 // The article as paragraphs of segments; each segment carries the marks over it.
-function renderArticle(doc, stances) {
+// The paragraphs' marks and drawn positions, each found from the paragraphs'
+// starts by binary search, so that a long article costs what it holds, not
+// paragraphs times marks.
+function byParagraph(paragraphs, marks, drawn) {
+  const found = paragraphs.map(() => ({ marks: [], cuts: [] }));
+  const at = (position) => {
+    let low = 0; let high = paragraphs.length - 1; let index = 0;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if (paragraphs[middle].start <= position) { index = middle; low = middle + 1; } else high = middle - 1;
+    }
+    return index;
+  };
+  for (const mark of marks) {
+    for (let i = at(mark.start); i < paragraphs.length && paragraphs[i].start < mark.end; i += 1) {
+      const paragraph = paragraphs[i];
+      if (mark.end > paragraph.start && mark.start < paragraph.end) found[i].marks.push(mark);
+    }
+  }
+  for (const position of drawn.keys()) {
+    const i = at(position);
+    if (position > paragraphs[i].start && position < paragraphs[i].end) found[i].cuts.push(position);
+  }
+  return found;
+}
+
+// Draws the article paragraph by paragraph, giving the browser its turn
+// every few milliseconds so that a long article never freezes the tab;
+// `progress` hears how far it got. A newer drawing stops an older one, whose
+// promise then resolves false.
+let drawing = 0;
+
+// A turn for the browser once the work since the last has taken long enough
+// to be felt (an ordinary article draws within one); false once a newer
+// drawing has begun or this one was stopped.
+function turns(generation) {
+  let turn = performance.now();
+  return async () => {
+    if (performance.now() - turn > 40) {
+      await new Promise((next) => { setTimeout(next, 0); });
+      turn = performance.now();
+    }
+    return generation === drawing;
+  };
+}
+
+async function renderArticle(doc, stances, progress, pause) {
   articleView.replaceChildren();
   articleView.classList.toggle('hide-stance-tags', !form.elements['show-stances'].checked);
   const chars = Array.from(doc.text);
@@ -386,32 +476,37 @@ function renderArticle(doc, stances) {
   const paragraphs = (doc.paragraphs && doc.paragraphs.length)
     ? doc.paragraphs.map((p) => ({ start: p.span.cp_start, end: p.span.cp_end, role: p.role }))
     : [{ start: 0, end: chars.length, role: 'body' }];
-  for (const paragraph of paragraphs) {
-    const cuts = new Set([paragraph.start, paragraph.end]);
-    for (const mark of marks) {
-      if (mark.end > paragraph.start && mark.start < paragraph.end) {
-        cuts.add(Math.max(mark.start, paragraph.start));
-        cuts.add(Math.min(mark.end, paragraph.end));
-      }
-    }
-    for (const position of drawn.keys()) {
-      if (position > paragraph.start && position < paragraph.end) cuts.add(position);
+  const found = byParagraph(paragraphs, marks, drawn);
+  for (const [index, paragraph] of paragraphs.entries()) {
+    const here = found[index];
+    const cuts = new Set([paragraph.start, paragraph.end, ...here.cuts]);
+    for (const mark of here.marks) {
+      cuts.add(Math.max(mark.start, paragraph.start));
+      cuts.add(Math.min(mark.end, paragraph.end));
     }
     const points = Array.from(cuts).sort((a, b) => a - b);
     const p = el('p', { class: paragraph.role === 'headline' ? 'headline' : null });
     points.forEach((point, i) => {
-      const here = drawn.get(point);
-      if (here && point > paragraph.start) p.append(...here.close.map((make) => make()));
-      if (here && point < paragraph.end) p.append(...here.open.map((make) => make()));
+      const at = drawn.get(point);
+      if (at && point > paragraph.start) p.append(...at.close.map((make) => make()));
+      if (at && point < paragraph.end) p.append(...at.open.map((make) => make()));
       if (i + 1 >= points.length) return;
       const to = points[i + 1];
       const text = chars.slice(point, to).join('');
-      const over = marks.filter((m) => m.start <= point && m.end >= to);
+      const over = here.marks.filter((m) => m.start <= point && m.end >= to);
       p.append(over.length ? segment(text, over, stances) : text);
     });
     articleView.append(p);
+    if (progress) progress(index + 1, paragraphs.length);
+    if (!await pause()) return false;
   }
-  addStops(doc, stances);
+  return addStops(doc, stances, pause);
+}
+
+// Stops a drawing under way, leaving what it drew.
+function stopDrawing() {
+  drawing += 1;
+  document.getElementById('result').removeAttribute('aria-busy');
 }
 
 function segment(text, over, stances) {
@@ -445,11 +540,19 @@ function segment(text, over, stances) {
 
 // One Tab stop per attribution, on the first piece of its cue it owns (else
 // the first piece it owns), so that Tab walks the attributions in reading order.
-function addStops(doc, stances) {
-  (doc.attributions || []).forEach((attribution, index) => {
-    const owned = Array.from(articleView.querySelectorAll(`[data-owner="${index}"]`)).filter((n) => !n.dataset.stop);
+async function addStops(doc, stances, pause) {
+  // Each attribution's pieces in text order, from one pass over the article.
+  const pieces = new Map();
+  for (const node of articleView.querySelectorAll('[data-owner]')) {
+    const owner = Number(node.dataset.owner);
+    if (!pieces.has(owner)) pieces.set(owner, []);
+    pieces.get(owner).push(node);
+  }
+  for (const [index, attribution] of (doc.attributions || []).entries()) {
+    if (!await pause()) return false;
+    const owned = (pieces.get(index) || []).filter((n) => !n.dataset.stop);
     const stop = owned.find((n) => n.dataset.role === 'cue') || owned[0];
-    if (!stop) return;
+    if (!stop) continue;
     const content = clip(spansText(attribution.content), 200);
     const stance = stanceName(stances, index);
     stop.dataset.stop = String(index);
@@ -464,7 +567,8 @@ function addStops(doc, stances) {
         light(index, 'text');
       }
     });
-  });
+  }
+  return true;
 }
 
 function clearLit() {
@@ -539,7 +643,7 @@ function writerHedged(summary) {
     + `${of(c.hedged_sentences, c.writers_voice_sentences, 'sentence')} in the writer's own voice`;
 }
 
-function renderPanel(doc, stances) {
+async function renderPanel(doc, stances, pause) {
   const panel = sidePanel;
   const nest = nesting(doc);
   panel.replaceChildren();
@@ -562,6 +666,7 @@ function renderPanel(doc, stances) {
   }
   const sources = doc.sources || [];
   panel.append(el('h2', {}, `Sources (${sources.length})`));
+  const position = new Map(sources.map((source, index) => [source, index]));
   for (const kind of KINDS) {
     const ofKind = sources.filter((s) => s.kind === kind);
     if (!ofKind.length) continue;
@@ -573,8 +678,9 @@ function renderPanel(doc, stances) {
           source.gender ? el('span', { class: 'muted' }, ` (${source.gender})`) : null),
         descriptors.length ? el('div', { class: 'descriptors' }, clip(descriptors.join('; '), 160)) : null,
         source.attributions.map((index) => statementNode(doc, index, stances, nest)),
-        floatingOf(doc, sources.indexOf(source)));
+        floatingOf(doc, position.get(source)));
       panel.append(card);
+      if (!await pause()) return false;
     }
   }
   const sourced = new Set(sources.flatMap((s) => s.attributions));
@@ -591,6 +697,7 @@ function renderPanel(doc, stances) {
         el('strong', {}, hedge.cue.text), ' ', quoted(clip(hedge.scope.text, 160))));
     }
   }
+  return true;
 }
 
 // "3 attributed, 1 floating": the statuses with a count, in the schema's order.
@@ -599,9 +706,18 @@ function quotationCounts(counts) {
 }
 
 // A source's floating quotes: quote paragraphs that continue it with no cue of their own.
+const floatingQuotes = new WeakMap();
 function floatingOf(doc, index) {
-  return (doc.quotations || [])
-    .filter((q) => q.status === 'floating' && q.source === index)
+  if (!floatingQuotes.has(doc)) {
+    const bySource = new Map();
+    for (const quote of doc.quotations || []) {
+      if (quote.status !== 'floating') continue;
+      if (!bySource.has(quote.source)) bySource.set(quote.source, []);
+      bySource.get(quote.source).push(quote);
+    }
+    floatingQuotes.set(doc, bySource);
+  }
+  return (floatingQuotes.get(doc).get(index) || [])
     .map((q) => el('div', { class: 'statement stance-none' }, el('strong', {}, 'continues'), ' ', quoted(clip(q.span.text, 160))));
 }
 
@@ -630,7 +746,7 @@ function renderLegend() {
 function attributionRows(doc, stances) {
   const offsets = (spans) => spans.map((s) => `${s.cp_start}-${s.cp_end}`).join(';');
   return (doc.attributions || []).map((a, index) => {
-    const source = (doc.sources || []).find((s) => s.attributions.includes(index));
+    const source = sourceOf(doc, index);
     return {
       attribution: index + 1,
       kind: a.kind,
@@ -717,14 +833,24 @@ function printTable(doc, stances) {
     ], rows));
 }
 
-function renderDocument(doc) {
+// Draws the result, the article first, a part at a time; resolves false
+// when the drawing was stopped. The result is busy until it is whole.
+async function renderDocument(doc, progress) {
+  const pause = turns(++drawing);
   const stances = stanceOf(doc);
-  document.getElementById('result').hidden = false;
+  const result = document.getElementById('result');
+  result.hidden = false;
+  result.setAttribute('aria-busy', 'true');
   renderLegend();
-  renderArticle(doc, stances);
-  renderPanel(doc, stances);
+  sidePanel.replaceChildren();
+  document.getElementById('print-table').replaceChildren();
+  const whole = await renderArticle(doc, stances, progress, pause)
+    && await renderPanel(doc, stances, pause);
+  if (!whole) return false;
   if (lastAnalysis) sidePanel.prepend(downloads(doc, stances));
   document.getElementById('print-table').replaceChildren(printTable(doc, stances));
+  result.removeAttribute('aria-busy');
+  return true;
 }
 
 // ---------------------------------------------------------------- Ledger
