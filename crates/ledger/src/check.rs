@@ -8,6 +8,7 @@
 use serde::Serialize;
 
 use crate::db::{Conn, DbResult, values};
+use crate::layers::LAYER_TABLES;
 
 /// What [`crate::Ledger::check`] found; [`CheckReport::is_ok`] when nothing.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -34,14 +35,11 @@ impl CheckReport {
     }
 }
 
-/// Per-article counts and the tables whose rows they count.
-const ARTICLE_COUNTS: [(&str, &str); 6] = [
+/// Per-article counts and the tables whose rows they count, besides those
+/// of the layer tables.
+const ARTICLE_COUNTS: [(&str, &str); 2] = [
     ("n_sources", "appearances"),
     ("n_attributions", "attributions"),
-    ("n_hedges", "hedges"),
-    ("n_entities", "entities"),
-    ("n_quantities", "quantities"),
-    ("n_times", "times"),
 ];
 
 pub(crate) fn check(conn: &Conn<'_>, writable: bool) -> DbResult<CheckReport> {
@@ -67,18 +65,10 @@ pub(crate) fn check(conn: &Conn<'_>, writable: bool) -> DbResult<CheckReport> {
         }
     }
     let mut count_mismatches = Vec::new();
-    for (column, table) in ARTICLE_COUNTS {
-        let wrong: i64 = conn.value(
-            &format!(
-                "SELECT count(*) FROM articles a WHERE coalesce(a.{column}, 0) != \
-                 (SELECT count(*) FROM {table} x WHERE x.article = a.id)"
-            ),
-            values![],
-        )?;
-        if wrong > 0 {
-            count_mismatches.push(format!(
-                "{wrong} articles whose {column} is not their {table} rows"
-            ));
+    let layer_counts = LAYER_TABLES.iter().map(|table| (table.count, table.name));
+    for (column, table) in ARTICLE_COUNTS.into_iter().chain(layer_counts) {
+        if let Some(wrong) = article_count_mismatch(conn, column, table)? {
+            count_mismatches.push(wrong);
         }
     }
     for (sql, what) in MISMATCHES {
@@ -99,6 +89,23 @@ pub(crate) fn check(conn: &Conn<'_>, writable: bool) -> DbResult<CheckReport> {
         search_index,
         count_mismatches,
     })
+}
+
+/// How many articles' count `column` is not their rows of `table`, said in
+/// a line, if any are.
+pub(crate) fn article_count_mismatch(
+    conn: &Conn<'_>,
+    column: &str,
+    table: &str,
+) -> DbResult<Option<String>> {
+    let wrong: i64 = conn.value(
+        &format!(
+            "SELECT count(*) FROM articles a WHERE coalesce(a.{column}, 0) != \
+             (SELECT count(*) FROM {table} x WHERE x.article = a.id)"
+        ),
+        values![],
+    )?;
+    Ok((wrong > 0).then(|| format!("{wrong} articles whose {column} is not their {table} rows")))
 }
 
 /// Counts of rows at odds with the rows they stand for, each with what such

@@ -9,6 +9,7 @@ use postgres::types::Type;
 use rusqlite::types::{Value, ValueRef};
 
 use crate::db::{Conn, DbError, pg_values, sqlite_values};
+use crate::layers::NAMES as LAYER_NAMES;
 use crate::rows::Cell;
 use crate::{Budget, LedgerError};
 
@@ -16,22 +17,33 @@ use crate::{Budget, LedgerError};
 /// most this many.
 const PG_FETCH: i32 = 1_000;
 
-/// The tables [`crate::Ledger::export`] knows by name.
-pub const TABLES: [&str; 13] = [
-    "articles",
-    "article_stances",
-    "sources",
-    "appearances",
-    "attributions",
-    "quotes",
-    "hedges",
-    "entities",
-    "quantities",
-    "times",
-    "corrections",
-    "claims",
-    "statements",
-];
+/// The tables [`crate::Ledger::export`] knows by name: the articles', the
+/// sources' and the attributions' tables, the layer tables (after the
+/// quotations, where version 1 made them), then the editors' and the claims'.
+pub const TABLES: [&str; 9 + LAYER_NAMES.len()] = {
+    let head = [
+        "articles",
+        "article_stances",
+        "sources",
+        "appearances",
+        "attributions",
+        "quotes",
+    ];
+    let tail = ["corrections", "claims", "statements"];
+    let mut tables = [""; 9 + LAYER_NAMES.len()];
+    let mut i = 0;
+    while i < tables.len() {
+        tables[i] = if i < head.len() {
+            head[i]
+        } else if i < head.len() + LAYER_NAMES.len() {
+            LAYER_NAMES[i - head.len()]
+        } else {
+            tail[i - head.len() - LAYER_NAMES.len()]
+        };
+        i += 1;
+    }
+    tables
+};
 
 /// The type a column's values have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

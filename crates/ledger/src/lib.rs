@@ -108,6 +108,7 @@ mod corrections;
 mod db;
 mod error;
 mod export;
+mod layers;
 mod location;
 mod pg;
 mod query;

@@ -15,7 +15,7 @@ use std::time::Duration;
 use postgres::error::SqlState;
 
 use crate::db::{Conn, DbError, DbResult, Pg, values};
-use crate::schema::{APPLICATION_ID, Access, MIGRATIONS};
+use crate::schema::{self, APPLICATION_ID, Access};
 use crate::{Budget, LedgerError, Location, SCHEMA_VERSION};
 
 /// The advisory lock that writers of a ledger take, one transaction at a
@@ -160,9 +160,9 @@ fn migrate(conn: &Conn<'_>, location: &Location) -> Result<(), LedgerError> {
         ))
         .map_err(fail)?;
     }
-    let start = usize::try_from(found.version).unwrap_or(0);
-    for migration in MIGRATIONS.get(start..).unwrap_or_default() {
-        conn.batch(&migration.postgres()).map_err(fail)?;
+    for version in found.version + 1..=SCHEMA_VERSION {
+        conn.batch(&schema::step(version).postgres())
+            .map_err(fail)?;
     }
     conn.execute(
         "UPDATE attest_ledger SET schema_version = ?1",

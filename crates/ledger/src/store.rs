@@ -17,6 +17,7 @@ use sha2::{Digest, Sha256};
 use crate::db::{Conn, DbError, DbResult, values};
 use attest_lang::identity;
 
+use crate::layers::{self, LAYER_TABLES};
 use crate::{LedgerError, cells, claims, pg, quotes};
 
 /// What makes two articles the same article for the ledger.
@@ -348,7 +349,8 @@ fn remove(tx: &Conn<'_>, article: i64) -> DbResult<()> {
     Ok(())
 }
 
-/// The `INSERT` of an article row, written once.
+/// The `INSERT` of an article row, written once: the article's own columns,
+/// then the count of each layer table.
 static INSERT_ARTICLE_SQL: LazyLock<String> = LazyLock::new(|| {
     let columns = [
         "key",
@@ -369,14 +371,13 @@ static INSERT_ARTICLE_SQL: LazyLock<String> = LazyLock::new(|| {
         "n_direct",
         "n_mixed",
         "n_stanced",
-        "n_hedges",
-        "n_entities",
-        "n_quantities",
-        "n_times",
         "n_hedged_attributions",
         "n_writers_voice_sentences",
         "n_hedged_sentences",
-    ];
+    ]
+    .into_iter()
+    .chain(LAYER_TABLES.iter().map(|table| table.count))
+    .collect::<Vec<_>>();
     let placeholders: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
     format!(
         "INSERT INTO articles ({}) VALUES ({})",
@@ -398,7 +399,8 @@ fn insert(tx: &Conn<'_>, entry: &Entry<'_>, pending: &mut Pending) -> DbResult<(
         .map(Layer::name)
         .collect::<Vec<_>>()
         .join(" ");
-    let params = values![
+    let layer_rows = layers::rows_of(doc);
+    let mut params = values![
         entry.key.as_str(),
         article.id,
         content_hash(article),
@@ -417,15 +419,16 @@ fn insert(tx: &Conn<'_>, entry: &Entry<'_>, pending: &mut Pending) -> DbResult<(
         counts.direct,
         counts.mixed,
         counts.stanced,
-        counts.hedges,
-        counts.entities,
-        counts.quantities,
-        counts.times,
         counts.hedged_attributions,
         counts.writers_voice_sentences,
         counts.hedged_sentences,
-    ];
-    let article_row = tx.insert(&INSERT_ARTICLE_SQL, params)?;
+    ]
+    .to_vec();
+    params.extend(layer_rows.iter().map(|rows| {
+        rows.as_ref()
+            .map_or(Value::Null, |rows| Value::Integer(rows.len() as i64))
+    }));
+    let article_row = tx.insert(&INSERT_ARTICLE_SQL, &params)?;
     for (label, n) in &counts.stances {
         tx.execute(
             "INSERT INTO article_stances (article, stance, attributions) VALUES (?1, ?2, ?3)",
@@ -443,103 +446,7 @@ fn insert(tx: &Conn<'_>, entry: &Entry<'_>, pending: &mut Pending) -> DbResult<(
     insert_quotes(tx, doc, article_row, &attribution_rows, pending)?;
     claims::store(tx, doc, article_row)?;
 
-    for (idx, h) in doc.hedges().iter().enumerate() {
-        tx.execute(
-            "INSERT INTO hedges (article, idx, cue_start, cue_end, cue_text, scope_start, \
-             scope_end, scope_text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            values![
-                article_row,
-                idx as i64,
-                h.cue.byte_start() as i64,
-                h.cue.byte_end() as i64,
-                doc.span_text(h.cue),
-                h.scope.byte_start() as i64,
-                h.scope.byte_end() as i64,
-                doc.span_text(h.scope),
-            ],
-        )?;
-    }
-    let span_rows = SpanRows {
-        tx,
-        doc,
-        article_row,
-    };
-    span_rows.insert(
-        "entities",
-        &["label", "cluster"],
-        doc.entities().iter().map(|e| {
-            (
-                e.span,
-                vec![
-                    Value::Text(serde_name(&e.label)),
-                    Value::Integer(e.cluster.index() as i64),
-                ],
-            )
-        }),
-    )?;
-    let number = |v: Option<f64>| v.filter(|v| v.is_finite()).map_or(Value::Null, Value::Real);
-    span_rows.insert(
-        "quantities",
-        &["low", "high", "unit"],
-        doc.quantities().iter().map(|q| {
-            (
-                q.span,
-                vec![number(q.low), number(q.high), Value::Text(q.unit.clone())],
-            )
-        }),
-    )?;
-    let text = |v: Option<String>| v.map_or(Value::Null, Value::Text);
-    span_rows.insert(
-        "times",
-        &["value", "granularity", "unresolved"],
-        doc.times().iter().map(|t| {
-            (
-                t.span,
-                vec![
-                    text(t.value.clone()),
-                    text(t.granularity.map(|g| serde_name(&g))),
-                    text(t.unresolved.clone()),
-                ],
-            )
-        }),
-    )?;
-    Ok(())
-}
-
-/// Inserts the rows of layers whose records are one span and a few values:
-/// entities, quantities, times.
-struct SpanRows<'a> {
-    tx: &'a Conn<'a>,
-    doc: &'a Doc,
-    article_row: i64,
-}
-
-impl SpanRows<'_> {
-    fn insert(
-        &self,
-        table: &str,
-        columns: &[&str],
-        records: impl Iterator<Item = (Span, Vec<Value>)>,
-    ) -> DbResult<()> {
-        let placeholders: String = (6..6 + columns.len()).map(|i| format!(", ?{i}")).collect();
-        let sql = format!(
-            "INSERT INTO {table} (article, idx, byte_start, byte_end, text, {}) \
-             VALUES (?1, ?2, ?3, ?4, ?5{placeholders})",
-            columns.join(", ")
-        );
-        for (idx, (span, values)) in records.enumerate() {
-            let mut params = vec![
-                Value::Integer(self.article_row),
-                Value::Integer(idx as i64),
-                Value::Integer(span.byte_start() as i64),
-                Value::Integer(span.byte_end() as i64),
-                Value::Text(self.doc.span_text(span).to_string()),
-            ];
-            params.extend(values);
-            self.tx.execute(&sql, &params)?;
-        }
-        Ok(())
-    }
+    layers::insert(tx, article_row, layer_rows)
 }
 
 /// Stores the article's sources, merging each with its identity across articles,
@@ -697,7 +604,8 @@ fn insert_quotes(
     Ok(())
 }
 
-/// The counts stored next to an article; `None` where the layer was not looked for.
+/// The counts stored next to an article; `None` where the layer was not
+/// looked for. Those of the layer tables are their rows' (`layers`).
 struct ArticleCounts {
     words: Option<i64>,
     sources: Option<i64>,
@@ -709,10 +617,6 @@ struct ArticleCounts {
     /// The stances that some attributions take, and how many; none when
     /// stances were not looked for (which `stanced` tells from none taken).
     stances: Vec<(StanceLabel, i64)>,
-    hedges: Option<i64>,
-    entities: Option<i64>,
-    quantities: Option<i64>,
-    times: Option<i64>,
     hedged_attributions: Option<i64>,
     writers_voice_sentences: Option<i64>,
     hedged_sentences: Option<i64>,
@@ -753,10 +657,6 @@ impl ArticleCounts {
             mixed: count(Layer::Attributions, mixed),
             stanced: count(Layer::Stances, doc.stances().len()),
             stances,
-            hedges: count(Layer::Hedges, doc.hedges().len()),
-            entities: count(Layer::Entities, doc.entities().len()),
-            quantities: count(Layer::Quantities, doc.quantities().len()),
-            times: count(Layer::Times, doc.times().len()),
             hedged_attributions: from_certainty(|c| c.hedged_attributions),
             writers_voice_sentences: from_certainty(|c| c.writers_voice_sentences),
             hedged_sentences: from_certainty(|c| c.hedged_sentences),

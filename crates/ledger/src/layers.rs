@@ -1,0 +1,258 @@
+//! The tables of the layers whose records belong to one article and link to
+//! nothing else stored: hedges, entities, quantities and times. Each is
+//! described once, by a [`LayerTable`], and the schema, the writer, the check
+//! and the export loop over [`LAYER_TABLES`], so that a new layer of that
+//! kind is one entry here (see "Adding a layer" in ARCHITECTURE.md).
+//!
+//! Sources, attributions and quotations are written by `store` itself: their
+//! rows link to each other and feed the full-text indexes.
+
+use attest_doc::{Doc, Layer, Span, serde_name};
+use rusqlite::types::Value;
+
+use crate::db::{Conn, DbResult};
+
+/// One layer's table: a row per record of the layer, numbered `idx` in the
+/// layer's order under its article, and a count of them beside the article.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LayerTable {
+    /// The table's name, which is also its name for `attest export`.
+    pub(crate) name: &'static str,
+    /// The layer whose records are the rows; an article whose layer was not
+    /// looked for has no rows and a `NULL` count.
+    pub(crate) layer: Layer,
+    /// The column of `articles` that counts the article's rows.
+    pub(crate) count: &'static str,
+    /// The schema version that made the table (see `schema::SCHEMA_VERSION`).
+    pub(crate) since: i64,
+    /// The columns after `id`, `article` and `idx`, each with its SQLite
+    /// declaration (PostgreSQL's is translated by `schema`).
+    pub(crate) columns: &'static [(&'static str, &'static str)],
+    /// The values of each record's row, one per column.
+    pub(crate) rows: fn(&Doc) -> Vec<Vec<Value>>,
+}
+
+/// The layer tables, in the order they are created, stored and exported.
+pub(crate) const LAYER_TABLES: [LayerTable; 4] = [
+    LayerTable {
+        name: "hedges",
+        layer: Layer::Hedges,
+        count: "n_hedges",
+        since: 1,
+        columns: &[
+            ("cue_start", "INTEGER NOT NULL"),
+            ("cue_end", "INTEGER NOT NULL"),
+            ("cue_text", "TEXT NOT NULL"),
+            ("scope_start", "INTEGER NOT NULL"),
+            ("scope_end", "INTEGER NOT NULL"),
+            ("scope_text", "TEXT NOT NULL"),
+        ],
+        rows: |doc| {
+            let hedges = doc.hedges().iter();
+            hedges
+                .map(|h| [span(doc, h.cue), span(doc, h.scope)].concat())
+                .collect()
+        },
+    },
+    LayerTable {
+        name: "entities",
+        layer: Layer::Entities,
+        count: "n_entities",
+        since: 1,
+        columns: &[
+            SPAN_COLUMNS[0],
+            SPAN_COLUMNS[1],
+            SPAN_COLUMNS[2],
+            ("label", "TEXT NOT NULL"),
+            ("cluster", "INTEGER NOT NULL"),
+        ],
+        rows: |doc| {
+            let entities = doc.entities().iter();
+            entities
+                .map(|e| {
+                    let label = Value::Text(serde_name(&e.label));
+                    let cluster = Value::Integer(e.cluster.index() as i64);
+                    [span(doc, e.span), vec![label, cluster]].concat()
+                })
+                .collect()
+        },
+    },
+    LayerTable {
+        name: "quantities",
+        layer: Layer::Quantities,
+        count: "n_quantities",
+        since: 1,
+        columns: &[
+            SPAN_COLUMNS[0],
+            SPAN_COLUMNS[1],
+            SPAN_COLUMNS[2],
+            ("low", "REAL"),
+            ("high", "REAL"),
+            ("unit", "TEXT NOT NULL"),
+        ],
+        rows: |doc| {
+            // An infinite or NaN bound is no number a database can compare.
+            let number =
+                |v: Option<f64>| v.filter(|v| v.is_finite()).map_or(Value::Null, Value::Real);
+            let quantities = doc.quantities().iter();
+            quantities
+                .map(|q| {
+                    let values = vec![number(q.low), number(q.high), Value::Text(q.unit.clone())];
+                    [span(doc, q.span), values].concat()
+                })
+                .collect()
+        },
+    },
+    LayerTable {
+        name: "times",
+        layer: Layer::Times,
+        count: "n_times",
+        since: 1,
+        columns: &[
+            SPAN_COLUMNS[0],
+            SPAN_COLUMNS[1],
+            SPAN_COLUMNS[2],
+            ("value", "TEXT"),
+            ("granularity", "TEXT"),
+            ("unresolved", "TEXT"),
+        ],
+        rows: |doc| {
+            let times = doc.times().iter();
+            times
+                .map(|t| {
+                    let values = vec![
+                        text(t.value.clone()),
+                        text(t.granularity.map(|g| serde_name(&g))),
+                        text(t.unresolved.clone()),
+                    ];
+                    [span(doc, t.span), values].concat()
+                })
+                .collect()
+        },
+    },
+];
+
+/// The columns of a record's one span, as [`span`] gives their values.
+pub(crate) const SPAN_COLUMNS: [(&str, &str); 3] = [
+    ("byte_start", "INTEGER NOT NULL"),
+    ("byte_end", "INTEGER NOT NULL"),
+    ("text", "TEXT NOT NULL"),
+];
+
+/// A span's values: its byte offsets and its text.
+pub(crate) fn span(doc: &Doc, span: Span) -> Vec<Value> {
+    vec![
+        Value::Integer(span.byte_start() as i64),
+        Value::Integer(span.byte_end() as i64),
+        Value::Text(doc.span_text(span).to_string()),
+    ]
+}
+
+fn text(value: Option<String>) -> Value {
+    value.map_or(Value::Null, Value::Text)
+}
+
+/// The names of the layer tables, in order, for the list of tables that
+/// export knows (which must be a constant).
+pub(crate) const NAMES: [&str; LAYER_TABLES.len()] = {
+    let mut names = [""; LAYER_TABLES.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = LAYER_TABLES[i].name;
+        i += 1;
+    }
+    names
+};
+
+/// The newest schema version a layer table needs.
+pub(crate) const NEWEST: i64 = {
+    let mut newest = 0;
+    let mut i = 0;
+    while i < LAYER_TABLES.len() {
+        if LAYER_TABLES[i].since > newest {
+            newest = LAYER_TABLES[i].since;
+        }
+        i += 1;
+    }
+    newest
+};
+
+/// The statements, in SQLite's types, that make the tables of `version`.
+pub(crate) fn create(version: i64) -> String {
+    LAYER_TABLES
+        .iter()
+        .filter(|table| table.since == version)
+        .map(LayerTable::create)
+        .collect()
+}
+
+/// What an article's layers hold for their tables: for each of
+/// [`LAYER_TABLES`], its rows, or `None` where the layer was not looked for.
+pub(crate) type ArticleRows = Vec<Option<Vec<Vec<Value>>>>;
+
+/// The rows of every layer table for one article.
+pub(crate) fn rows_of(doc: &Doc) -> ArticleRows {
+    LAYER_TABLES
+        .iter()
+        .map(|table| table.rows_of(doc))
+        .collect()
+}
+
+/// Stores the rows of every layer table for the article stored as `article`.
+pub(crate) fn insert(tx: &Conn<'_>, article: i64, rows: ArticleRows) -> DbResult<()> {
+    for (table, rows) in LAYER_TABLES.iter().zip(rows) {
+        table.insert(tx, article, rows.unwrap_or_default())?;
+    }
+    Ok(())
+}
+
+impl LayerTable {
+    /// The statements that make the table. Version 1 declared its counts in
+    /// its `CREATE TABLE articles`; a table of a later version adds its own.
+    pub(crate) fn create(&self) -> String {
+        let mut sql = format!(
+            "\nCREATE TABLE {} (\n    id INTEGER PRIMARY KEY,\n    \
+             article INTEGER NOT NULL REFERENCES articles(id) ON DELETE CASCADE,\n    \
+             idx INTEGER NOT NULL,\n",
+            self.name
+        );
+        for (column, declaration) in self.columns {
+            sql.push_str(&format!("    {column} {declaration},\n"));
+        }
+        sql.push_str("    UNIQUE (article, idx)\n);\n");
+        if self.since > 1 {
+            sql.push_str(&format!(
+                "ALTER TABLE articles ADD COLUMN {} INTEGER;\n",
+                self.count
+            ));
+        }
+        sql
+    }
+
+    /// The rows of one article, or `None` where the layer was not looked for.
+    pub(crate) fn rows_of(&self, doc: &Doc) -> Option<Vec<Vec<Value>>> {
+        doc.has(self.layer).then(|| (self.rows)(doc))
+    }
+
+    /// Stores one article's rows, numbered in order.
+    pub(crate) fn insert(
+        &self,
+        tx: &Conn<'_>,
+        article: i64,
+        rows: Vec<Vec<Value>>,
+    ) -> DbResult<()> {
+        let names: Vec<&str> = self.columns.iter().map(|(name, _)| *name).collect();
+        let placeholders: String = (3..3 + names.len()).map(|i| format!(", ?{i}")).collect();
+        let sql = format!(
+            "INSERT INTO {} (article, idx, {}) VALUES (?1, ?2{placeholders})",
+            self.name,
+            names.join(", ")
+        );
+        for (idx, values) in rows.into_iter().enumerate() {
+            let mut params = vec![Value::Integer(article), Value::Integer(idx as i64)];
+            params.extend(values);
+            tx.execute(&sql, &params)?;
+        }
+        Ok(())
+    }
+}
