@@ -256,3 +256,70 @@ impl LayerTable {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// The most files "Adding a layer" may list. Issue 29 asks for 7; the
+    /// ledger's share is one file, and the rest comes down as the document's
+    /// other copies go (reading JSON back by deserialising the views drops
+    /// `json/read.rs`). The list may shrink, never grow.
+    const MOST_FILES: usize = 11;
+
+    /// The files ARCHITECTURE.md's "Adding a layer" lists, each with whether
+    /// the layer makes it new: the backquoted paths before each bullet's colon.
+    fn listed_files(architecture: &str) -> Vec<(String, bool)> {
+        let section = architecture
+            .split("\n### ")
+            .find(|section| section.starts_with("Adding a layer\n"))
+            .expect("ARCHITECTURE.md has a section \"Adding a layer\"");
+        let mut files = Vec::new();
+        for bullet in section.lines().filter_map(|line| line.strip_prefix("- ")) {
+            let new = bullet.starts_with("new ");
+            let head = bullet.split("`:").next().unwrap_or_default();
+            let paths = head.split('`').skip(1).step_by(2);
+            files.extend(paths.map(|path| (path.to_string(), new)));
+        }
+        files
+    }
+
+    #[test]
+    fn adding_a_layer_lists_files_that_exist_and_no_more_than_allowed() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let architecture = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+        let files = listed_files(&architecture);
+        for (path, new) in &files {
+            assert_eq!(root.join(path).is_file(), !new, "{path}");
+        }
+        let ledger: Vec<&str> = files
+            .iter()
+            .map(|(path, _)| path.as_str())
+            .filter(|path| path.starts_with("crates/ledger/"))
+            .collect();
+        assert_eq!(ledger, ["crates/ledger/src/layers.rs"]);
+        assert!(
+            files.len() <= MOST_FILES,
+            "{} files: {files:?}",
+            files.len()
+        );
+        let said = format!("That is {} files", files.len());
+        assert!(architecture.contains(&said), "the section says \"{said}\"");
+    }
+
+    #[test]
+    fn the_list_is_read_from_each_bullets_head() {
+        let architecture = "# A\n\n### Adding a layer\n\nTouches:\n\n\
+            - `a.rs`: the `Layer` variant.\n- new `b/<x>.rs`: the stage.\n\
+            - `c.md` and `d.md`: docs.\n\n### Next\n\n- `e.rs`: not this one.\n";
+        assert_eq!(
+            listed_files(architecture),
+            [
+                ("a.rs".to_string(), false),
+                ("b/<x>.rs".to_string(), true),
+                ("c.md".to_string(), false),
+                ("d.md".to_string(), false),
+            ]
+        );
+    }
+}

@@ -6,7 +6,7 @@ use std::time::Duration;
 use attest_doc::{Article, Doc, Layer, SourceKind, StanceLabel};
 use rusqlite::Connection;
 
-use crate::db::Conn;
+use crate::db::{Conn, values};
 use crate::testing::{Said, TestDb, remove_ledger, segmented, story, temp_ledger};
 use crate::*;
 
@@ -59,6 +59,7 @@ on_both_backends!(
     a_version_4_ledger_gains_claims_as_its_articles_are_stored_again,
     a_version_5_ledger_keeps_its_band_rows_and_replaced_articles_take_theirs_out,
     one_claim_is_read_by_its_id_and_claims_by_an_article_they_appear_in,
+    a_toy_layer_described_once_is_made_stored_checked_and_exported,
 );
 
 fn said<'a>(
@@ -1497,5 +1498,112 @@ fn a_version_3_ledger_counts_no_certainty_until_articles_are_stored_again(db: &T
         (Some(0.3333), Some(0.25))
     );
     assert!(ledger.check().unwrap().is_ok());
+    drop(ledger);
+}
+
+/// A layer table that no build stores: each word token, with its kind,
+/// made by a schema version after this build's.
+const TOY: layers::LayerTable = layers::LayerTable {
+    name: "toy_words",
+    layer: Layer::Tokens,
+    count: "n_toy_words",
+    since: SCHEMA_VERSION + 1,
+    columns: &[
+        layers::SPAN_COLUMNS[0],
+        layers::SPAN_COLUMNS[1],
+        layers::SPAN_COLUMNS[2],
+        ("kind", "TEXT NOT NULL"),
+    ],
+    rows: |doc| {
+        let tokens = doc.tokens().iter();
+        tokens
+            .map(|t| {
+                let kind = rusqlite::types::Value::Text(attest_doc::serde_name(&t.kind));
+                [layers::span(doc, t.span), vec![kind]].concat()
+            })
+            .collect()
+    },
+};
+
+/// What "Adding a layer" in ARCHITECTURE.md promises of the ledger: a layer
+/// table described once is made by its schema version's step, in SQLite's
+/// types and PostgreSQL's, stored with its count beside the article, held
+/// to that count by the check and read back by an export.
+fn a_toy_layer_described_once_is_made_stored_checked_and_exported(db: &TestDb) {
+    let docs = corpus();
+    let ledger = ingest(db, &docs);
+    let conn = ledger.conn();
+    let create = TOY.create();
+    let create = if conn.is_postgres() {
+        schema::postgres_types(&create)
+    } else {
+        create
+    };
+    conn.batch(&create)
+        .expect("the toy table and its count are made");
+    let mut words = 0;
+    for doc in &docs {
+        let key = ArticleKey::by_id(&doc.article().id);
+        let article: i64 = conn
+            .value(
+                "SELECT id FROM articles WHERE key = ?1",
+                values![key.as_str()],
+            )
+            .unwrap();
+        let rows = TOY.rows_of(doc).expect("the corpus is tokenized");
+        words += rows.len();
+        conn.execute(
+            &format!("UPDATE articles SET {} = ?1 WHERE id = ?2", TOY.count),
+            values![rows.len() as i64, article],
+        )
+        .unwrap();
+        TOY.insert(&conn, article, rows).unwrap();
+    }
+    assert!(words > 0);
+    assert_eq!(
+        check::article_count_mismatch(&conn, TOY.count, TOY.name).unwrap(),
+        None
+    );
+    let report = ledger.check().unwrap();
+    assert!(report.is_ok(), "{report:?}");
+
+    let mut sink = Collect::default();
+    let exported = ledger
+        .export("SELECT r.* FROM toy_words r ORDER BY r.id", &mut sink)
+        .unwrap();
+    assert_eq!(exported, words);
+    let names: Vec<&str> = sink.0.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "id",
+            "article",
+            "idx",
+            "byte_start",
+            "byte_end",
+            "text",
+            "kind"
+        ]
+    );
+    let first = docs[0].tokens()[0].span;
+    assert_eq!(
+        sink.1[0][2..6],
+        [
+            Cell::Integer(0),
+            Cell::Integer(first.byte_start() as i64),
+            Cell::Integer(first.byte_end() as i64),
+            Cell::Text(docs[0].span_text(first).to_string()),
+        ]
+    );
+
+    conn.execute("DELETE FROM toy_words WHERE idx = 0", values![])
+        .unwrap();
+    assert_eq!(
+        check::article_count_mismatch(&conn, TOY.count, TOY.name).unwrap(),
+        Some(format!(
+            "{} articles whose n_toy_words is not their toy_words rows",
+            docs.len()
+        ))
+    );
     drop(ledger);
 }
