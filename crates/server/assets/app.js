@@ -54,6 +54,11 @@ function megabytes(bytes) {
   return `${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB`;
 }
 
+// "1 article", "12 articles".
+function counted(n, noun) {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 function percent(share) {
   return `${Math.round(share * 100)}%`;
 }
@@ -228,7 +233,7 @@ form.addEventListener('submit', async (event) => {
     const doc = JSON.parse(answer);
     const analysed = performance.now();
     const count = (doc.attributions || []).length;
-    const found = `${count} attribution${count === 1 ? '' : 's'} · analysed in ${Math.round(analysed - started)} ms`;
+    const found = `${counted(count, 'attribution')} · analysed in ${Math.round(analysed - started)} ms`;
     lastDoc = doc;
     lastAnalysis = { answer, request };
     await labelsReady;
@@ -420,7 +425,6 @@ function decorations(doc, stances) {
   return at;
 }
 
-// The article as paragraphs of segments; each segment carries the marks over it.
 // The paragraphs' marks and drawn positions, each found from the paragraphs'
 // starts by binary search, so that a long article costs what it holds, not
 // paragraphs times marks.
@@ -447,19 +451,17 @@ function byParagraph(paragraphs, marks, drawn) {
   return found;
 }
 
-// Draws the article paragraph by paragraph, giving the browser its turn
-// every few milliseconds so that a long article never freezes the tab;
-// `progress` hears how far it got. A newer drawing stops an older one, whose
-// promise then resolves false.
+// The drawing under way: a newer drawing, or Cancel, stops an older one.
 let drawing = 0;
 
 // A turn for the browser once the work since the last has taken long enough
-// to be felt (an ordinary article draws within one); false once a newer
-// drawing has begun or this one was stopped.
+// to be felt (an ordinary article draws within one), `before` told first;
+// false once a newer drawing has begun or this one was stopped.
 function turns(generation) {
   let turn = performance.now();
-  return async () => {
+  return async (before) => {
     if (performance.now() - turn > 40) {
+      if (before) before();
       await new Promise((next) => { setTimeout(next, 0); });
       turn = performance.now();
     }
@@ -467,6 +469,9 @@ function turns(generation) {
   };
 }
 
+// The article as paragraphs of segments, each segment carrying the marks over
+// it, drawn paragraph by paragraph in turns; `progress` hears how far it got
+// at each turn. Resolves false when the drawing was stopped.
 async function renderArticle(doc, stances, progress, pause) {
   articleView.replaceChildren();
   articleView.classList.toggle('hide-stance-tags', !form.elements['show-stances'].checked);
@@ -497,8 +502,7 @@ async function renderArticle(doc, stances, progress, pause) {
       p.append(over.length ? segment(text, over, stances) : text);
     });
     articleView.append(p);
-    if (progress) progress(index + 1, paragraphs.length);
-    if (!await pause()) return false;
+    if (!await pause(progress && (() => progress(index + 1, paragraphs.length)))) return false;
   }
   return addStops(doc, stances, pause);
 }
@@ -630,7 +634,7 @@ function statementNode(doc, index, stances, nest) {
   return el('div', { class: 'statement-group' },
     statementButton(doc, index, stances, false),
     outer !== null ? el('div', { class: 'nested muted' }, `inside what ${sourceName(doc, outer)} ${clip(spansText(doc.attributions[outer].cue), 30)} (#${outer + 1})`) : null,
-    inner.length ? el('div', { class: 'nested' }, el('span', { class: 'muted' }, `holds ${inner.length} nested attribution${inner.length === 1 ? '' : 's'}:`),
+    inner.length ? el('div', { class: 'nested' }, el('span', { class: 'muted' }, `holds ${counted(inner.length, 'nested attribution')}:`),
       inner.map((i) => statementButton(doc, i, stances, true))) : null);
 }
 
@@ -638,7 +642,7 @@ function statementNode(doc, index, stances, nest) {
 // in the writer's own voice".
 function writerHedged(summary) {
   const c = summary.certainty;
-  const of = (n, all, noun) => `${n} of ${all} ${noun}${all === 1 ? '' : 's'}`;
+  const of = (n, all, noun) => `${n} of ${counted(all, noun)}`;
   return `${of(c.hedged_attributions, summary.attributions, 'attribution')}; `
     + `${of(c.hedged_sentences, c.writers_voice_sentences, 'sentence')} in the writer's own voice`;
 }
@@ -646,7 +650,6 @@ function writerHedged(summary) {
 async function renderPanel(doc, stances, pause) {
   const panel = sidePanel;
   const nest = nesting(doc);
-  panel.replaceChildren();
   const summary = doc.summary;
   if (summary) {
     panel.append(el('h2', {}, 'Sourcing'));
@@ -823,7 +826,7 @@ function printTable(doc, stances) {
   const rows = attributionRows(doc, stances);
   return el('section', { class: 'print-only' },
     el('h2', {}, 'Attributions'),
-    table(`${rows.length} attribution${rows.length === 1 ? '' : 's'}`, [
+    table(counted(rows.length, 'attribution'), [
       { title: '#', num: true, cell: (r) => String(r.attribution) },
       { title: 'source', cell: (r) => r.source || r.source_words || 'no source' },
       { title: 'type', cell: (r) => r.source_type.replace('_', ' ') },
@@ -996,7 +999,7 @@ function monthsBetween(first, last) {
 function timelineChart(statements) {
   const dated = statements.filter((s) => s.date);
   const undated = statements.length - dated.length;
-  const note = undated ? el('p', { class: 'muted' }, `${undated} undated statement${undated === 1 ? '' : 's'} not charted.`) : null;
+  const note = undated ? el('p', { class: 'muted' }, `${counted(undated, 'undated statement')} not charted.`) : null;
   if (!dated.length) return [el('p', { class: 'muted' }, 'No dated statements to chart.'), note];
   const keys = dated.map((s) => s.date.slice(0, 7)).sort();
   const months = monthsBetween(keys[0], keys[keys.length - 1]);
@@ -1209,7 +1212,7 @@ async function articlePage(id, focus, anchor) {
         ' · ', el('a', { href: `#ledger/article/${encodeURIComponent(article.id)}`, class: 'permalink' }, 'permalink')),
       el('h3', {}, 'Attributions'),
       el('div', { class: 'timeline' }, attributions.map((a) => articleAttribution(id, a, sources, saved, travelled(a.index)))),
-      stale ? el('p', { class: 'muted' }, `${stale} earlier correction${stale === 1 ? '' : 's'} no longer appl${stale === 1 ? 'ies' : 'y'}: the article was analysed again since.`) : null,
+      stale ? el('p', { class: 'muted' }, `${counted(stale, 'earlier correction')} no longer appl${stale === 1 ? 'ies' : 'y'}: the article was analysed again since.`) : null,
       here.length ? [el('h3', {}, 'Claims it carries that travelled'),
         el('ul', { class: 'article-claims' }, here.map((h) => el('li', {},
           el('a', { href: `#ledger/claim/${h.claim.claim}` }, quoted(clip(h.claim.text, 160))),
@@ -1260,6 +1263,14 @@ function searchHit(hit) {
       el('a', { href: `#ledger/article/${encodeURIComponent(hit.article)}` }, `article ${hit.article}`)));
 }
 
+// Links to the page of PAGE rows before `offset` and, when there is `more`,
+// to the page from `last` on, under the view at `path` with its `values`.
+function pager(path, values, offset, last, more, label) {
+  return el('nav', { class: 'pager', 'aria-label': label },
+    offset > 0 ? el('a', { href: `${path}${query({ ...values, offset: Math.max(0, offset - PAGE) || null })}` }, '← previous') : null,
+    more ? el('a', { href: `${path}${query({ ...values, offset: last })}` }, 'next →') : null);
+}
+
 async function searchPage(values) {
   const submit = (next) => {
     location.hash = `#ledger/search${query(next)}`;
@@ -1277,11 +1288,9 @@ async function searchPage(values) {
       return el('p', { role: 'status' }, offset ? 'No more hits.' : `Nothing found for ${values.q}.`);
     }
     const last = offset + rows.length;
-    const count = offset || more ? `Hits ${offset + 1}–${last} of ${total}` : `${total} hit${total === 1 ? '' : 's'}`;
-    const pager = el('nav', { class: 'pager', 'aria-label': 'Pages of hits' },
-      offset > 0 ? el('a', { href: `#ledger/search${query({ ...values, offset: Math.max(0, offset - PAGE) || null })}` }, '← previous') : null,
-      more ? el('a', { href: `#ledger/search${query({ ...values, offset: last })}` }, 'next →') : null);
-    return [el('p', { role: 'status', class: 'count' }, count), el('ol', { class: 'timeline hits', start: offset + 1 }, rows.map(searchHit)), pager];
+    const count = offset || more ? `Hits ${offset + 1}–${last} of ${total}` : counted(total, 'hit');
+    return [el('p', { role: 'status', class: 'count' }, count), el('ol', { class: 'timeline hits', start: offset + 1 }, rows.map(searchHit)),
+      pager('#ledger/search', values, offset, last, more, 'Pages of hits')];
   });
 }
 
@@ -1298,9 +1307,6 @@ async function articlesPage(values) {
     const more = rows.length > PAGE;
     const shown = rows.slice(0, PAGE);
     const last = offset + shown.length;
-    const pager = el('nav', { class: 'pager', 'aria-label': 'Pages of articles' },
-      offset > 0 ? el('a', { href: `#ledger/articles${query({ ...values, offset: Math.max(0, offset - PAGE) || null })}` }, '← previous') : null,
-      more ? el('a', { href: `#ledger/articles${query({ ...values, offset: last })}` }, 'next →') : null);
     const count = (n) => (n === null || n === undefined ? '' : String(n));
     return [
       el('p', { role: 'status', class: 'count' }, `Articles ${offset + 1}–${last}${more ? '' : ` of ${last}`}`),
@@ -1313,7 +1319,7 @@ async function articlesPage(values) {
         { title: 'unnamed sources', num: true, cell: (r) => count(r.unnamed_sources) },
         { title: 'direct quotes', num: true, cell: (r) => count(r.direct_quotes) },
       ], shown),
-      pager,
+      pager('#ledger/articles', values, offset, last, more, 'Pages of articles'),
     ];
   });
 }
@@ -1327,14 +1333,14 @@ function outletLabel(r, y) {
   const few = r.articles < FEW_ARTICLES;
   const label = svgEl('text', { x: 0, y }, clip(r.group || '(no outlet)', 48));
   label.append(svgEl('tspan', { class: few ? 'too-few' : 'sample' },
-    ` · ${r.articles} article${r.articles === 1 ? '' : 's'}${few ? ', too few to compare' : ''}`));
+    ` · ${counted(r.articles, 'article')}${few ? ', too few to compare' : ''}`));
   return label;
 }
 
 // A chart's heading with the sample it is drawn from.
 function chartHeading(title, rows) {
   const articles = rows.reduce((sum, r) => sum + r.articles, 0);
-  return el('h3', {}, title, el('span', { class: 'muted' }, ` · ${articles} article${articles === 1 ? '' : 's'}`));
+  return el('h3', {}, title, el('span', { class: 'muted' }, ` · ${counted(articles, 'article')}`));
 }
 
 // One bar per outlet, its name above it and its value at its end, on a scale
@@ -1437,7 +1443,7 @@ function roleName(role) {
 }
 
 function claimTravel(claim) {
-  return `in ${claim.articles} article${claim.articles === 1 ? '' : 's'} of ${claim.outlets} outlet${claim.outlets === 1 ? '' : 's'}`;
+  return `in ${counted(claim.articles, 'article')} of ${counted(claim.outlets, 'outlet')}`;
 }
 
 // The day of a publication time as written ("2026-03-02T09:00:00Z" gives
@@ -1559,7 +1565,7 @@ function claimTimeline(claim) {
   const days = (last - first) / 86400000;
   const span = `from ${day(new Date(first).toISOString())} to ${day(new Date(last).toISOString())}`;
   const svg = svgEl('svg', { class: 'chart claim-timeline', width, height: height + 4, viewBox: `0 0 ${width} ${height + 4}`, role: 'group',
-    'aria-label': `Timeline of the claim: ${dated.length} appearance${dated.length === 1 ? '' : 's'} in ${outlets.length} outlet${outlets.length === 1 ? '' : 's'}, ${span}` });
+    'aria-label': `Timeline of the claim: ${counted(dated.length, 'appearance')} in ${counted(outlets.length, 'outlet')}, ${span}` });
   // A date label is some 75px wide: a tick per 95px keeps them apart.
   const ticks = Math.max(2, Math.min(6, Math.floor(plot / 95)));
   for (let i = 0; i < ticks; i += 1) {
@@ -1595,7 +1601,7 @@ async function claimPage(id) {
     ledgerContent.querySelector('h2').textContent = `Claim #${claim.claim}`;
     return el('div', { class: 'panel' },
       el('p', { class: 'claim-text' }, quoted(claim.text)),
-      el('p', { class: 'muted' }, `${claim.appearances.length} appearance${claim.appearances.length === 1 ? '' : 's'} ${claimTravel(claim)}; first in ${claim.first.outlet || 'no outlet'} on ${day(claim.first.published)}`),
+      el('p', { class: 'muted' }, `${counted(claim.appearances.length, 'appearance')} ${claimTravel(claim)}; first in ${claim.first.outlet || 'no outlet'} on ${day(claim.first.published)}`),
       el('h3', {}, 'Timeline'),
       claimTimeline(claim),
       el('div', { class: 'claim-appearances' }, table('Every appearance, in order of publication', [

@@ -11,9 +11,9 @@
 //!
 //! The answer is the document in the JSON schema of `docs/schema.md`
 //! (`?tokens=true` adds tokens and part-of-speech tags), or with
-//! `?format=brat` its attributions as a brat `.ann` file in code points, the
-//! file `attest analyze --format brat` writes (the page's download), or 413 when it would
-//! be over [`crate::Limits::output_bytes`], or 503 when the answers held for
+//! `?format=brat` its attributions as the brat `.ann` file, in code points,
+//! that `attest analyze --format brat` writes (the page's download), or 413
+//! when it would be over [`crate::Limits::output_bytes`], or 503 when the answers held for
 //! clients that have not taken them would go over
 //! [`crate::Limits::held_answer_bytes`].
 //!
@@ -56,6 +56,15 @@ pub(crate) enum AnswerFormat {
     Json,
     /// The attributions as a brat `.ann` file.
     Brat,
+}
+
+impl AnswerFormat {
+    fn content_type(self) -> &'static str {
+        match self {
+            AnswerFormat::Json => "application/json",
+            AnswerFormat::Brat => "text/plain; charset=utf-8",
+        }
+    }
 }
 
 pub(crate) async fn analyze(
@@ -127,11 +136,7 @@ pub(crate) async fn analyze(
     .map_err(|_| ApiError::internal("the analysis stopped unexpectedly"))??;
     drop(slot);
     let answer = hold(&state, analysed)?;
-    let content_type = match format {
-        AnswerFormat::Json => "application/json",
-        AnswerFormat::Brat => "text/plain; charset=utf-8",
-    };
-    Ok(([(header::CONTENT_TYPE, content_type)], answer).into_response())
+    Ok(([(header::CONTENT_TYPE, format.content_type())], answer).into_response())
 }
 
 /// One of the server's analysis slots, or 503. Analysis is CPU-bound: a
