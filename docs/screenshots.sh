@@ -1,8 +1,9 @@
 #!/bin/sh
 # Regenerates the screenshots that README.md shows: runs the browser test
 # (tests/browser/page.test.mjs, which saves every view it checks to
-# target/browser/) and copies the Analyse page, a source page, a corrected
-# ledger article and a claim's timeline into docs/images/.
+# target/browser/) and copies the Analyse page (and on a phone, with an
+# attribution's details open), search hits, a source page, a corrected ledger
+# article and a claim's timeline into docs/images/.
 #
 #   docs/screenshots.sh [path/to/attest]    (default: a fresh release build)
 #
@@ -17,7 +18,8 @@ if [ -z "$attest" ]; then
 fi
 node tests/browser/page.test.mjs "$attest"
 mkdir -p docs/images
-for shot in analyse ledger-source ledger-correction ledger-claim; do
+shots="analyse analyse-phone-sheet ledger-search ledger-source ledger-correction ledger-claim"
+for shot in $shots; do
   cp "target/browser/$shot.png" "docs/images/$shot.png"
 done
-echo "docs/images/: analyse.png, ledger-source.png, ledger-correction.png, ledger-claim.png"
+echo "docs/images/: $shots (.png)"

@@ -611,13 +611,16 @@ class Ledger:
         self,
         *,
         limit: int = 20,
+        offset: int = 0,
         kind: Optional[str] = None,
+        name: Optional[str] = None,
         outlet: Optional[str] = None,
         since: Optional[str] = None,
         until: Optional[str] = None,
     ) -> Any:
-        """The most-quoted sources, as ``attest sources``."""
-        return _frame(self._native.sources(limit, outlet, since, until, kind))
+        """The most-quoted sources, as ``attest sources``; ``name`` keeps those
+        whose name holds these words."""
+        return _frame(self._native.sources(limit, offset, outlet, since, until, kind, name))
 
     def said(
         self,

@@ -20,10 +20,12 @@ class Ledger:
     def sources(
         self,
         limit: int,
+        offset: int,
         outlet: Optional[str],
         since: Optional[str],
         until: Optional[str],
         kind: Optional[str],
+        name: Optional[str],
     ) -> str: ...
     def said(
         self,

@@ -252,19 +252,24 @@ impl Ledger {
     }
 
     /// The most-quoted sources as JSON rows, as `attest sources --format json`.
-    #[pyo3(signature = (limit, outlet, since, until, kind))]
+    #[pyo3(signature = (limit, offset, outlet, since, until, kind, name))]
+    #[allow(clippy::too_many_arguments)] // one per keyword of `Ledger.sources`
     fn sources(
         &self,
         py: Python<'_>,
         limit: usize,
+        offset: usize,
         outlet: Option<String>,
         since: Option<String>,
         until: Option<String>,
         kind: Option<String>,
+        name: Option<String>,
     ) -> PyResult<String> {
         let mut filter = filter(outlet, since, until)?;
         filter.kind = kind.map(|name| source_kind(&name)).transpose()?;
-        self.query(py, |ledger| rows(ledger.top_sources(&filter, limit)))
+        filter.name = name;
+        let page = attest_ledger::Page { offset, limit };
+        self.query(py, |ledger| rows(ledger.top_sources(&filter, page)))
     }
 
     /// What the sources called `name` said, as `attest said NAME --format json`.
@@ -447,6 +452,7 @@ fn filter(
         since: since.as_deref().map(|d| date("since", d)).transpose()?,
         until: until.as_deref().map(|d| date("until", d)).transpose()?,
         kind: None,
+        name: None,
     })
 }
 

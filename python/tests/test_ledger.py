@@ -34,6 +34,12 @@ def test_queries_answer_as_the_command_line(attest_bin, ledger_path):
     db = ["--db", str(ledger_path)]
     with attest.Ledger(ledger_path) as ledger:
         assert records(ledger.sources()) == cli_rows(attest_bin, "sources", *db)
+        named = records(ledger.sources(name="WHITFIELD", offset=0, limit=5))
+        assert named == cli_rows(attest_bin, "sources", "--name", "whitfield", "--limit", "5", *db)
+        assert named and all("Whitfield" in s["name"] for s in named)
+        later = records(ledger.sources(offset=1))
+        assert later == cli_rows(attest_bin, "sources", "--offset", "1", *db)
+        assert later[0] == records(ledger.sources())[1]
         assert records(ledger.said("Dana Whitfield")) == cli_rows(attest_bin, "said", "Dana Whitfield", *db)
         assert records(ledger.search("bridge")) == cli_rows(attest_bin, "search", "bridge", *db)
         assert records(ledger.stats(by="outlet")) == cli_rows(attest_bin, "stats", "--by", "outlet", *db)

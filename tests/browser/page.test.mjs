@@ -96,7 +96,7 @@ const records = [
   { id: 'summer', text: 'The strike at Port Halvard is over.\n\nMarisol Okafor said the members had accepted the contract.', outlet: 'Harbor Gazette', published: '2026-06-12' },
 ];
 for (let i = 1; i <= 24; i += 1) {
-  records.push({ id: `brief-${i}`, outlet: i % 2 ? 'Harbor Gazette' : 'Valley Times', published: `2026-04-${String(i).padStart(2, '0')}`,
+  records.push({ id: `brief-${i}`, title: `Ferry times on Pier ${i}`, outlet: i % 2 ? 'Harbor Gazette' : 'Valley Times', published: `2026-04-${String(i).padStart(2, '0')}`,
     text: `Ferry times changed again on Pier ${i}.\n\nCaptain Ilse Brandt said the harbor would stay open all night.` });
 }
 writeFileSync(corpus, records.map((record) => JSON.stringify(record)).join('\n') + '\n');
@@ -357,7 +357,10 @@ try {
     assert.ok(gap < 2000, `the page froze for ${Math.round(gap)} ms`);
     const paragraphs = await page.locator('#article-view p').count();
     assert.ok(paragraphs > 4000, `every paragraph drawn: ${paragraphs}`);
-    assert.equal(await page.locator('#article-view [data-stop]').count(), Number(/^(\d+) attributions/.exec(status)[1]), 'every attribution reachable');
+    const stops = await page.locator('#article-view [data-stop]').count();
+    assert.equal(stops, Number(/^(\d+) attributions/.exec(status)[1]), 'every attribution reachable');
+    const panelNodes = () => page.evaluate(() => document.querySelectorAll('#side-panel *').length);
+    const panel = await panelNodes();
 
     // Cancel while the server works: nothing changes but the status.
     await page.click('#analyse-button');
@@ -371,8 +374,14 @@ try {
     await page.waitForSelector('#analyse-status:has-text("drawing")', { timeout: 120000 });
     await page.click('#analyse-status button.cancel');
     await page.waitForSelector('#analyse-status:has-text("drawing cancelled")');
+    // The article is drawn first, then its tab stops and the panel: a
+    // cancel can land in any of them.
     const part = await page.locator('#article-view p').count();
-    assert.ok(part > 0 && part < paragraphs, `a part drawn: ${part} of ${paragraphs}`);
+    const partStops = await page.locator('#article-view [data-stop]').count();
+    const partPanel = await panelNodes();
+    assert.ok(part > 0, 'the part drawn stays');
+    assert.ok(part < paragraphs || partStops < stops || partPanel < panel,
+      `a part drawn: ${part} of ${paragraphs} paragraphs, ${partStops} of ${stops} stops, ${partPanel} of ${panel} elements of the panel`);
     await page.fill('#article-text', '');
   });
 
@@ -436,6 +445,24 @@ try {
     assert.deepEqual(dialogs, [], 'no script ran');
   });
 
+  await check('the form\'s fields stay inside it, whole, at 1366, 1280 and 1024 px', async () => {
+    for (const width of [1366, 1280, 1024]) {
+      const sized = await browser.newPage({ viewport: { width, height: 800 } });
+      await sized.goto(`${base}/`);
+      const fields = await sized.evaluate(() => {
+        const form = document.getElementById('analyse-form').getBoundingClientRect();
+        return Array.from(document.querySelectorAll('#analyse-form input:not([type=checkbox]), #analyse-form textarea')).map((input) => {
+          const box = input.getBoundingClientRect();
+          return { name: input.name, left: box.left - form.left, right: form.right - box.right, width: box.width };
+        });
+      });
+      for (const f of fields) assert.ok(f.left >= 0 && f.right >= 0, `${f.name} spills out of the form at ${width} px: ${JSON.stringify(f)}`);
+      const time = fields.find((f) => f.name === 'published-time');
+      assert.ok(time.width >= 150, `the time field is cut to ${time.width} px at ${width} px`);
+      await sized.close();
+    }
+  });
+
   await check('on a phone the result comes into view and a tap lights in place', async () => {
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     await analyse(phone, sample);
@@ -449,7 +476,30 @@ try {
     await cue.tap();
     assert.ok(await phone.locator('#article-view .lit').count() > 0, 'the tap lights');
     assert.equal(await phone.evaluate(() => window.scrollY), before, 'the page does not jump');
+    // Its details open in a sheet on screen, not in the panel far below.
+    const sheet = phone.locator('#detail-sheet');
+    await sheet.waitFor({ state: 'visible' });
+    const box = await sheet.evaluate((node) => { const r = node.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, height: innerHeight }; });
+    assert.ok(box.top >= 0 && box.bottom <= box.height + 1, `the sheet is on screen: ${JSON.stringify(box)}`);
+    assert.ok((await sheet.innerText()).includes(await cue.innerText()), 'the sheet shows the tapped cue');
+    await axe(phone, 'a phone with an attribution\'s details open');
+    await phone.screenshot({ path: join(shots, 'analyse-phone-sheet.png') });
+    await sheet.locator('button', { hasText: 'Close' }).tap();
+    assert.equal(await sheet.isVisible(), false, 'Close closes it');
+    assert.equal(await phone.locator('#article-view .lit').count(), 0);
     await phone.screenshot({ path: join(shots, 'analyse-phone.png'), fullPage: true });
+
+    // A ledger table too wide for a phone scrolls in its own box, says so, and takes the keyboard.
+    await phone.goto(`${base}/#ledger/outlets`);
+    await phone.waitForSelector('#ledger-content:not([aria-busy]) .table-wrap');
+    const wide = phone.locator('#ledger-content .table-wrap');
+    assert.ok(await wide.evaluate((node) => node.scrollWidth > node.clientWidth), 'the outlets table is wider than a phone');
+    await phone.waitForSelector('#ledger-content .scroll-hint:not([hidden])');
+    const sideways = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(sideways <= 1, `the page itself does not scroll sideways (${sideways}px over)`);
+    assert.equal(await wide.getAttribute('tabindex'), '0');
+    await axe(phone, 'a wide table on a phone');
+    await phone.screenshot({ path: join(shots, 'ledger-phone.png') });
     await phone.close();
   });
 
@@ -487,11 +537,14 @@ try {
     await page.click('#ledger-content .filters button');
     await page.waitForFunction(() => /of 12$/.test(document.querySelector('#ledger-content .count')?.innerText || ''));
     assert.equal(await page.locator('#ledger-content .count').innerText(), 'Articles 1–12 of 12');
-    await page.locator('#ledger-content tbody tr a').first().click();
+    const first = page.locator('#ledger-content tbody tr a').first();
+    const title = await first.innerText();
+    assert.match(title, /^Ferry times on Pier \d+$/, 'an article is listed by its title');
+    await first.click();
     await page.waitForSelector('#ledger-content:not([aria-busy]) .permalink');
-    const id = await page.locator('#ledger-content h2').innerText();
-    assert.match(id, /^brief-\d+$/);
-    assert.equal(await page.locator('#ledger-content .permalink').getAttribute('href'), `#ledger/article/${id}`);
+    assert.equal(await page.locator('#ledger-content h2').innerText(), title);
+    const pier = /\d+$/.exec(title)[0];
+    assert.equal(await page.locator('#ledger-content .permalink').getAttribute('href'), `#ledger/article/brief-${pier}`);
   });
 
   await check('the ledger: top sources, a source page with its timeline, an article', async () => {
@@ -522,10 +575,34 @@ try {
     assert.match(slots, /from 2026-03 to 2026-06/);
     await axe(page, 'a source page');
     await page.screenshot({ path: join(shots, 'ledger-source.png'), fullPage: true });
+    // A statement links to its attribution, lit on the article's page.
     await page.locator('#ledger-content a', { hasText: 'sample' }).first().click();
-    // The source page has headings of its own: wait for the article's.
     await page.waitForSelector('#ledger-content:not([aria-busy]) h3:has-text("Attributions")');
+    const lit = page.locator('#ledger-content .statement.lit');
+    assert.equal(await lit.count(), 1, 'the statement is lit on its article');
+    assert.match(await lit.innerText(), /Okafor/);
+    assert.ok(await lit.evaluate((node) => node === document.activeElement), 'and has the focus');
     await axe(page, 'an article page');
+  });
+
+  await check('sources: found by name, counted, and paged', async () => {
+    const settled = '#ledger-content:not([aria-busy]) table';
+    await page.goto(`${base}/#ledger`);
+    await page.waitForSelector(settled);
+    const all = Number(/^(\d+) sources$/.exec(await page.locator('#ledger-content .count').innerText())?.[1]);
+    assert.ok(all > 2, 'the ranking says how many sources it holds');
+    assert.equal(await page.locator('#ledger-content tbody tr').count(), Math.min(all, 20));
+    await page.fill('#ledger-content input[name=name]', 'OKAFOR');
+    await page.click('#ledger-content .filters button');
+    await page.waitForFunction(() => document.querySelector('#ledger-content .count')?.innerText === '1 source');
+    assert.equal(await page.locator('#ledger-content tbody tr a').allInnerTexts().then((t) => t.join()), 'Marisol Okafor');
+    await axe(page, 'sources found by name');
+    await page.goto(`${base}/#ledger?offset=1`);
+    await page.waitForSelector(settled);
+    assert.equal(await page.locator('#ledger-content .count').innerText(), `Sources 2–${Math.min(all, 21)} of ${all}`);
+    assert.equal(await page.locator('#ledger-content .pager a').allInnerTexts().then((t) => t.join()), all > 21 ? '← previous,next →' : '← previous');
+    await page.goto(`${base}/#ledger?name=nobody+at+all`);
+    await page.waitForSelector('#ledger-content:not([aria-busy]) [role=status]:has-text("No source named")');
   });
 
   await check('search: a count, pages, each hit with stance, cue and source, and clear errors', async () => {
@@ -538,6 +615,9 @@ try {
     assert.ok(await hit.locator('.badge').innerText(), 'a stance');
     assert.match(await hit.locator('strong').innerText(), /said|denied/);
     assert.match(await hit.locator('a[href^="#ledger/source/"]').innerText(), /Brandt/);
+    const article = hit.locator('a[href^="#ledger/article/"]');
+    assert.match(await article.innerText(), /^Ferry times on Pier \d+$/, 'a hit names its article by title');
+    assert.match(await article.getAttribute('href'), /^#ledger\/article\/brief-\d+\?attribution=\d+$/);
     await axe(page, 'search hits');
     await page.locator('#ledger-content .pager a', { hasText: 'next' }).click();
     await page.waitForFunction(() => /^Hits 21–/.test(document.querySelector('#ledger-content .count')?.innerText || ''));
@@ -545,6 +625,9 @@ try {
     assert.equal(second, `Hits 21–${total} of ${total}`);
     assert.equal(await page.locator('#ledger-content .pager a', { hasText: 'previous' }).count(), 1);
     await page.screenshot({ path: join(shots, 'ledger-search.png'), fullPage: true });
+    await page.locator('#ledger-content .hits li a[href^="#ledger/article/"]').first().click();
+    await page.waitForSelector('#ledger-content:not([aria-busy]) .statement.lit');
+    assert.match(await page.locator('#ledger-content .statement.lit').innerText(), /harbor/, 'a hit opens at its attribution');
     await page.goto(`${base}/#ledger/search?q=***`);
     await page.waitForSelector('#q-error');
     assert.match(await page.locator('#q-error').innerText(), /no word/);
@@ -561,7 +644,7 @@ try {
       size: Math.min(...Array.from(svg.querySelectorAll('text')).map((t) => parseFloat(getComputedStyle(t).fontSize))),
     })));
     for (const chart of charts) assert.ok(chart.size >= 12, `labels of ${chart.label} at ${chart.size}px`);
-    const unnamed = charts.find((c) => c.label.startsWith('Share of unnamed'));
+    const unnamed = charts.find((c) => c.label.startsWith('Unnamed sources, of sources'));
     assert.ok(!unnamed.label.endsWith('100%') || unnamed.texts.filter((t) => t.endsWith('%')).length > 3, unnamed.label);
     // Each outlet with its sample size; one article is too few to compare.
     assert.ok(unnamed.texts.includes('Coastline News · 1 article, too few to compare'), unnamed.texts.join(' | '));
@@ -569,11 +652,24 @@ try {
     assert.ok(unnamed.texts.includes('Valley Times · 12 articles'), unnamed.texts.join(' | '));
     assert.match(await page.locator('#ledger-content h3').first().innerText(), /· 27 articles$/, 'each chart says its sample');
     assert.ok(unnamed.texts.filter((t) => /^\d+%$/.test(t)).length >= 3 + 3, 'a scale and a value on each bar');
-    assert.ok(charts.some((c) => c.label.startsWith('Share of attributions hedged by the writer')), 'a chart of the hedged share');
+    assert.ok(charts.some((c) => c.label.startsWith('Attributions hedged by the writer, of attributions')), 'a chart of the hedged share');
     const outletTable = await page.locator('#ledger-content table').innerText();
-    for (const column of ['attributions hedged by the writer', "writer's own sentences hedged"]) assert.ok(outletTable.includes(column), `the table has ${column}`);
+    for (const column of ['attributions hedged by the writer, of attributions', "writer's own sentences hedged"]) assert.ok(outletTable.includes(column), `the table has ${column}`);
     await axe(page, 'outlets');
     await page.screenshot({ path: join(shots, 'ledger-outlets.png'), fullPage: true });
+    // One share, one name, one number: the sample is Coastline News's only
+    // article, and the Analyse page gives its unnamed share of sources alike.
+    const coastline = await page.evaluate(() => {
+      const table = document.querySelector('#ledger-content table');
+      const column = Array.from(table.querySelectorAll('th')).findIndex((th) => th.textContent === 'unnamed sources, of sources');
+      const row = Array.from(table.querySelectorAll('tbody tr')).find((tr) => tr.cells[0].textContent === 'Coastline News');
+      return row.cells[column].textContent;
+    });
+    assert.match(coastline, /^\d+%$/);
+    await analyse(page, sample);
+    const summary = await page.locator('#side-panel dl.summary').innerText();
+    assert.ok(summary.includes(`(${coastline} of sources)`), `the Analyse page's share of sources is the Outlets page's ${coastline}: ${summary}`);
+    assert.match(summary, /% of attributions/);
     await page.goto(`${base}/#ledger/outlets?since=2031-01-01`);
     await page.waitForSelector('#ledger-content [role=status]:has-text("No articles")');
     assert.equal(await page.locator('#ledger-content svg.chart').count(), 0);
@@ -654,6 +750,24 @@ try {
     const ann = readFileSync(join(gold, 'attributions', 'follow-up_corrections.ann'), 'utf8');
     assert.match(ann, new RegExp(`Stance E1 ${stance}`));
     assert.equal(readFileSync(join(gold, 'text', 'follow-up.txt'), 'utf8'), after.text);
+
+    // Marked not an attribution: the statement is struck through, the words that say so are not.
+    const marked = await page.evaluate(async () => {
+      const { token, header } = await (await fetch('/v1/token')).json();
+      return (await fetch('/v1/articles/follow-up/corrections', {
+        method: 'POST', headers: { 'Content-Type': 'application/json', [header]: token }, body: JSON.stringify({ attribution: 1, wrong: true }),
+      })).status;
+    });
+    assert.equal(marked, 201);
+    await page.goto(`${base}/#ledger/article/follow-up?attribution=1`);
+    await page.waitForSelector('#ledger-content:not([aria-busy]) #attribution-1.wrong .correction-note');
+    const struck = await page.evaluate(() => {
+      const row = document.getElementById('attribution-1');
+      const line = (node) => getComputedStyle(node).textDecorationLine;
+      return { cue: line(row.querySelector(':scope > strong')), said: line(row.querySelector(':scope > .said')), note: line(row.querySelector('.correction-note strong')) };
+    });
+    assert.deepEqual(struck, { cue: 'line-through', said: 'line-through', note: 'none' });
+    await axe(page, 'an attribution marked not one');
   });
 
   await check('claims: the list by spread with filters, a timeline of outlets with each role in words and shapes, linked to its article, and Tab reaches every mark', async () => {

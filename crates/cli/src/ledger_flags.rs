@@ -102,6 +102,7 @@ impl FilterArgs {
             since: self.since,
             until: self.until,
             kind: None,
+            name: None,
         }
     }
 }
@@ -178,9 +179,18 @@ pub(crate) struct SourcesArgs {
     #[arg(long = "type", value_parser = SourceKindParser, value_name = "TYPE")]
     pub(crate) source_type: Option<SourceKind>,
 
+    /// Only sources whose name holds these words, in this order; case and
+    /// accents do not matter ("smalls" finds "Chris Smalls").
+    #[arg(long, value_name = "WORDS")]
+    pub(crate) name: Option<String>,
+
     /// How many sources to list.
     #[arg(long, default_value_t = 20, value_name = "N")]
     pub(crate) limit: usize,
+
+    /// How many of the ranking to skip first, to page through it.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub(crate) offset: usize,
 
     #[command(flatten)]
     pub(crate) output: OutputArgs,

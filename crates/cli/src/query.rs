@@ -20,7 +20,12 @@ pub(crate) fn sources(args: &SourcesArgs) -> anyhow::Result<()> {
     let ledger = open(&args.db)?;
     let mut filter = args.filter.filter();
     filter.kind = args.source_type;
-    let rows = ledger.top_sources(&filter, args.limit)?;
+    filter.name.clone_from(&args.name);
+    let page = attest_ledger::Page {
+        offset: args.offset,
+        limit: args.limit,
+    };
+    let rows = ledger.top_sources(&filter, page)?;
     table::print(&rows, args.output.format)
 }
 
@@ -110,6 +115,7 @@ pub(crate) fn search(args: &SearchArgs) -> anyhow::Result<()> {
 /// in bold on a terminal, in `[brackets]` otherwise.
 fn write_hit(out: &mut dyn Write, hit: &SearchHit, color: bool) -> io::Result<()> {
     let mut heading = vec![hit.article.clone()];
+    heading.extend(hit.title.clone());
     heading.extend(hit.outlet.clone());
     heading.extend(hit.date.clone());
     let who = match (&hit.source, &hit.stance) {

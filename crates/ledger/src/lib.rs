@@ -43,7 +43,7 @@
 //!
 //! ```
 //! use attest_doc::{Article, Attribution, AttributionKind, Doc, Source, SourceKind, Span};
-//! use attest_ledger::{ArticleKey, Entry, Filter, GroupBy, Ledger, OnConflict, Stored};
+//! use attest_ledger::{ArticleKey, Entry, Filter, GroupBy, Ledger, OnConflict, Page, Stored};
 //!
 //! let text = "Dana Whitcombe said the port talks would resume. Officials declined to comment.";
 //! let at = |s: &str| {
@@ -80,7 +80,7 @@
 //! let again = ledger.store(&[entry], OnConflict::Skip)?;
 //! assert_eq!(again[0].as_ref().ok(), Some(&Stored::Skipped), "idempotent");
 //!
-//! let top = ledger.top_sources(&Filter::default(), 10)?;
+//! let top = ledger.top_sources(&Filter::default(), Page::first(10))?;
 //! assert_eq!((top[0].name.as_str(), top[0].statements), ("Dana Whitcombe", 1));
 //! let said = ledger.said("Dana Whitcombe", &Filter::default(), 100)?;
 //! assert_eq!(said[0].content, "the port talks would resume");
@@ -139,7 +139,7 @@ pub use export::{
     Column, ColumnType, MONTH_COLUMN, RowSink, TABLES, dataset_query, dataset_tables,
 };
 pub use location::Location;
-pub use query::{Filter, GroupBy, plain_query};
+pub use query::{Filter, GroupBy, Page, plain_query};
 pub use rows::{
     ArticleAttribution, ArticleDetail, ArticleRow, ArticleSource, Cell, Counts, Found, SearchHit,
     SourceRow, Statement, StatsRow, Tabular,
@@ -299,13 +299,16 @@ impl Ledger {
         outcomes.pop().unwrap_or(Ok(Stored::Skipped))
     }
 
-    /// The most-quoted sources (by attributions), most first, ties by id.
-    pub fn top_sources(
-        &self,
-        filter: &Filter,
-        limit: usize,
-    ) -> Result<Vec<SourceRow>, LedgerError> {
-        self.ask(|conn| query::top_sources(conn, filter, limit))
+    /// The most-quoted sources (by attributions), most first, ties by id:
+    /// the page of them `page` asks for.
+    pub fn top_sources(&self, filter: &Filter, page: Page) -> Result<Vec<SourceRow>, LedgerError> {
+        self.ask(|conn| query::top_sources(conn, filter, page))
+    }
+
+    /// How many sources [`Ledger::top_sources`] ranks under `filter`, past any page.
+    pub fn sources_total(&self, filter: &Filter) -> Result<u64, LedgerError> {
+        self.ask(|conn| query::sources_total(conn, filter))
+            .map(|total| u64::try_from(total).unwrap_or(0))
     }
 
     /// One source by its ledger id, with its counts over all articles.

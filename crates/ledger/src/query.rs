@@ -30,6 +30,9 @@ pub struct Filter {
     pub until: Option<jiff::civil::Date>,
     /// Only sources of this kind (for [`crate::Ledger::top_sources`]).
     pub kind: Option<SourceKind>,
+    /// Only sources whose name holds these words, in this order, compared
+    /// as [`identity`] compares names (for [`crate::Ledger::top_sources`]).
+    pub name: Option<String>,
 }
 
 /// How the statistics group articles.
@@ -96,39 +99,113 @@ fn limit_value(limit: usize) -> Value {
 pub(crate) fn top_sources(
     conn: &Conn<'_>,
     filter: &Filter,
-    limit: usize,
+    page: Page,
 ) -> DbResult<Vec<SourceRow>> {
-    let mut conditions = Conditions::new(filter, "p.outlet", "p.published_date");
-    let kind = filter.kind.map(|kind| Value::Text(serde_name(&kind)));
-    let sql = if conditions.is_empty() {
-        // No article filter: the counts kept on each source answer directly.
-        if let Some(kind) = kind {
-            conditions.push("kind = ?".to_string(), kind);
-        }
-        format!(
-            "SELECT {SOURCE_COLUMNS} FROM sources {} ORDER BY n_statements DESC, id LIMIT ?",
-            conditions.where_clause()
-        )
-    } else {
-        if let Some(kind) = kind {
-            conditions.push("p.kind = ?".to_string(), kind);
-        }
+    let (mut conditions, grouped) = source_conditions(filter);
+    let sql = if grouped {
         // Rank within the covering index first; only the kept rows meet `sources`.
         format!(
             "SELECT s.id, s.name, s.kind, s.key IS NOT NULL AS merged, t.n AS n_statements, \
              t.a AS n_articles FROM \
              (SELECT p.source AS source, CAST(SUM(p.n_statements) AS BIGINT) AS n, \
              COUNT(DISTINCT p.article) AS a FROM appearances p {} GROUP BY p.source \
-             ORDER BY n DESC, p.source LIMIT ?) t \
+             ORDER BY n DESC, p.source LIMIT ? OFFSET ?) t \
              JOIN sources s ON s.id = t.source ORDER BY t.n DESC, s.id",
             conditions.where_clause()
         )
+    } else {
+        // No article filter: the counts kept on each source answer directly.
+        format!(
+            "SELECT {SOURCE_COLUMNS} FROM sources {} ORDER BY n_statements DESC, id \
+             LIMIT ? OFFSET ?",
+            conditions.where_clause()
+        )
     };
-    conditions.params.push(limit_value(limit));
+    conditions.params.push(limit_value(page.limit));
+    conditions.params.push(limit_value(page.offset));
     conn.rows(&sql, &conditions.params)?
         .iter()
         .map(source_row)
         .collect()
+}
+
+/// How many sources [`top_sources`] ranks in all, past any page.
+pub(crate) fn sources_total(conn: &Conn<'_>, filter: &Filter) -> DbResult<i64> {
+    let (conditions, grouped) = source_conditions(filter);
+    let sql = if grouped {
+        format!(
+            "SELECT COUNT(DISTINCT p.source) AS n FROM appearances p {}",
+            conditions.where_clause()
+        )
+    } else {
+        format!(
+            "SELECT COUNT(*) AS n FROM sources {}",
+            conditions.where_clause()
+        )
+    };
+    conn.row(&sql, &conditions.params)?
+        .map_or(Ok(0), |row| row.get("n"))
+}
+
+/// The conditions of [`top_sources`], and whether they filter articles, so
+/// that sources are counted from their appearances (aliased `p`) rather than
+/// from the totals kept on each source.
+fn source_conditions(filter: &Filter) -> (Conditions, bool) {
+    let mut conditions = Conditions::new(filter, "p.outlet", "p.published_date");
+    let grouped = !conditions.is_empty();
+    let column = |name: &str| {
+        if grouped {
+            format!("p.{name}")
+        } else {
+            name.to_string()
+        }
+    };
+    if let Some(kind) = filter.kind {
+        conditions.push(
+            format!("{} = ?", column("kind")),
+            Value::Text(serde_name(&kind)),
+        );
+    }
+    if let Some(name) = filter.name.as_deref() {
+        let pattern = format!("%{}%", like_escaped(&identity::normalize(name)));
+        let matching = "name_norm LIKE ? ESCAPE '\\'";
+        let sql = if grouped {
+            format!("p.source IN (SELECT id FROM sources WHERE {matching})")
+        } else {
+            matching.to_string()
+        };
+        conditions.push(sql, Value::Text(pattern));
+    }
+    (conditions, grouped)
+}
+
+/// `text` with LIKE's wildcards and its escape character escaped, so that
+/// a name with "%" or "_" in it matches only itself.
+fn like_escaped(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
+}
+
+/// A page of ranked rows: `limit` rows from the `offset`-th.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Page {
+    /// How many rows come before the page.
+    pub offset: usize,
+    /// How many rows the page holds at most.
+    pub limit: usize,
+}
+
+impl Page {
+    /// The first `limit` rows.
+    pub fn first(limit: usize) -> Page {
+        Page { offset: 0, limit }
+    }
 }
 
 /// What [`source_row`] reads, from `sources`.
@@ -335,8 +412,8 @@ pub(crate) fn statements(
     }
     conditions.params.push(limit_value(limit));
     let sql = format!(
-        "SELECT p.source, p.name, a.article_id, a.outlet, a.published_date, t.kind, t.stance, \
-         t.cue_text, t.content_text FROM appearances p \
+        "SELECT p.source, p.name, a.article_id, t.idx, a.outlet, a.published_date, t.kind, \
+         t.stance, t.cue_text, t.content_text FROM appearances p \
          JOIN attributions t ON t.appearance = p.id JOIN articles a ON a.id = p.article {} \
          ORDER BY a.published_date NULLS FIRST, a.id, t.idx LIMIT ?",
         conditions.where_clause()
@@ -348,6 +425,7 @@ pub(crate) fn statements(
                 source_id: row.get("source")?,
                 source: row.get("name")?,
                 article: row.get("article_id")?,
+                attribution: row.get("idx")?,
                 outlet: row.get("outlet")?,
                 date: row.get("published_date")?,
                 kind: row.get("kind")?,
@@ -461,18 +539,21 @@ pub(crate) fn search(
     let mut hits = Vec::new();
     for (found_in, table, content) in SEARCHED {
         let conditions = Conditions::new(filter, "a.outlet", "a.published_date");
-        let (speaker, stance, speaker_join) = if table == "attributions" {
+        let (attribution, speaker_join) = if table == "attributions" {
             (
-                "p.name",
-                "x.stance",
+                "x.idx AS attribution, p.name AS speaker, p.source AS speaker_id, \
+                 x.stance AS stance, x.cue_text AS cue",
                 "LEFT JOIN appearances p ON p.id = x.appearance",
             )
         } else {
-            ("NULL", "NULL", "")
+            (
+                "NULL AS attribution, NULL AS speaker, NULL AS speaker_id, NULL AS stance, \
+                 NULL AS cue",
+                "",
+            )
         };
         let select = format!(
-            "a.article_id, a.outlet, a.published_date, {speaker} AS speaker, {stance} AS stance, \
-             x.{content} AS text"
+            "a.article_id, a.title, a.outlet, a.published_date, {attribution}, x.{content} AS text"
         );
         let sql = match query {
             Search::Fts5(_) => {
@@ -528,10 +609,14 @@ pub(crate) fn search(
                 SearchHit {
                     found_in: found_in.to_string(),
                     article: row.get("article_id")?,
+                    title: row.get("title")?,
+                    attribution: row.get("attribution")?,
                     outlet: row.get("outlet")?,
                     date: row.get("published_date")?,
                     source: row.get("speaker")?,
+                    source_id: row.get("speaker_id")?,
                     stance: row.get("stance")?,
+                    cue: row.get("cue")?,
                     matches: match_ranges(&text, &marked),
                     text,
                 },

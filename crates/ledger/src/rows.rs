@@ -44,6 +44,12 @@ impl From<i64> for Cell {
     }
 }
 
+impl From<Option<i64>> for Cell {
+    fn from(value: Option<i64>) -> Cell {
+        value.map_or(Cell::Null, Cell::Integer)
+    }
+}
+
 impl From<Option<f64>> for Cell {
     fn from(value: Option<f64>) -> Cell {
         value.map_or(Cell::Null, Cell::Real)
@@ -107,6 +113,8 @@ pub struct Statement {
     pub source: String,
     /// The article id.
     pub article: String,
+    /// The attribution's index in its article (`Ledger::article` lists them).
+    pub attribution: i64,
     /// The outlet.
     pub outlet: Option<String>,
     /// The publication date (`YYYY-MM-DD`, local to the article).
@@ -127,6 +135,7 @@ impl Tabular for Statement {
             "source_id",
             "source",
             "article",
+            "attribution",
             "outlet",
             "date",
             "kind",
@@ -141,6 +150,7 @@ impl Tabular for Statement {
             self.source_id.into(),
             self.source.clone().into(),
             self.article.clone().into(),
+            self.attribution.into(),
             self.outlet.clone().into(),
             self.date.clone().into(),
             self.kind.clone().into(),
@@ -263,14 +273,23 @@ pub struct SearchHit {
     pub found_in: String,
     /// The article id.
     pub article: String,
+    /// The article's title, when it has one.
+    pub title: Option<String>,
+    /// The attribution's index in its article (`Ledger::article` lists
+    /// them); null for a quote.
+    pub attribution: Option<i64>,
     /// The outlet.
     pub outlet: Option<String>,
     /// The publication date.
     pub date: Option<String>,
     /// Who said it, when known.
     pub source: Option<String>,
+    /// The source's ledger id, when it has one.
+    pub source_id: Option<i64>,
     /// The stance, when known.
     pub stance: Option<String>,
+    /// The attribution's cue, fragments joined by " … "; null for a quote.
+    pub cue: Option<String>,
     /// The matching text.
     pub text: String,
     /// The matched words, as byte ranges `[start, end)` of `text`.
@@ -280,7 +299,18 @@ pub struct SearchHit {
 impl Tabular for SearchHit {
     fn columns() -> &'static [&'static str] {
         &[
-            "found_in", "article", "outlet", "date", "source", "stance", "text", "matches",
+            "found_in",
+            "article",
+            "title",
+            "attribution",
+            "outlet",
+            "date",
+            "source",
+            "source_id",
+            "stance",
+            "cue",
+            "text",
+            "matches",
         ]
     }
 
@@ -294,10 +324,14 @@ impl Tabular for SearchHit {
         vec![
             self.found_in.clone().into(),
             self.article.clone().into(),
+            self.title.clone().into(),
+            self.attribution.into(),
             self.outlet.clone().into(),
             self.date.clone().into(),
             self.source.clone().into(),
+            self.source_id.into(),
             self.stance.clone().into(),
+            self.cue.clone().into(),
             self.text.clone().into(),
             matches.into(),
         ]
@@ -494,6 +528,7 @@ mod tests {
             source_id: 1,
             source: "s".into(),
             article: "a".into(),
+            attribution: 0,
             outlet: None,
             date: None,
             kind: "direct".into(),
@@ -504,10 +539,14 @@ mod tests {
         check(&SearchHit {
             found_in: "quote".into(),
             article: "a".into(),
+            title: None,
+            attribution: None,
             outlet: None,
             date: None,
             source: None,
+            source_id: None,
             stance: None,
+            cue: None,
             text: "t".into(),
             matches: vec![[0, 1]],
         });

@@ -205,7 +205,9 @@ fn stores_every_layer_and_passes_its_own_check(db: &TestDb) {
 
 fn merges_full_names_across_articles_and_never_bare_surnames(db: &TestDb) {
     let ledger = ingest(db, &corpus());
-    let top = ledger.top_sources(&Filter::default(), 10).unwrap();
+    let top = ledger
+        .top_sources(&Filter::default(), Page::first(10))
+        .unwrap();
     assert_eq!(top[0].name, "Dana Whitcombe");
     assert_eq!(
         (top[0].statements, top[0].articles, top[0].merged),
@@ -229,15 +231,18 @@ fn merges_full_names_across_articles_and_never_bare_surnames(db: &TestDb) {
     let statements = ledger
         .said("Dana Whitcombe", &Filter::default(), 10)
         .unwrap();
-    let seen: Vec<(&str, Option<&str>, &str)> = statements
+    let seen: Vec<(&str, i64, Option<&str>, &str)> = statements
         .iter()
-        .map(|s| (s.article.as_str(), s.stance.as_deref(), s.content.as_str()))
+        .map(|s| {
+            let place = (s.article.as_str(), s.attribution);
+            (place.0, place.1, s.stance.as_deref(), s.content.as_str())
+        })
         .collect();
     assert_eq!(
         seen,
         [
-            ("a1", Some("asserts"), "“We will keep bargaining,”"),
-            ("a2", Some("denies"), "the union had signed"),
+            ("a1", 0, Some("asserts"), "“We will keep bargaining,”"),
+            ("a2", 0, Some("denies"), "the union had signed"),
         ]
     );
     assert_eq!(
@@ -304,7 +309,7 @@ fn filters_rankings_by_outlet_period_and_kind(db: &TestDb) {
         outlet: Some("Valley Times".into()),
         ..Filter::default()
     };
-    let top = ledger.top_sources(&valley, 10).unwrap();
+    let top = ledger.top_sources(&valley, Page::first(10)).unwrap();
     assert_eq!(top.len(), 1);
     assert_eq!(top[0].name, "Mr. Whitcombe");
     let april = Filter {
@@ -313,7 +318,7 @@ fn filters_rankings_by_outlet_period_and_kind(db: &TestDb) {
         ..Filter::default()
     };
     let names: Vec<String> = ledger
-        .top_sources(&april, 10)
+        .top_sources(&april, Page::first(10))
         .unwrap()
         .into_iter()
         .map(|s| s.name)
@@ -323,9 +328,48 @@ fn filters_rankings_by_outlet_period_and_kind(db: &TestDb) {
         kind: Some(SourceKind::Unnamed),
         ..Filter::default()
     };
-    let top = ledger.top_sources(&unnamed, 10).unwrap();
+    let top = ledger.top_sources(&unnamed, Page::first(10)).unwrap();
     assert_eq!(top.len(), 1);
     assert_eq!(top[0].name, "officials");
+
+    let named = |name: &str, outlet: Option<&str>| Filter {
+        name: Some(name.to_string()),
+        outlet: outlet.map(str::to_string),
+        ..Filter::default()
+    };
+    let names = |filter: &Filter, page: Page| -> Vec<String> {
+        let rows = ledger.top_sources(filter, page).unwrap();
+        rows.into_iter().map(|s| s.name).collect()
+    };
+    let whitcombes = named("WHITCOMBE", None);
+    let all = names(&whitcombes, Page::first(10));
+    assert_eq!(all.len(), 3, "case does not matter: {all:?}");
+    assert!(all.iter().all(|n| n.contains("Whitcombe")));
+    assert_eq!(ledger.sources_total(&whitcombes).unwrap(), 3);
+    let second = Page {
+        offset: 1,
+        limit: 1,
+    };
+    assert_eq!(names(&whitcombes, second), all[1..2]);
+    assert_eq!(
+        names(&named("dana whit", None), Page::first(10)),
+        ["Dana Whitcombe"]
+    );
+    let valley = named("whitcombe", Some("Valley Times"));
+    assert_eq!(names(&valley, Page::first(10)), ["Mr. Whitcombe"]);
+    assert_eq!(ledger.sources_total(&valley).unwrap(), 1);
+    assert_eq!(
+        ledger
+            .sources_total(&named("dana", Some("Valley Times")))
+            .unwrap(),
+        0
+    );
+    let wildcard = named("%", None);
+    assert!(
+        names(&wildcard, Page::first(10)).is_empty(),
+        "LIKE's wildcards in a name match only themselves"
+    );
+    assert_eq!(ledger.sources_total(&Filter::default()).unwrap(), 4);
     drop(ledger);
 }
 
@@ -337,6 +381,20 @@ fn searches_content_and_unattributed_quotes_and_locates_matches(db: &TestDb) {
     assert_eq!(hits[0].source.as_deref(), Some("Dana Whitcombe"));
     let [start, end] = hits[0].matches[0];
     assert_eq!(&hits[0].text[start..end], "bargaining");
+    let detail = ledger
+        .article(&hits[0].article)
+        .unwrap()
+        .expect("its article");
+    let index = hits[0].attribution.expect("an attribution's index");
+    let attribution = detail
+        .attributions
+        .iter()
+        .find(|a| a.index == index)
+        .expect("the hit's attribution in its article");
+    assert_eq!(attribution.content, hits[0].text);
+    assert_eq!(Some(&attribution.cue), hits[0].cue.as_ref());
+    assert_eq!(attribution.source_id, hits[0].source_id);
+    assert_eq!(hits[0].title, detail.article.title);
 
     let hits = ledger.search("waiting", &Filter::default(), 10).unwrap();
     assert_eq!(hits.len(), 1);

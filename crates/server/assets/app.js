@@ -578,6 +578,30 @@ async function addStops(doc, stances, pause) {
 function clearLit() {
   for (const node of document.querySelectorAll('.lit')) node.classList.remove('lit');
   for (const node of document.querySelectorAll('[aria-pressed="true"]')) node.setAttribute('aria-pressed', 'false');
+  detailSheet.hidden = true;
+}
+
+// Where the panel sits beside the text rather than below it.
+const WIDE = window.matchMedia('(min-width: 801px)');
+
+const detailSheet = document.getElementById('detail-sheet');
+
+// On a narrow screen the panel is far below the text: an attribution tapped
+// there opens its details in a sheet over the bottom of the screen, its
+// panel entry copied, with its source's name and type.
+function showSheet(statement) {
+  const card = statement.closest('.source-card');
+  const heading = card && card.previousElementSibling;
+  const name = card && card.querySelector('.name');
+  const copy = el('div', { class: statement.className.replace(' lit', '') }, [...statement.childNodes].map((node) => node.cloneNode(true)));
+  const close = el('button', { type: 'button', class: 'secondary sheet-close', onclick: clearLit }, 'Close');
+  detailSheet.replaceChildren(
+    el('div', { class: 'sheet-head' },
+      el('div', {}, el('strong', {}, name ? name.textContent : 'no source'),
+        heading && heading.tagName === 'H3' ? el('div', { class: 'muted' }, heading.textContent) : null),
+      close),
+    copy);
+  detailSheet.hidden = false;
 }
 
 // Lights up every piece of one attribution, inner attributions included, in
@@ -596,10 +620,12 @@ function light(index, from) {
     statement.classList.add('lit');
     statement.setAttribute('aria-pressed', 'true');
   }
-  if (from === 'text' && statement && window.matchMedia('(min-width: 801px)').matches) {
+  if (from === 'text' && statement && WIDE.matches) {
     const box = sidePanel.getBoundingClientRect();
     const at = statement.getBoundingClientRect();
     if (at.top < box.top || at.bottom > box.bottom) sidePanel.scrollTop += at.top - box.top - box.height / 3;
+  } else if (from === 'text' && statement) {
+    showSheet(statement);
   }
   if (from === 'panel') {
     const first = articleView.querySelector(`[data-attributions~="${index}"]`);
@@ -638,6 +664,19 @@ function statementNode(doc, index, stances, nest) {
       inner.map((i) => statementButton(doc, i, stances, true))) : null);
 }
 
+// What each share the page shows is a share of, in the words both the
+// Analyse page and the Outlets page use: a share of sources and a share of
+// attributions are different numbers for the same article.
+const SHARE_OF = { sources: 'of sources', attributions: 'of attributions' };
+
+// "2 (18% of sources), in 11% of attributions": how many sources are
+// unnamed, and how much of the article they speak in.
+function unnamedSources(summary) {
+  const n = summary.sources_by_kind.unnamed;
+  const ofSources = summary.sources ? n / summary.sources : 0;
+  return `${n} (${percent(ofSources)} ${SHARE_OF.sources}), in ${percent(summary.unnamed_share)} ${SHARE_OF.attributions}`;
+}
+
 // What the writer hedged, in words: "1 of 6 attributions; 2 of 9 sentences
 // in the writer's own voice".
 function writerHedged(summary) {
@@ -657,8 +696,8 @@ async function renderPanel(doc, stances, pause) {
     panel.append(el('dl', { class: 'summary' },
       el('dt', {}, 'attributions'), el('dd', {}, String(summary.attributions)),
       el('dt', {}, 'sources'), el('dd', {}, String(summary.sources)),
-      el('dt', {}, 'unnamed sources'), el('dd', {}, `${percent(summary.unnamed_share)} of attributions`),
-      el('dt', {}, 'direct quotes'), el('dd', {}, `${summary.direct_quotes} (${percent(summary.direct_quote_share)})`),
+      el('dt', {}, 'unnamed sources'), el('dd', {}, unnamedSources(summary)),
+      el('dt', {}, 'direct quotes'), el('dd', {}, `${summary.direct_quotes} (${percent(summary.direct_quote_share)} ${SHARE_OF.attributions})`),
       el('dt', {}, 'without source'), el('dd', {}, String(summary.without_source)),
       el('dt', {}, 'stances'), el('dd', {}, stanceList),
       el('dt', {}, 'unattributed hedges'), el('dd', {}, String(summary.hedges)),
@@ -870,11 +909,20 @@ function query(params) {
   return text ? `?${text}` : '';
 }
 
+// A table in a box of its own that scrolls sideways where the screen is too
+// narrow, reachable by keyboard, and saying so above it while it overflows.
 function table(caption, columns, rows) {
-  return el('div', { class: 'table-wrap' }, el('table', {},
+  const hint = el('p', { class: 'scroll-hint muted', hidden: true }, 'Scroll the table sideways for more columns →');
+  const wrap = el('div', { class: 'table-wrap', role: 'region', tabindex: '0', 'aria-label': caption }, el('table', {},
     el('caption', { class: 'muted' }, caption),
     el('thead', {}, el('tr', {}, columns.map((c) => el('th', { scope: 'col', class: c.num ? 'num' : null }, c.title)))),
     el('tbody', {}, rows.map((row) => el('tr', {}, columns.map((c) => el('td', { class: c.num ? 'num' : null }, c.cell(row))))))));
+  new ResizeObserver(() => {
+    const over = wrap.scrollWidth > wrap.clientWidth + 1;
+    hint.hidden = !over;
+    wrap.classList.toggle('overflowing', over);
+  }).observe(wrap);
+  return [hint, wrap];
 }
 
 function filterForm(fields, values, onSubmit) {
@@ -918,7 +966,7 @@ async function ledgerPage(title, filters, load) {
   ledgerContent.setAttribute('aria-busy', 'true');
   const visit = ++ledgerVisits;
   try {
-    loading.replaceWith(...[await load()].flat().filter(Boolean));
+    loading.replaceWith(...[await load()].flat(Infinity).filter(Boolean));
   } catch (error) {
     if (error instanceof Unreachable) {
       // What was on screen comes back, with the reason above it.
@@ -940,20 +988,36 @@ const FILTERS = [
 ];
 
 async function topSources(values) {
-  const filters = filterForm([...FILTERS, { name: 'type', title: 'Type', options: KINDS }], values, (next) => {
+  const fields = [{ name: 'name', title: 'Name', type: 'search', placeholder: 'any part of a name' }, ...FILTERS, { name: 'type', title: 'Type', options: KINDS }];
+  const filters = filterForm(fields, values, (next) => {
     location.hash = `#ledger${query(next)}`;
   });
+  const offset = Math.max(0, Number.parseInt(values.offset, 10) || 0);
   await ledgerPage('Most-quoted sources', filters, async () => {
-    const { rows } = await api(`/v1/sources${query({ ...values, limit: 50 })}`);
-    if (!rows.length) return el('p', { class: 'muted' }, 'No sources in this range.');
-    return table('Sources by number of statements', [
-      { title: 'source', cell: (r) => el('a', { href: `#ledger/source/${r.id}` }, r.name) },
-      { title: 'type', cell: (r) => r.kind.replace('_', ' ') },
-      { title: 'statements', num: true, cell: (r) => String(r.statements) },
-      { title: 'articles', num: true, cell: (r) => String(r.articles) },
-      { title: 'merged across articles', cell: (r) => (r.merged ? 'yes' : 'no') },
-    ], rows);
+    const { rows, total } = await api(`/v1/sources${query({ ...values, offset, limit: PAGE })}`);
+    if (!rows.length) {
+      const none = values.name ? `No source named with “${values.name}” in this range.` : 'No sources in this range.';
+      return el('p', { role: 'status' }, offset ? 'No more sources.' : none);
+    }
+    const last = offset + rows.length;
+    return [
+      el('p', { role: 'status', class: 'count' }, offset || last < total ? `Sources ${offset + 1}–${last} of ${total}` : counted(total, 'source')),
+      table('Sources by number of statements', [
+        { title: 'source', cell: (r) => el('a', { href: `#ledger/source/${r.id}` }, r.name) },
+        { title: 'type', cell: (r) => r.kind.replace('_', ' ') },
+        { title: 'statements', num: true, cell: (r) => String(r.statements) },
+        { title: 'articles', num: true, cell: (r) => String(r.articles) },
+        { title: 'merged across articles', cell: (r) => (r.merged ? 'yes' : 'no') },
+      ], rows),
+      pager('#ledger', values, offset, last, last < total, 'Pages of sources'),
+    ];
   });
+}
+
+// The article page with one attribution lit and in view; the article alone
+// for an index that is null (a quotation, a sentence of the writer's).
+function attributionHref(article, index) {
+  return `#ledger/article/${encodeURIComponent(article)}${query({ attribution: index })}`;
 }
 
 function svgEl(tag, attrs, text) {
@@ -1046,7 +1110,7 @@ function statementRow(s) {
   return el('div', { class: `statement stance-${s.stance || 'none'}` },
     el('span', { class: 'badge' }, s.stance || 'no stance'), ' ',
     el('span', { class: 'muted' }, `${s.date || 'undated'} · ${s.outlet || 'no outlet'} · `),
-    el('a', { href: `#ledger/article/${encodeURIComponent(s.article)}` }, s.article), ' ',
+    el('a', { href: attributionHref(s.article, s.attribution) }, s.article), ' ',
     el('strong', {}, s.cue), ' ', quoted(clip(s.content, 240)));
 }
 
@@ -1260,7 +1324,7 @@ function searchHit(hit) {
     source, hit.cue ? [' ', el('strong', {}, hit.cue)] : null, ' ',
     highlighted(hit.text, hit.matches),
     el('div', { class: 'muted' }, `${hit.date || 'undated'} · ${hit.outlet || 'no outlet'} · `,
-      el('a', { href: `#ledger/article/${encodeURIComponent(hit.article)}` }, `article ${hit.article}`)));
+      el('a', { href: attributionHref(hit.article, hit.attribution) }, hit.title || `article ${hit.article}`)));
 }
 
 // Links to the page of PAGE rows before `offset` and, when there is `more`,
@@ -1407,18 +1471,18 @@ async function outletsPage(values) {
     if (!rows.length) return el('p', { class: 'muted', role: 'status' }, 'No articles in this range: nothing to chart.');
     const pct = (v) => (v === null || v === undefined ? 'n/a' : percent(v));
     return [el('div', { class: 'charts' },
-      barChart('Share of unnamed sources', rows, (r) => r.unnamed_share, pct),
-      barChart('Share of direct quotes', rows, (r) => r.direct_share, pct),
-      barChart('Share of attributions hedged by the writer', rows, (r) => r.hedged_attribution_share, pct),
+      barChart(`Unnamed sources, ${SHARE_OF.sources}`, rows, (r) => r.unnamed_share, pct),
+      barChart(`Direct quotes, ${SHARE_OF.attributions}`, rows, (r) => r.direct_share, pct),
+      barChart(`Attributions hedged by the writer, ${SHARE_OF.attributions}`, rows, (r) => r.hedged_attribution_share, pct),
       stanceChart(rows)),
     table('Sourcing by outlet', [
       { title: 'outlet', cell: (r) => r.group || '(none)' },
       { title: 'articles', num: true, cell: (r) => String(r.articles) },
       { title: 'attributions', num: true, cell: (r) => String(r.attributions) },
-      { title: 'unnamed sources', num: true, cell: (r) => pct(r.unnamed_share) },
-      { title: 'direct quotes', num: true, cell: (r) => pct(r.direct_share) },
+      { title: `unnamed sources, ${SHARE_OF.sources}`, num: true, cell: (r) => pct(r.unnamed_share) },
+      { title: `direct quotes, ${SHARE_OF.attributions}`, num: true, cell: (r) => pct(r.direct_share) },
       { title: 'hedges per 1,000 words', num: true, cell: (r) => (r.hedges_per_1000_words === null ? 'n/a' : r.hedges_per_1000_words.toFixed(2)) },
-      { title: 'attributions hedged by the writer', num: true, cell: (r) => pct(r.hedged_attribution_share) },
+      { title: `attributions hedged by the writer, ${SHARE_OF.attributions}`, num: true, cell: (r) => pct(r.hedged_attribution_share) },
       { title: 'writer\'s own sentences hedged', num: true, cell: (r) => pct(r.hedged_sentence_share) },
     ], rows)];
   });
@@ -1450,12 +1514,6 @@ function claimTravel(claim) {
 // 2026-03-02), or "undated".
 function day(published) {
   return published ? published.slice(0, 10) : 'undated';
-}
-
-// An appearance's article, at its attribution when it is one.
-function appearanceHref(a) {
-  const at = a.attribution !== null && a.attribution !== undefined ? `?attribution=${a.attribution}` : '';
-  return `#ledger/article/${encodeURIComponent(a.article)}${at}`;
 }
 
 // A role's shape centred on (x, y), `r` from the centre to its edge.
@@ -1584,7 +1642,7 @@ function claimTimeline(claim) {
   for (const p of placed) {
     const y = rowTop.get(p.a.outlet || '') + p.lane * lane + lane / 2;
     const who = p.a.source ? `credited to ${p.a.source}` : 'no source';
-    const link = svgEl('a', { class: `claim-mark role-${p.a.role}`, href: appearanceHref(p.a),
+    const link = svgEl('a', { class: `claim-mark role-${p.a.role}`, href: attributionHref(p.a.article, p.a.attribution),
       'aria-label': `${roleName(p.a.role)}: ${p.a.outlet || 'no outlet'}, ${day(p.a.published)}, ${who}: ${quoted(clip(p.a.span.text, 120))}` });
     link.append(svgEl('circle', { class: 'focus-ring', cx: p.at, cy: y, r: 12 }), roleShape(p.a.role, p.at, y, 7),
       svgEl('text', { class: 'role-label', x: p.after ? p.at + 12 : p.at - 12, y: y + 4, 'text-anchor': p.after ? 'start' : 'end' }, p.label),
@@ -1610,7 +1668,7 @@ async function claimPage(id) {
         { title: 'role', cell: (a) => el('span', { class: 'role-cell' }, roleIcon(a.role), roleName(a.role)) },
         { title: 'credited to', cell: (a) => a.source || 'no source' },
         { title: 'stance', cell: (a) => a.stance || 'none' },
-        { title: 'what it says', cell: (a) => el('a', { href: appearanceHref(a) }, quoted(clip(a.span.text, 200))) },
+        { title: 'what it says', cell: (a) => el('a', { href: attributionHref(a.article, a.attribution) }, quoted(clip(a.span.text, 200))) },
       ], claim.appearances)));
   });
 }

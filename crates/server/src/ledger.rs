@@ -6,8 +6,6 @@
 //! costs well under a millisecond next to the queries, and no lock is held
 //! between requests, so an `attest ingest` can write to the same file meanwhile.
 
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 use std::io::Write;
 
 use attest_doc::Canceller;
@@ -63,6 +61,7 @@ impl Articles {
             since: date("since", &self.since)?,
             until: date("until", &self.until)?,
             kind,
+            name: None,
         })
     }
 }
@@ -93,8 +92,14 @@ pub(crate) struct SourcesQuery {
     #[serde(rename = "type")]
     #[cfg_attr(feature = "schema", schemars(with = "Option<SourceKind>"))]
     kind: Option<String>,
+    /// Only sources whose name holds these words, in this order; case and
+    /// accents do not matter.
+    name: Option<String>,
     #[serde(default)]
     limit: Limit<20>,
+    /// Skip this many sources of the ranking first.
+    #[serde(default)]
+    offset: usize,
 }
 
 impl SourcesQuery {
@@ -433,17 +438,39 @@ pub(crate) async fn article(
     Ok(Json(detail))
 }
 
+/// A page of the most-quoted sources, and how many sources the ranking holds.
+#[derive(Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(inline))]
+pub(crate) struct SourcesPage {
+    rows: Vec<attest_ledger::SourceRow>,
+    /// The offset asked for.
+    offset: usize,
+    /// How many sources the ranking holds in all.
+    total: u64,
+}
+
 pub(crate) async fn sources(
     State(state): State<AppState>,
     Params(query): Params<SourcesQuery>,
-) -> Result<Json<Rows<attest_ledger::SourceRow>>, ApiError> {
-    let filter = query.articles.filter(query.kind()?)?;
-    let limit = query.limit.rows()?;
-    let rows = ask(&state, move |ledger| {
-        ledger.top_sources(&filter, limit).map_err(ledger_error)
+) -> Result<Json<SourcesPage>, ApiError> {
+    let mut filter = query.articles.filter(query.kind()?)?;
+    filter.name = query
+        .name
+        .map(|name| words(Some(name), "find sources by"))
+        .transpose()?;
+    let page = attest_ledger::Page {
+        offset: query.offset,
+        limit: query.limit.rows()?,
+    };
+    let sources = ask(&state, move |ledger| {
+        Ok(SourcesPage {
+            rows: ledger.top_sources(&filter, page).map_err(ledger_error)?,
+            offset: page.offset,
+            total: ledger.sources_total(&filter).map_err(ledger_error)?,
+        })
     })
     .await?;
-    Ok(Json(Rows { rows }))
+    Ok(Json(sources))
 }
 
 /// The ledger id of a `what` (a source, a claim) in a route's path.
@@ -490,36 +517,13 @@ const MAX_SEARCH_DEPTH: usize = 10_000;
 #[derive(Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(inline))]
 pub(crate) struct SearchPage {
-    rows: Vec<Hit>,
+    rows: Vec<attest_ledger::SearchHit>,
     /// The offset asked for.
     offset: usize,
     /// Whether hits follow this page.
     more: bool,
     /// How many hits the search has in all.
     total: u64,
-}
-
-/// One match of a full-text search, with what the article page knows of its
-/// attribution: the cue, the source's ledger id and the attribution's place
-/// in its article.
-// `SearchHit` does not carry them, so they are read from the hit's article;
-// the ledger's search could select them itself (issue 18).
-#[derive(Serialize)]
-#[cfg_attr(
-    feature = "schema",
-    derive(schemars::JsonSchema),
-    schemars(rename = "SearchHit")
-)]
-pub(crate) struct Hit {
-    #[serde(flatten)]
-    hit: attest_ledger::SearchHit,
-    /// The attribution's cue, fragments joined by " … "; null for a quote.
-    cue: Option<String>,
-    /// The ledger id of the source (GET /v1/sources/{id}), when it has one.
-    source_id: Option<i64>,
-    /// The attribution's index in its article (GET /v1/articles/{id}); null
-    /// for a quote.
-    attribution: Option<i64>,
 }
 
 /// The words of `q`, refused when missing or without a word, which would
@@ -559,40 +563,7 @@ pub(crate) async fn search(
         let more = hits.len() > depth;
         hits.truncate(depth);
         let total = ledger.search_total(&text, &filter).map_err(ledger_error)?;
-        let mut articles: HashMap<String, Vec<attest_ledger::ArticleAttribution>> = HashMap::new();
-        let mut rows = Vec::with_capacity(limit);
-        for hit in hits.into_iter().skip(offset) {
-            let found = if hit.found_in == "attribution" {
-                let known = match articles.entry(hit.article.clone()) {
-                    Entry::Occupied(entry) => entry.into_mut(),
-                    Entry::Vacant(entry) => entry.insert(
-                        ledger
-                            .article(&hit.article)
-                            .map_err(ledger_error)?
-                            .map(|detail| detail.attributions)
-                            .unwrap_or_default(),
-                    ),
-                };
-                known
-                    .iter()
-                    .find(|a| {
-                        a.content == hit.text && a.source == hit.source && a.stance == hit.stance
-                    })
-                    .cloned()
-            } else {
-                None
-            };
-            let (cue, source_id, attribution) = match found {
-                Some(a) => (Some(a.cue), a.source_id, Some(a.index)),
-                None => (None, None, None),
-            };
-            rows.push(Hit {
-                hit,
-                cue,
-                source_id,
-                attribution,
-            });
-        }
+        let rows = hits.into_iter().skip(offset).collect();
         Ok(SearchPage {
             rows,
             offset,
