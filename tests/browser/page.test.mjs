@@ -382,7 +382,9 @@ try {
     assert.ok(part > 0, 'the part drawn stays');
     assert.ok(part < paragraphs || partStops < stops || partPanel < panel,
       `a part drawn: ${part} of ${paragraphs} paragraphs, ${partStops} of ${stops} stops, ${partPanel} of ${panel} elements of the panel`);
-    await page.fill('#article-text', '');
+    // Emptied as it was filled: Playwright's fill waits for the page to be
+    // still, which a loaded machine can keep it from being for a while.
+    await page.evaluate(() => { document.querySelector('#article-text').value = ''; });
   });
 
   await check('an article over the server\'s limit is refused in words before it is sent', async () => {
@@ -744,9 +746,25 @@ try {
     });
     assert.equal(forged.status(), 403);
 
+    // Only an article an editor marked reviewed is gold.
     const gold = join(work, 'gold');
-    const exported = spawnSync(attest, ['export', 'corrections', '--format', 'brat', '--out', gold, '--db', db], { encoding: 'utf8' });
+    const exportGold = () => spawnSync(attest, ['export', 'corrections', '--format', 'brat', '--out', gold, '--db', db, '--force'], { encoding: 'utf8' });
+    const early = exportGold();
+    assert.equal(early.status, 0, early.stderr);
+    assert.match(early.stderr, /exported 0 reviewed articles/);
+    assert.match(early.stderr, /skipped 1 corrected articles that no editor marked reviewed/);
+    await page.goto(`${base}/#ledger/article/follow-up`);
+    await page.waitForSelector('#ledger-content:not([aria-busy]) .review-line');
+    assert.equal(await page.locator('#ledger-content .review-line').innerText().then((t) => t.split('\n')[0].replace(/\s*Mark reviewed$/, '')), 'Not reviewed by an editor.');
+    await axe(page, 'an article not yet reviewed');
+    await page.click('#ledger-content .review-button');
+    await page.waitForSelector('#ledger-content:not([aria-busy]) .review-line.reviewed');
+    assert.match(await page.locator('#ledger-content .review-line').innerText(), /^Reviewed by an editor on \d{4}-\d{2}-\d{2}\.$/);
+    assert.equal(await page.locator('#ledger-content .review-button').count(), 0, 'reviewed as it stands: no button');
+    const exported = exportGold();
     assert.equal(exported.status, 0, exported.stderr);
+    assert.match(exported.stderr, /exported 1 reviewed articles/);
+    assert.doesNotMatch(exported.stderr, /skipped/);
     const ann = readFileSync(join(gold, 'attributions', 'follow-up_corrections.ann'), 'utf8');
     assert.match(ann, new RegExp(`Stance E1 ${stance}`));
     assert.equal(readFileSync(join(gold, 'text', 'follow-up.txt'), 'utf8'), after.text);

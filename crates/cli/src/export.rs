@@ -105,9 +105,11 @@ fn export_to(
     }
 }
 
-/// The corrected articles as a PolNeAR split in `--out`: each article's text
+/// The reviewed articles as a PolNeAR split in `--out`: each article's text
 /// and its attributions as its corrections leave them, with their kind and
-/// stance, which `attest train --extra-gold` reads.
+/// stance, which `attest train --extra-gold` reads. A corrected article that
+/// nobody marked reviewed is left out, and counted, since its other
+/// attributions are attest's guesses, not an editor's.
 fn gold_export(ledger: &Ledger, args: &ExportArgs) -> anyhow::Result<()> {
     if args.what != "corrections" {
         anyhow::bail!(
@@ -122,7 +124,7 @@ fn gold_export(ledger: &Ledger, args: &ExportArgs) -> anyhow::Result<()> {
     }
     let mut names = BTreeMap::new();
     let mut failed = 0;
-    let written = ledger.corrected_articles(&mut |article| {
+    let count = ledger.reviewed_articles(&mut |article| {
         let name = safe_name(&article.id);
         if let Some(other) = names.insert(name.to_lowercase(), article.id.clone()) {
             messages::input_failed(format_args!(
@@ -150,12 +152,19 @@ fn gold_export(ledger: &Ledger, args: &ExportArgs) -> anyhow::Result<()> {
         Ok(())
     })?;
     messages::note(format_args!(
-        "exported {} corrected articles to {}",
-        written - failed,
+        "exported {} reviewed articles to {}",
+        count.reviewed - failed,
         args.out.display()
     ));
+    if count.unreviewed > 0 {
+        messages::note(format_args!(
+            "skipped {} corrected articles that no editor marked reviewed as stored \
+             (the page's Mark reviewed, or POST /v1/articles/{{id}}/review)",
+            count.unreviewed
+        ));
+    }
     if failed > 0 {
-        anyhow::bail!("{failed} corrected articles could not be written");
+        anyhow::bail!("{failed} reviewed articles could not be written");
     }
     Ok(())
 }

@@ -342,7 +342,8 @@ pub(crate) enum ExportFormat {
     Csv,
     /// Apache Parquet, Snappy-compressed.
     Parquet,
-    /// For `corrections` only: the corrected articles as PolNeAR-style gold,
+    /// For `corrections` only: the articles an editor reviewed as
+    /// PolNeAR-style gold, their corrections applied,
     /// `--out DIR` holding `text/NAME.txt` and
     /// `attributions/NAME_corrections.ann`, which `attest train --extra-gold
     /// DIR` reads.
@@ -353,8 +354,9 @@ pub(crate) enum ExportFormat {
 pub(crate) struct ExportArgs {
     /// A table (articles, article_stances, sources, appearances,
     /// attributions, quotes, hedges, entities, quantities, times,
-    /// corrections), a read-only SQL query (SELECT ... or WITH ...), or
-    /// `dataset`: every table but corrections as a directory of Parquet files
+    /// corrections, reviews, claims, statements), a read-only SQL query
+    /// (SELECT ... or WITH ...), or `dataset`: every table but corrections
+    /// and reviews as a directory of Parquet files
     /// partitioned by month (`--out DIR`). docs/ledger.md describes the
     /// columns.
     #[arg(value_name = "TABLE|QUERY|dataset")]

@@ -1274,6 +1274,36 @@ fn corrections_are_written_only_when_allowed_and_read_back_through_the_api_and_e
         "what attest found is kept"
     );
     assert_eq!(after["corrections"].as_array().map(Vec::len), Some(1));
+    assert_eq!(after["review"], serde_json::Value::Null);
+
+    // Only a reviewed article is exported as gold; a review is an empty
+    // object, with the same signs of the server's own page as a correction.
+    let review = "/v1/articles/ferry-1/review";
+    let empty = serde_json::json!({});
+    let no_token = request(
+        server.port,
+        "POST",
+        review,
+        &[json, ("Host", host.as_str())],
+        b"{}",
+    );
+    assert_eq!(no_token.status, 403);
+    let not_empty = server.post_json(review, &serde_json::json!({"reviewed": true}));
+    assert_eq!(not_empty.status, 400);
+    assert!(not_empty.error().1.contains("\"reviewed\""));
+    let missing = server.post_json("/v1/articles/no-such/review", &empty);
+    assert_eq!(missing.status, 404);
+    let reviewed = server.post_json(review, &empty);
+    assert_eq!(
+        reviewed.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&reviewed.body)
+    );
+    conforms(&openapi, "Review", &reviewed.json());
+    let after = server.get("/v1/articles/ferry-1").json();
+    conforms(&openapi, "ArticleDetail", &after);
+    assert_eq!(after["review"]["applies"], true);
     drop(server);
 
     let attest = |args: &[&str]| String::from_utf8(cli(args)).expect("UTF-8");

@@ -1,11 +1,14 @@
-//! Editors' corrections of attributions.
+//! Editors' corrections of attributions, and their reviews of articles.
 //!
 //! A correction is a row of its own: what attest found stays as it was
 //! stored, and the article view ([`crate::Ledger::article`]) shows each
 //! attribution as its latest correction leaves it, with what attest found
 //! beside it. Rankings, statements, search and statistics count what attest
-//! found; corrections are the editors' record, and gold for training
-//! ([`crate::Ledger::corrected_articles`]), not a second analysis.
+//! found; corrections are the editors' record, not a second analysis.
+//!
+//! A review says an editor read the whole article: only reviewed articles
+//! are gold for training ([`crate::Ledger::reviewed_articles`]), since an
+//! article with one correction may hold other attributions nobody checked.
 
 use std::collections::HashMap;
 
@@ -93,6 +96,20 @@ pub struct Correction {
     /// Whether it applies to the article as stored: `false` once the article
     /// was stored again with a different analysis that moved the
     /// attribution's cue, so that it would now name another statement.
+    pub applies: bool,
+}
+
+/// An editor's review of a whole stored article.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Review {
+    /// The article id.
+    pub article: String,
+    /// When it was made (RFC 3339, UTC).
+    pub created: String,
+    /// Whether it applies to the article as stored: `false` once the article
+    /// was stored again with attributions whose cues moved, which nobody
+    /// has reviewed.
     pub applies: bool,
 }
 
@@ -193,6 +210,57 @@ pub(crate) fn add(
         note,
         applies: true,
     }))
+}
+
+/// Records that an editor reviewed the article `article_id` names as it is
+/// stored now; `None` when there is no such article.
+pub(crate) fn review(conn: &Conn<'_>, article_id: &str, created: &str) -> DbResult<Option<Review>> {
+    let Some((rowid, key, stored_id)) = find_article(conn, article_id)? else {
+        return Ok(None);
+    };
+    conn.insert(
+        "INSERT INTO reviews (article_key, article_id, created, analysis) VALUES (?1, ?2, ?3, ?4)",
+        values![
+            key,
+            stored_id.clone(),
+            created.to_string(),
+            analysis(conn, rowid)?
+        ],
+    )?;
+    Ok(Some(Review {
+        article: stored_id,
+        created: created.to_string(),
+        applies: true,
+    }))
+}
+
+/// The latest review of the article stored under `key` (row `rowid`), and
+/// whether it applies to the attributions stored now.
+pub(crate) fn latest_review(conn: &Conn<'_>, rowid: i64, key: &str) -> DbResult<Option<Review>> {
+    let Some(row) = conn.row(
+        "SELECT article_id, created, analysis FROM reviews WHERE article_key = ?1 \
+         ORDER BY id DESC LIMIT 1",
+        values![key.to_string()],
+    )?
+    else {
+        return Ok(None);
+    };
+    Ok(Some(Review {
+        article: row.get("article_id")?,
+        created: row.get("created")?,
+        applies: row.get::<String>("analysis")? == analysis(conn, rowid)?,
+    }))
+}
+
+/// What a review vouches for: the cue spans of the article's attributions,
+/// in order, one line each; a new analysis that moves, adds or drops a cue
+/// changes it.
+fn analysis(conn: &Conn<'_>, rowid: i64) -> DbResult<String> {
+    let cues: Vec<String> = conn.column(
+        "SELECT cue_spans FROM attributions WHERE article = ?1 ORDER BY idx",
+        values![rowid],
+    )?;
+    Ok(cues.join("\n"))
 }
 
 /// What a correction must be whatever its article holds.
@@ -313,7 +381,7 @@ pub(crate) fn apply(
     }
 }
 
-/// A corrected article as gold for training: its text and its attributions
+/// A reviewed article as gold for training: its text and its attributions
 /// as its corrections leave them, spans in bytes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GoldArticle {
@@ -340,27 +408,56 @@ pub struct GoldAttribution {
     pub stance: Option<StanceLabel>,
 }
 
-/// Hands every article with a correction that applies to `each`, in the order
-/// of their keys, and returns how many there were.
+/// How many reviewed articles [`gold`] handed on, and how many articles it
+/// passed over because they have corrections but no review that applies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GoldCount {
+    /// Reviewed articles handed on.
+    pub reviewed: usize,
+    /// Corrected articles not handed on: nobody reviewed them as stored.
+    pub unreviewed: usize,
+}
+
+/// Hands every article whose latest review applies to `each`, in the order
+/// of their keys, as its corrections leave it, and counts the corrected
+/// articles left out for want of a review.
 pub(crate) fn gold(
     conn: &Conn<'_>,
     each: &mut dyn FnMut(GoldArticle) -> std::io::Result<()>,
-) -> DbResult<Result<usize, std::io::Error>> {
+) -> DbResult<Result<GoldCount, std::io::Error>> {
     let keys: Vec<String> = conn.column(
-        "SELECT DISTINCT article_key FROM corrections ORDER BY article_key",
+        "SELECT article_key FROM reviews UNION SELECT article_key FROM corrections \
+         ORDER BY article_key",
         values![],
     )?;
-    let mut handed = 0;
+    let mut count = GoldCount::default();
     for key in keys {
+        let Some(rowid) = conn
+            .row(
+                "SELECT id FROM articles WHERE key = ?1",
+                values![key.clone()],
+            )?
+            .map(|row| row.get::<i64>("id"))
+            .transpose()?
+        else {
+            continue;
+        };
+        if !latest_review(conn, rowid, &key)?.is_some_and(|review| review.applies) {
+            let corrections = of_article(conn, rowid, &key)?;
+            if corrections.iter().any(|c| c.applies) {
+                count.unreviewed += 1;
+            }
+            continue;
+        }
         let Some(article) = gold_article(conn, &key)? else {
             continue;
         };
         if let Err(error) = each(article) {
             return Ok(Err(error));
         }
-        handed += 1;
+        count.reviewed += 1;
     }
-    Ok(Ok(handed))
+    Ok(Ok(count))
 }
 
 fn gold_article(conn: &Conn<'_>, key: &str) -> DbResult<Option<GoldArticle>> {
@@ -375,9 +472,6 @@ fn gold_article(conn: &Conn<'_>, key: &str) -> DbResult<Option<GoldArticle>> {
     let rowid: i64 = found.get("id")?;
     let corrections = of_article(conn, rowid, key)?;
     let latest = latest(&corrections);
-    if latest.is_empty() {
-        return Ok(None);
-    }
     let text: String = found.get("text")?;
     let mut attributions = Vec::new();
     for row in conn.rows(

@@ -19,8 +19,9 @@ const PG_FETCH: i32 = 1_000;
 
 /// The tables [`crate::Ledger::export`] knows by name: the articles', the
 /// sources' and the attributions' tables, the layer tables (after the
-/// quotations, where version 1 made them), then the editors' and the claims'.
-pub const TABLES: [&str; 9 + LAYER_NAMES.len()] = {
+/// quotations, where version 1 made them), then the editors' (corrections,
+/// reviews) and the claims'.
+pub const TABLES: [&str; 10 + LAYER_NAMES.len()] = {
     let head = [
         "articles",
         "article_stances",
@@ -29,8 +30,8 @@ pub const TABLES: [&str; 9 + LAYER_NAMES.len()] = {
         "attributions",
         "quotes",
     ];
-    let tail = ["corrections", "claims", "statements"];
-    let mut tables = [""; 9 + LAYER_NAMES.len()];
+    let tail = ["corrections", "reviews", "claims", "statements"];
+    let mut tables = [""; 10 + LAYER_NAMES.len()];
     let mut i = 0;
     while i < tables.len() {
         tables[i] = if i < head.len() {
@@ -76,11 +77,16 @@ pub trait RowSink {
 }
 
 /// The tables of a dataset (`attest export dataset`), in the order of
-/// [`TABLES`]: all but `corrections`, which holds editors' work rather than
-/// analyses.
+/// [`TABLES`]: all but `corrections` and `reviews`, which hold editors' work
+/// rather than analyses.
 pub fn dataset_tables() -> impl Iterator<Item = &'static str> {
-    TABLES.into_iter().filter(|table| *table != "corrections")
+    TABLES
+        .into_iter()
+        .filter(|table| !EDITORS_TABLES.contains(table))
 }
+
+/// The tables of editors' work, which belong to no one article's row.
+const EDITORS_TABLES: [&str; 2] = ["corrections", "reviews"];
 
 /// The name of the column [`dataset_query`] adds: the month of the article a
 /// row belongs to.
@@ -137,7 +143,8 @@ fn table_read(name: &str) -> Option<TableRead> {
                 columns: "r.*",
                 from: format!("{name} r"),
                 order: "r.id",
-                article: (!matches!(*name, "sources" | "corrections")).then_some("r.article"),
+                article: (*name != "sources" && !EDITORS_TABLES.contains(name))
+                    .then_some("r.article"),
             }
         }
     })

@@ -131,8 +131,8 @@ pub use budget::Budget;
 pub use check::CheckReport;
 pub use claims::{ClaimAppearance, ClaimArticle, ClaimFilter, ClaimLine, ClaimRow, ClaimSpan};
 pub use corrections::{
-    Correction, CorrectionInput, GoldArticle, GoldAttribution, MAX_NAME_CHARS, MAX_NOTE_CHARS,
-    SourceChoice,
+    Correction, CorrectionInput, GoldArticle, GoldAttribution, GoldCount, MAX_NAME_CHARS,
+    MAX_NOTE_CHARS, Review, SourceChoice,
 };
 pub use error::LedgerError;
 pub use export::{
@@ -339,9 +339,7 @@ impl Ledger {
         id: &str,
         input: &CorrectionInput,
     ) -> Result<Correction, LedgerError> {
-        let created = jiff::Timestamp::now()
-            .strftime("%Y-%m-%dT%H:%M:%SZ")
-            .to_string();
+        let created = now();
         match self.ask(|conn| corrections::add(conn, id, input, &created))? {
             Ok(correction) => Ok(correction),
             Err(corrections::Refusal::NoArticle) => {
@@ -351,12 +349,21 @@ impl Ledger {
         }
     }
 
-    /// Hands each article with a correction that applies to `each` as gold,
-    /// attributions as the corrections leave them, and returns how many.
-    pub fn corrected_articles(
+    /// Records that an editor reviewed the whole article `id` names, as it
+    /// is stored now, and returns the review.
+    pub fn review(&mut self, id: &str) -> Result<Review, LedgerError> {
+        let created = now();
+        self.ask(|conn| corrections::review(conn, id, &created))?
+            .ok_or_else(|| LedgerError::NoArticle { id: id.to_string() })
+    }
+
+    /// Hands each article whose latest review applies to `each` as gold,
+    /// attributions as its corrections leave them, and counts them and the
+    /// corrected articles left out because nobody reviewed them as stored.
+    pub fn reviewed_articles(
         &self,
         each: &mut dyn FnMut(GoldArticle) -> std::io::Result<()>,
-    ) -> Result<usize, LedgerError> {
+    ) -> Result<GoldCount, LedgerError> {
         self.ask(|conn| corrections::gold(conn, each))?
             .map_err(LedgerError::Sink)
     }
@@ -537,4 +544,11 @@ fn fail(
             .unwrap_or_else(|| schema::classify(&location.named(), options, error)),
         DbError::Postgres(error) => pg::classify(location, budget, error),
     }
+}
+
+/// Now, as corrections and reviews record it (RFC 3339, UTC, to the second).
+fn now() -> String {
+    jiff::Timestamp::now()
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string()
 }

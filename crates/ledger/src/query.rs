@@ -348,12 +348,14 @@ pub(crate) fn article(conn: &Conn<'_>, id: &str) -> DbResult<Option<ArticleDetai
             .map(|s| s.source_id)
     };
     corrections::apply(&mut attributions, &corrections, &source_id);
+    let review = corrections::latest_review(conn, rowid, &key)?;
     Ok(Some(ArticleDetail {
         article,
         text,
         attributions,
         sources,
         corrections,
+        review,
     }))
 }
 

@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use attest_doc::StanceLabel;
 use serde::Serialize;
 
-use crate::corrections::Correction;
+use crate::corrections::{Correction, Review};
 
 /// One value of a table cell.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -262,6 +262,8 @@ pub struct ArticleDetail {
     /// Every correction made to it, oldest first, including those that no
     /// longer apply.
     pub corrections: Vec<Correction>,
+    /// Its latest review by an editor, if any.
+    pub review: Option<Review>,
 }
 
 /// One match of a full-text search.

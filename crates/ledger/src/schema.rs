@@ -63,6 +63,11 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         sqlite: "",
         postgres: "",
     },
+    Migration {
+        tables: V7,
+        sqlite: "",
+        postgres: "",
+    },
 ];
 
 /// One step of the schema: tables written once, in SQLite's types (which
@@ -455,6 +460,23 @@ CREATE TABLE claim_bands (
 INSERT INTO claim_bands (band_key, statement)
     SELECT band_key, statement FROM claim_bands_5 ORDER BY band_key, statement;
 DROP TABLE claim_bands_5;
+"#;
+
+/// Version 7: editors' reviews of whole articles. A review says an editor
+/// read every attribution of the article, corrected or not, so that the
+/// article can serve as gold (`attest export corrections`). Like a
+/// correction it names its article by key, and it keeps the cue spans of
+/// the article's attributions as they were (`analysis`), so that a review
+/// of an analysis since replaced is shown as no longer applying.
+const V7: &str = r#"
+CREATE TABLE reviews (
+    id INTEGER PRIMARY KEY,
+    article_key TEXT NOT NULL,
+    article_id TEXT NOT NULL,
+    created TEXT NOT NULL,
+    analysis TEXT NOT NULL
+);
+CREATE INDEX reviews_article ON reviews(article_key);
 "#;
 
 /// Version 1's search indexes in SQLite: external-content FTS5 tables.

@@ -58,6 +58,7 @@ on_both_backends!(
     a_version_3_ledger_counts_no_certainty_until_articles_are_stored_again,
     a_version_4_ledger_gains_claims_as_its_articles_are_stored_again,
     a_version_5_ledger_keeps_its_band_rows_and_replaced_articles_take_theirs_out,
+    a_version_6_ledger_gains_reviews_and_keeps_its_corrections,
     one_claim_is_read_by_its_id_and_claims_by_an_article_they_appear_in,
     a_toy_layer_described_once_is_made_stored_checked_and_exported,
 );
@@ -1018,14 +1019,43 @@ fn corrections_stand_beside_what_attest_found(db: &TestDb) {
     assert_eq!(lee[0].statements, 1, "rankings count what attest found");
 
     let mut gold = Vec::new();
-    let handed = ledger
-        .corrected_articles(&mut |article| {
-            gold.push(article);
-            Ok(())
-        })
-        .unwrap();
-    assert_eq!(handed, 1);
-    let article = &gold[0];
+    let hand = |ledger: &Ledger, gold: &mut Vec<GoldArticle>| {
+        gold.clear();
+        ledger
+            .reviewed_articles(&mut |article| {
+                gold.push(article);
+                Ok(())
+            })
+            .unwrap()
+    };
+    let unreviewed = GoldCount {
+        reviewed: 0,
+        unreviewed: 1,
+    };
+    assert_eq!(
+        hand(&ledger, &mut gold),
+        unreviewed,
+        "a correction alone is no review"
+    );
+    assert!(ledger.article("a2").unwrap().unwrap().review.is_none());
+    assert!(matches!(
+        ledger.review("no-such-article"),
+        Err(LedgerError::NoArticle { .. })
+    ));
+    let review = ledger.review("a2").unwrap();
+    assert!(review.applies);
+    assert_eq!(ledger.article("a2").unwrap().unwrap().review, Some(review));
+    // An article reviewed without corrections is gold as attest found it.
+    ledger.review("a1").unwrap();
+    let both = GoldCount {
+        reviewed: 2,
+        unreviewed: 0,
+    };
+    assert_eq!(hand(&ledger, &mut gold), both);
+    let a1 = ledger.article("a1").unwrap().unwrap();
+    assert_eq!(gold[0].id, "a1");
+    assert_eq!(gold[0].attributions.len(), a1.attributions.len());
+    let article = &gold[1];
     assert_eq!(article.id, "a2");
     assert_eq!(article.attributions.len(), 1, "the wrong one is left out");
     let only = &article.attributions[0];
@@ -1064,14 +1094,16 @@ fn corrections_stand_beside_what_attest_found(db: &TestDb) {
     assert_eq!(a2.corrections.len(), 3, "kept across a replacement");
     assert!(a2.corrections.iter().all(|c| !c.applies));
     assert!(a2.attributions.iter().all(|a| a.correction.is_none()));
-    let mut none = 0;
-    ledger
-        .corrected_articles(&mut |_| {
-            none += 1;
-            Ok(())
-        })
-        .unwrap();
-    assert_eq!(none, 0);
+    assert!(
+        a2.review.is_some_and(|r| !r.applies),
+        "a review vouches for the analysis it read, not the one after"
+    );
+    let a1_only = GoldCount {
+        reviewed: 1,
+        unreviewed: 0,
+    };
+    assert_eq!(hand(&ledger, &mut gold), a1_only);
+    assert_eq!(gold[0].id, "a1");
     drop(ledger);
 }
 
@@ -1210,6 +1242,7 @@ fn a_version_2_ledger_migrates_its_stance_counts_without_loss(db: &TestDb) {
              AND s.published_date IS NOT DISTINCT FROM stats_cells.published_date), 0);\n"
         ));
     }
+    downgrade.push_str(VERSION_7_DROPPED);
     downgrade.push_str("DROP TABLE stats_stances; DROP TABLE article_stances;");
     downgrade.push_str(VERSION_5_DROPPED);
     downgrade.push_str(VERSION_4_DROPPED);
@@ -1239,6 +1272,33 @@ fn a_version_2_ledger_migrates_its_stance_counts_without_loss(db: &TestDb) {
 }
 
 /// What version 5 added, taken away again to make a ledger of version 4.
+/// What version 7 added, dropped to make a ledger of an earlier version.
+const VERSION_7_DROPPED: &str = "DROP TABLE reviews;";
+
+/// A ledger of version 6 opens as version 7 with no reviews, its
+/// corrections kept, and takes a review at once.
+fn a_version_6_ledger_gains_reviews_and_keeps_its_corrections(db: &TestDb) {
+    let mut ledger = ingest(db, &corpus());
+    let input = CorrectionInput {
+        attribution: 0,
+        wrong: true,
+        ..CorrectionInput::default()
+    };
+    ledger.correct("a2", &input).unwrap();
+    ledger.conn().batch(VERSION_7_DROPPED).unwrap();
+    drop(ledger);
+    db.set_schema_version(6);
+
+    let mut ledger = Ledger::open(db.location()).unwrap();
+    let a2 = ledger.article("a2").unwrap().expect("a2 is stored");
+    assert_eq!(a2.corrections.len(), 1);
+    assert_eq!(a2.review, None);
+    ledger.review("a2").unwrap();
+    assert!(ledger.article("a2").unwrap().unwrap().review.is_some());
+    assert!(ledger.check().unwrap().is_ok());
+    drop(ledger);
+}
+
 const VERSION_5_DROPPED: &str = "
     DROP TABLE claim_bands;
     DROP TABLE statements;
@@ -1310,7 +1370,10 @@ fn a_version_4_ledger_gains_claims_as_its_articles_are_stored_again(db: &TestDb)
     ];
     let ledger = ingest(db, &docs);
     assert_eq!(travel(&ledger), expected);
-    ledger.conn().batch(VERSION_5_DROPPED).unwrap();
+    ledger
+        .conn()
+        .batch(&format!("{VERSION_7_DROPPED}{VERSION_5_DROPPED}"))
+        .unwrap();
     drop(ledger);
     db.set_schema_version(4);
 
@@ -1355,7 +1418,10 @@ fn a_version_5_ledger_keeps_its_band_rows_and_replaced_articles_take_theirs_out(
     let ledger = ingest(db, &docs[..1]);
     let before = band_rows(&ledger);
     assert_eq!(before, attest_claims::BANDS as i64, "one exemplar");
-    ledger.conn().batch(VERSION_5_BANDS).unwrap();
+    ledger
+        .conn()
+        .batch(&format!("{VERSION_7_DROPPED}{VERSION_5_BANDS}"))
+        .unwrap();
     drop(ledger);
     db.set_schema_version(5);
 
@@ -1531,7 +1597,9 @@ fn a_version_3_ledger_counts_no_certainty_until_articles_are_stored_again(db: &T
     let ledger = ingest(db, &docs);
     ledger
         .conn()
-        .batch(&format!("{VERSION_5_DROPPED}{VERSION_4_DROPPED}"))
+        .batch(&format!(
+            "{VERSION_7_DROPPED}{VERSION_5_DROPPED}{VERSION_4_DROPPED}"
+        ))
         .unwrap();
     drop(ledger);
     db.set_schema_version(3);

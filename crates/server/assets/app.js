@@ -1208,12 +1208,7 @@ function correctionForm(id, a, sources, saved) {
     status.className = 'muted';
     status.textContent = 'Saving…';
     try {
-      const { token, header } = await api('/v1/token');
-      await api(`/v1/articles/${encodeURIComponent(id)}/corrections`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', [header]: token },
-        body: JSON.stringify(body),
-      });
+      await editorPost(`/v1/articles/${encodeURIComponent(id)}/corrections`, body);
       await saved(n);
     } catch (error) {
       status.className = 'form-error';
@@ -1252,13 +1247,53 @@ function articleAttribution(id, a, sources, saved, travelled) {
   return row;
 }
 
+// An editor's write (a correction, a review): JSON, with the token only this
+// server's own page can read.
+async function editorPost(path, body) {
+  const { token, header } = await api('/v1/token');
+  return api(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', [header]: token },
+    body: JSON.stringify(body),
+  });
+}
+
+// Whether an editor read the whole article, and, on a server that takes
+// corrections, the button that says so: only reviewed articles are exported
+// as gold.
+function reviewLine(id, review) {
+  const said = !review ? 'Not reviewed by an editor.'
+    : review.applies ? `Reviewed by an editor on ${review.created.slice(0, 10)}.`
+      : `Reviewed on ${review.created.slice(0, 10)}, before the article was analysed again: not reviewed as it stands.`;
+  const line = el('p', { class: `review-line${review && review.applies ? ' reviewed' : ''}`, tabindex: '-1' }, said);
+  if (correctionsAllowed && !(review && review.applies)) {
+    const status = el('span', { role: 'status' });
+    const button = el('button', { type: 'button', class: 'secondary review-button' }, 'Mark reviewed');
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      status.textContent = ' Saving…';
+      try {
+        await editorPost(`/v1/articles/${encodeURIComponent(id)}/review`, {});
+        await articlePage(id);
+        document.querySelector('#ledger-content .review-line')?.focus();
+      } catch (error) {
+        button.disabled = false;
+        status.className = 'form-error';
+        status.textContent = ` Not saved: ${error.message}`;
+      }
+    });
+    line.append(' ', button, status);
+  }
+  return line;
+}
+
 // An article with its attributions, the claims it carries that travelled,
 // and its text. `focus`: the attribution whose correction was just saved;
 // `anchor`: the attribution a claim's timeline links to, shown lit.
 async function articlePage(id, focus, anchor) {
   await serverReady;
   await ledgerPage('Article', null, async () => {
-    const [{ article, text, attributions, sources, corrections }, { rows: claims }] = await Promise.all([
+    const [{ article, text, attributions, sources, corrections, review }, { rows: claims }] = await Promise.all([
       api(`/v1/articles/${encodeURIComponent(id)}`),
       api(`/v1/claims${query({ article: id, limit: 100 })}`),
     ]);
@@ -1274,6 +1309,7 @@ async function articlePage(id, focus, anchor) {
     return el('div', { class: 'panel' },
       el('p', { class: 'muted' }, [article.outlet, article.published, article.url].filter(Boolean).join(' · '),
         ' · ', el('a', { href: `#ledger/article/${encodeURIComponent(article.id)}`, class: 'permalink' }, 'permalink')),
+      reviewLine(article.id, review),
       el('h3', {}, 'Attributions'),
       el('div', { class: 'timeline' }, attributions.map((a) => articleAttribution(id, a, sources, saved, travelled(a.index)))),
       stale ? el('p', { class: 'muted' }, `${counted(stale, 'earlier correction')} no longer appl${stale === 1 ? 'ies' : 'y'}: the article was analysed again since.`) : null,

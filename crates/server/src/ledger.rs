@@ -294,6 +294,7 @@ pub(crate) fn routes(state: &AppState) -> Router<AppState> {
             "/v1/articles/{id}/corrections",
             post(crate::corrections::correct),
         )
+        .route("/v1/articles/{id}/review", post(crate::corrections::review))
         .route("/v1/sources", get(sources))
         .route("/v1/sources/{id}", get(source))
         .route("/v1/search", get(search))

@@ -15,7 +15,7 @@
 //! it reads as the document does.
 
 use attest_ledger::{
-    ArticleDetail, ArticleRow, ClaimRow, Correction, CorrectionInput, SourceRow, StatsRow,
+    ArticleDetail, ArticleRow, ClaimRow, Correction, CorrectionInput, Review, StatsRow,
 };
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
@@ -24,8 +24,8 @@ use serde_json::{Map, Value, json};
 use crate::analyze::AnalyzeQuery;
 use crate::error::ErrorBody;
 use crate::ledger::{
-    ArticlesQuery, ClaimsQuery, Rows, SearchPage, SearchQuery, SourcePage, SourcesQuery,
-    StatementsQuery, StatsQuery, TraceQuery,
+    ArticlesQuery, ClaimsQuery, Rows, SearchPage, SearchQuery, SourcePage, SourcesPage,
+    SourcesQuery, StatementsQuery, StatsQuery, TraceQuery,
 };
 use crate::routes::{Health, Token};
 
@@ -78,10 +78,11 @@ const TYPED: &[(&str, Option<Schematic>, Option<Schematic>)] = &[
     ),
     ("article", None, Some(schema::<ArticleDetail>)),
     ("correct", None, Some(schema::<Correction>)),
+    ("review", None, Some(schema::<Review>)),
     (
         "sources",
         Some(query::<SourcesQuery>),
-        Some(schema::<Rows<SourceRow>>),
+        Some(schema::<SourcesPage>),
     ),
     (
         "source",

@@ -19,6 +19,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("get", "/v1/articles"),
     ("get", "/v1/articles/{id}"),
     ("post", "/v1/articles/{id}/corrections"),
+    ("post", "/v1/articles/{id}/review"),
     ("get", "/v1/sources"),
     ("get", "/v1/sources/{id}"),
     ("get", "/v1/search"),
