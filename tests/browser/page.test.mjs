@@ -584,7 +584,30 @@ try {
     assert.equal(await lit.count(), 1, 'the statement is lit on its article');
     assert.match(await lit.innerText(), /Okafor/);
     assert.ok(await lit.evaluate((node) => node === document.activeElement), 'and has the focus');
+    // The text is drawn as the Analyse page draws it: in paragraphs, with
+    // every attribution marked, its stance in words, and the linked one lit.
+    await page.waitForSelector('#ledger-content .article-text:not([aria-busy]) [data-stop]');
+    const drawnText = await page.evaluate(() => {
+      const view = document.querySelector('#ledger-content .article-text');
+      return {
+        paragraphs: view.querySelectorAll('p').length,
+        stops: view.querySelectorAll('[data-stop]').length,
+        rows: document.querySelectorAll('#ledger-content .timeline .statement').length,
+        tags: Array.from(view.querySelectorAll('.stance-tag')).map((t) => t.textContent),
+        lit: Array.from(view.querySelectorAll('.lit')).map((n) => n.textContent).join(''),
+      };
+    });
+    assert.ok(drawnText.paragraphs > 5, `the sample's paragraphs apart: ${drawnText.paragraphs}`);
+    assert.equal(drawnText.stops, drawnText.rows, 'every attribution marked in the text');
+    assert.ok(drawnText.tags.includes('asserts'), drawnText.tags.join());
+    assert.match(drawnText.lit, /Okafor/, 'the linked attribution is lit in the text too');
+    // A pick in the text lights its row.
+    const stop = page.locator('#ledger-content .article-text [data-stop]').nth(2);
+    const index = await stop.getAttribute('data-stop');
+    await stop.click();
+    assert.ok(await page.locator(`#attribution-${index}`).evaluate((node) => node.classList.contains('lit')), 'the row of the attribution picked is lit');
     await axe(page, 'an article page');
+    await page.screenshot({ path: join(shots, 'ledger-article.png'), fullPage: true });
   });
 
   await check('sources: found by name, counted, and paged', async () => {

@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use crate::db::{Conn, DbResult, Row, values};
 use crate::query::Filter;
-use crate::rows::{Cell, Tabular};
+use crate::rows::{ArticleSpan, Cell, Tabular};
 
 /// Candidates: of the latest [`PER_BAND_KEY`] statements of each band key of
 /// a new one (only a claim's first [`EXEMPLARS`] statements have band keys),
@@ -351,29 +351,13 @@ pub struct ClaimAppearance {
     /// sentence in the writer's own voice.
     pub attribution: Option<i64>,
     /// Where it stands in its article.
-    pub span: ClaimSpan,
+    pub span: ArticleSpan,
 }
 
 /// The roles' names, which an appearance's `role` is one of.
 #[cfg(feature = "schema")]
 fn role_names() -> Vec<&'static str> {
     Role::ALL.iter().map(|role| role.name()).collect()
-}
-
-/// A span of an article: bytes of its UTF-8 text, code points, and the text.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct ClaimSpan {
-    /// Byte offset of the start.
-    pub byte_start: i64,
-    /// Byte offset of the end.
-    pub byte_end: i64,
-    /// Code-point offset of the start.
-    pub cp_start: i64,
-    /// Code-point offset of the end.
-    pub cp_end: i64,
-    /// The text.
-    pub text: String,
 }
 
 /// One appearance of a claim as a table row: `attest claims` prints a claim
@@ -574,7 +558,7 @@ pub(crate) fn claim(conn: &Conn<'_>, id: i64) -> DbResult<ClaimRow> {
                 } else {
                     None
                 },
-                span: ClaimSpan {
+                span: ArticleSpan {
                     byte_start: row.get("byte_start")?,
                     byte_end: row.get("byte_end")?,
                     cp_start: row.get("cp_start")?,

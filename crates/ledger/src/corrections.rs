@@ -527,7 +527,7 @@ fn gold_article(conn: &Conn<'_>, key: &str) -> DbResult<Option<GoldArticle>> {
 }
 
 /// Spans stored as a JSON array of `[start, end]` byte pairs.
-fn spans(json: &str) -> Vec<[usize; 2]> {
+pub(crate) fn spans(json: &str) -> Vec<[usize; 2]> {
     serde_json::from_str(json).unwrap_or_default()
 }
 

@@ -12,8 +12,8 @@ use rusqlite::types::Value;
 
 use crate::db::{Conn, DbResult, Row, values};
 use crate::rows::{
-    ArticleAttribution, ArticleDetail, ArticleRow, ArticleSource, SearchHit, SourceRow, Statement,
-    StatsRow,
+    ArticleAttribution, ArticleDetail, ArticleRow, ArticleSource, ArticleSpan, RoleSpans,
+    SearchHit, SourceRow, Statement, StatsRow,
 };
 use attest_lang::identity;
 
@@ -301,6 +301,7 @@ pub(crate) fn article(conn: &Conn<'_>, id: &str) -> DbResult<Option<ArticleDetai
         "SELECT text FROM article_texts WHERE article = ?1",
         values![rowid],
     )?;
+    let offsets = attest_doc::OffsetIndex::new(&text);
     let sources = conn
         .rows(
             "SELECT idx, source, name, kind FROM appearances WHERE article = ?1 ORDER BY idx",
@@ -319,13 +320,16 @@ pub(crate) fn article(conn: &Conn<'_>, id: &str) -> DbResult<Option<ArticleDetai
     let mut attributions = conn
         .rows(
             "SELECT t.idx, p.source, p.name, t.kind, t.stance, t.cue_text, t.content_text, \
-             p.kind AS source_type \
+             p.kind AS source_type, t.source_spans, t.cue_spans, t.content_spans \
              FROM attributions t LEFT JOIN appearances p ON p.id = t.appearance \
              WHERE t.article = ?1 ORDER BY t.idx",
             values![rowid],
         )?
         .iter()
         .map(|row| {
+            let spans = |column: &str| -> DbResult<Vec<ArticleSpan>> {
+                Ok(article_spans(&text, &offsets, &row.get::<String>(column)?))
+            };
             Ok(ArticleAttribution {
                 index: row.get("idx")?,
                 source_id: row.get("source")?,
@@ -334,6 +338,11 @@ pub(crate) fn article(conn: &Conn<'_>, id: &str) -> DbResult<Option<ArticleDetai
                 stance: row.get("stance")?,
                 cue: row.get("cue_text")?,
                 content: row.get("content_text")?,
+                spans: RoleSpans {
+                    source: spans("source_spans")?,
+                    cue: spans("cue_spans")?,
+                    content: spans("content_spans")?,
+                },
                 source_type: row.get("source_type")?,
                 correction: None,
                 found: None,
@@ -357,6 +366,24 @@ pub(crate) fn article(conn: &Conn<'_>, id: &str) -> DbResult<Option<ArticleDetai
         corrections,
         review,
     }))
+}
+
+/// A stored span list (a JSON array of `[start, end]` byte pairs) as spans of
+/// `text`, with code points; a pair that is not a span of the text is left
+/// out, as the ledger's check reports it.
+fn article_spans(text: &str, offsets: &attest_doc::OffsetIndex, json: &str) -> Vec<ArticleSpan> {
+    corrections::spans(json)
+        .into_iter()
+        .filter_map(|[start, end]| {
+            Some(ArticleSpan {
+                byte_start: i64::try_from(start).ok()?,
+                byte_end: i64::try_from(end).ok()?,
+                cp_start: i64::try_from(offsets.byte_to_cp(start)?).ok()?,
+                cp_end: i64::try_from(offsets.byte_to_cp(end)?).ok()?,
+                text: text.get(start..end)?.to_string(),
+            })
+        })
+        .collect()
 }
 
 /// Every source whose name, compared as [`identity`] compares names, is `name`.

@@ -208,6 +208,9 @@ pub struct ArticleAttribution {
     pub cue: String,
     /// The content, fragments joined by " … ".
     pub content: String,
+    /// Where its source, cue and content lie in the text, as attest found
+    /// them (a correction changes who said it, not where).
+    pub spans: RoleSpans,
     /// Its source's type (`person`, `organization`, …), when it has a source.
     pub source_type: Option<String>,
     /// The latest correction that applies to it, if any: the fields above
@@ -215,6 +218,34 @@ pub struct ArticleAttribution {
     pub correction: Option<Correction>,
     /// What attest found, when a correction changed it.
     pub found: Option<Found>,
+}
+
+/// A span of an article: bytes of its UTF-8 text, code points, and the text.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ArticleSpan {
+    /// Byte offset of the start.
+    pub byte_start: i64,
+    /// Byte offset of the end.
+    pub byte_end: i64,
+    /// Code-point offset of the start.
+    pub cp_start: i64,
+    /// Code-point offset of the end.
+    pub cp_end: i64,
+    /// The text.
+    pub text: String,
+}
+
+/// The fragments of an attribution's roles, each in text order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RoleSpans {
+    /// The source words' fragments; empty when the text names no source.
+    pub source: Vec<ArticleSpan>,
+    /// The cue's fragments.
+    pub cue: Vec<ArticleSpan>,
+    /// The content's fragments.
+    pub content: Vec<ArticleSpan>,
 }
 
 /// What attest found for an attribution that an editor corrected.

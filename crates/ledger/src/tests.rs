@@ -293,6 +293,32 @@ fn lists_and_fetches_articles_and_sources(db: &TestDb) {
         ]
     );
     assert_eq!(ledger.article("no-such-article").unwrap(), None);
+    // Each role's spans, in bytes and code points, round-trip to their text
+    // (a1 quotes in curly quotation marks, three bytes each).
+    let a1 = ledger.article("a1").unwrap().expect("a1 is stored");
+    assert!(
+        a1.attributions
+            .iter()
+            .any(|a| a.spans.content[0].text.starts_with('“'))
+    );
+    for detail in [&a1, &a2] {
+        for a in &detail.attributions {
+            let roles = [&a.spans.source, &a.spans.cue, &a.spans.content];
+            for span in roles.into_iter().flatten() {
+                let start = usize::try_from(span.byte_start).unwrap();
+                let end = usize::try_from(span.byte_end).unwrap();
+                assert_eq!(detail.text[start..end], span.text);
+                let cp = |byte: usize| i64::try_from(detail.text[..byte].chars().count()).unwrap();
+                assert_eq!((span.cp_start, span.cp_end), (cp(start), cp(end)));
+            }
+        }
+    }
+    let cues: Vec<&str> = a2
+        .attributions
+        .iter()
+        .map(|a| a.spans.cue[0].text.as_str())
+        .collect();
+    assert_eq!(cues, ["denied", "said"]);
 
     let dana = a2.attributions[0].source_id.expect("a source id");
     let source = ledger.source(dana).unwrap().expect("the source is stored");

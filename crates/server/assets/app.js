@@ -469,12 +469,20 @@ function turns(generation) {
   };
 }
 
+// Where the Analyse page draws an article: its view, whether the stance
+// words show, and what picking an attribution in the text does.
+function analyseTarget() {
+  return { view: articleView, showStances: form.elements['show-stances'].checked, pick: (index) => light(index, 'text') };
+}
+
 // The article as paragraphs of segments, each segment carrying the marks over
-// it, drawn paragraph by paragraph in turns; `progress` hears how far it got
-// at each turn. Resolves false when the drawing was stopped.
-async function renderArticle(doc, stances, progress, pause) {
-  articleView.replaceChildren();
-  articleView.classList.toggle('hide-stance-tags', !form.elements['show-stances'].checked);
+// it, drawn paragraph by paragraph in turns into `target` (the Analyse page's
+// view unless given); `progress` hears how far it got at each turn. Resolves
+// false when the drawing was stopped.
+async function renderArticle(doc, stances, progress, pause, target = analyseTarget()) {
+  const { view, pick } = target;
+  view.replaceChildren();
+  view.classList.toggle('hide-stance-tags', !target.showStances);
   const chars = Array.from(doc.text);
   const marks = collectMarks(doc);
   const drawn = decorations(doc, stances);
@@ -499,12 +507,12 @@ async function renderArticle(doc, stances, progress, pause) {
       const to = points[i + 1];
       const text = chars.slice(point, to).join('');
       const over = here.marks.filter((m) => m.start <= point && m.end >= to);
-      p.append(over.length ? segment(text, over, stances) : text);
+      p.append(over.length ? segment(text, over, stances, pick) : text);
     });
-    articleView.append(p);
+    view.append(p);
     if (!await pause(progress && (() => progress(index + 1, paragraphs.length)))) return false;
   }
-  return addStops(doc, stances, pause);
+  return addStops(doc, stances, pause, target);
 }
 
 // Stops a drawing under way, leaving what it drew.
@@ -513,7 +521,7 @@ function stopDrawing() {
   document.getElementById('result').removeAttribute('aria-busy');
 }
 
-function segment(text, over, stances) {
+function segment(text, over, stances, pick) {
   const classes = new Set();
   const titles = [];
   // The innermost attribution (its mark the shortest) owns the segment and
@@ -538,16 +546,16 @@ function segment(text, over, stances) {
     title: titles.join('\n') || null,
     dataset: attributions.length ? { attributions: attributions.join(' '), owner: String(owner.attribution), role: owner.role } : undefined,
   }, text);
-  if (owner) node.addEventListener('click', () => light(owner.attribution, 'text'));
+  if (owner) node.addEventListener('click', () => pick(owner.attribution));
   return node;
 }
 
 // One Tab stop per attribution, on the first piece of its cue it owns (else
 // the first piece it owns), so that Tab walks the attributions in reading order.
-async function addStops(doc, stances, pause) {
+async function addStops(doc, stances, pause, { view, pick }) {
   // Each attribution's pieces in text order, from one pass over the article.
   const pieces = new Map();
-  for (const node of articleView.querySelectorAll('[data-owner]')) {
+  for (const node of view.querySelectorAll('[data-owner]')) {
     const owner = Number(node.dataset.owner);
     if (!pieces.has(owner)) pieces.set(owner, []);
     pieces.get(owner).push(node);
@@ -568,7 +576,7 @@ async function addStops(doc, stances, pause) {
     stop.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' || event.key === ' ') {
         event.preventDefault();
-        light(index, 'text');
+        pick(index);
       }
     });
   }
@@ -579,6 +587,14 @@ function clearLit() {
   for (const node of document.querySelectorAll('.lit')) node.classList.remove('lit');
   for (const node of document.querySelectorAll('[aria-pressed="true"]')) node.setAttribute('aria-pressed', 'false');
   detailSheet.hidden = true;
+}
+
+// Lights every piece of attribution `index` in the drawn text `view`, and
+// presses its tab stop.
+function lightText(view, index) {
+  for (const node of view.querySelectorAll(`[data-attributions~="${index}"]`)) node.classList.add('lit');
+  const stop = view.querySelector(`[data-stop="${index}"]`);
+  if (stop) stop.setAttribute('aria-pressed', 'true');
 }
 
 // Where the panel sits beside the text rather than below it.
@@ -610,11 +626,7 @@ function showSheet(statement) {
 // the text. From the panel, the text comes into view.
 function light(index, from) {
   clearLit();
-  for (const node of articleView.querySelectorAll('[data-attributions]')) {
-    if (node.dataset.attributions.split(' ').includes(String(index))) node.classList.add('lit');
-  }
-  const stop = articleView.querySelector(`[data-stop="${index}"]`);
-  if (stop) stop.setAttribute('aria-pressed', 'true');
+  lightText(articleView, index);
   const statement = sidePanel.querySelector(`.statement[data-attribution="${index}"]`);
   if (statement) {
     statement.classList.add('lit');
@@ -1287,17 +1299,61 @@ function reviewLine(id, review) {
   return line;
 }
 
+// A stored article in the shape of the document the Analyse page draws:
+// its text in paragraphs, and its attributions as its corrections leave
+// them, each credited to its source by name.
+function ledgerDoc(text, attributions) {
+  return {
+    text,
+    paragraphs: paragraphsOf(text),
+    attributions: attributions.map((a) => ({ ...a.spans, kind: a.kind })),
+    sources: attributions.filter((a) => a.source).map((a) => ({ name: a.source, attributions: [a.index] })),
+  };
+}
+
+function ledgerStances(attributions) {
+  return new Map(attributions.filter((a) => a.stance).map((a) => [a.index, { label: a.stance, evidence: [] }]));
+}
+
+// A text's paragraphs, the runs between blank lines, in code points.
+function paragraphsOf(text) {
+  const paragraphs = [];
+  let start = null;
+  let end = 0;
+  let breaks = 0;
+  let at = 0;
+  for (const ch of text) {
+    if (ch === '\n') breaks += 1;
+    else if (ch.trim()) {
+      if (start !== null && breaks >= 2) {
+        paragraphs.push({ span: { cp_start: start, cp_end: end }, role: 'body' });
+        start = null;
+      }
+      if (start === null) start = at;
+      breaks = 0;
+      end = at + 1;
+    }
+    at += 1;
+  }
+  if (start !== null) paragraphs.push({ span: { cp_start: start, cp_end: end }, role: 'body' });
+  return paragraphs;
+}
+
 // An article with its attributions, the claims it carries that travelled,
 // and its text. `focus`: the attribution whose correction was just saved;
 // `anchor`: the attribution a claim's timeline links to, shown lit.
 async function articlePage(id, focus, anchor) {
   await serverReady;
+  // The text is drawn as the Analyse page draws it, once the page is up.
+  const textView = el('article', { class: 'article-text', 'aria-label': 'The article with its attributions marked' });
+  let drawn = null;
   await ledgerPage('Article', null, async () => {
     const [{ article, text, attributions, sources, corrections, review }, { rows: claims }] = await Promise.all([
       api(`/v1/articles/${encodeURIComponent(id)}`),
       api(`/v1/claims${query({ article: id, limit: 100 })}`),
     ]);
     ledgerContent.querySelector('h2').textContent = article.title || article.id;
+    drawn = { text, attributions };
     const saved = async (index) => {
       await articlePage(id, index);
     };
@@ -1318,9 +1374,24 @@ async function articlePage(id, focus, anchor) {
           el('a', { href: `#ledger/claim/${h.claim.claim}` }, quoted(clip(h.claim.text, 160))),
           ` · ${roleName(h.role)} here · ${claimTravel(h.claim)}`)))] : null,
       el('h3', {}, 'Text'),
-      text.split(/\n\s*\n/).map((p) => el('p', {}, p)));
+      textView);
   });
   const row = (index) => document.getElementById(`attribution-${index}`);
+  if (drawn) {
+    const pick = (index) => {
+      clearLit();
+      lightText(textView, index);
+      if (row(index)) {
+        row(index).classList.add('lit');
+        row(index).scrollIntoView({ block: 'nearest' });
+      }
+    };
+    textView.setAttribute('aria-busy', 'true');
+    await renderArticle(ledgerDoc(drawn.text, drawn.attributions), ledgerStances(drawn.attributions), null,
+      turns(++drawing), { view: textView, showStances: true, pick });
+    textView.removeAttribute('aria-busy');
+    if (anchor !== undefined) lightText(textView, anchor);
+  }
   if (focus !== undefined) {
     const note = row(focus) && row(focus).querySelector('.correction-note');
     if (note) {
