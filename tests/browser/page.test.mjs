@@ -493,10 +493,10 @@ try {
 
     // A ledger table too wide for a phone scrolls in its own box, says so, and takes the keyboard.
     await phone.goto(`${base}/#ledger/outlets`);
-    await phone.waitForSelector('#ledger-content:not([aria-busy]) .table-wrap');
-    const wide = phone.locator('#ledger-content .table-wrap');
+    await phone.waitForSelector('#ledger-content:not([aria-busy]) > .table-wrap');
+    const wide = phone.locator('#ledger-content > .table-wrap');
     assert.ok(await wide.evaluate((node) => node.scrollWidth > node.clientWidth), 'the outlets table is wider than a phone');
-    await phone.waitForSelector('#ledger-content .scroll-hint:not([hidden])');
+    await phone.waitForSelector('#ledger-content > .scroll-hint:not([hidden])');
     const sideways = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(sideways <= 1, `the page itself does not scroll sideways (${sideways}px over)`);
     assert.equal(await wide.getAttribute('tabindex'), '0');
@@ -678,14 +678,25 @@ try {
     assert.match(await page.locator('#ledger-content h3').first().innerText(), /· 27 articles$/, 'each chart says its sample');
     assert.ok(unnamed.texts.filter((t) => /^\d+%$/.test(t)).length >= 3 + 3, 'a scale and a value on each bar');
     assert.ok(charts.some((c) => c.label.startsWith('Attributions hedged by the writer, of attributions')), 'a chart of the hedged share');
-    const outletTable = await page.locator('#ledger-content table').innerText();
+    const outletTable = await page.locator('#ledger-content > .table-wrap table').innerText();
     for (const column of ['attributions hedged by the writer, of attributions', "writer's own sentences hedged"]) assert.ok(outletTable.includes(column), `the table has ${column}`);
-    await axe(page, 'outlets');
+    // Every chart's values as text, behind a toggle, narrow segments too.
+    assert.equal(await page.locator('#ledger-content details.chart-table').count(), charts.length, 'a table for each chart');
+    const mix = page.locator('#ledger-content details.chart-table').last();
+    await mix.locator('summary').click();
+    const mixRows = await mix.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.cells).map((td) => td.textContent)));
+    const mixHead = await mix.locator('thead th').allInnerTexts();
+    assert.deepEqual(mixHead.slice(2), await page.evaluate(() => STANCES), 'one column per stance, in the API\'s order');
+    for (const cells of mixRows) {
+      const total = cells.slice(2).reduce((sum, c) => sum + Number.parseFloat(c), 0);
+      assert.ok(Math.abs(total - 100) <= 2 * (cells.length - 2), `${cells[0]}'s shares add up: ${cells.join(' | ')}`);
+    }
+    await axe(page, "outlets, with a chart's table open");
     await page.screenshot({ path: join(shots, 'ledger-outlets.png'), fullPage: true });
     // One share, one name, one number: the sample is Coastline News's only
     // article, and the Analyse page gives its unnamed share of sources alike.
     const coastline = await page.evaluate(() => {
-      const table = document.querySelector('#ledger-content table');
+      const table = document.querySelector('#ledger-content > .table-wrap table');
       const column = Array.from(table.querySelectorAll('th')).findIndex((th) => th.textContent === 'unnamed sources, of sources');
       const row = Array.from(table.querySelectorAll('tbody tr')).find((tr) => tr.cells[0].textContent === 'Coastline News');
       return row.cells[column].textContent;

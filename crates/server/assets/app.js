@@ -679,7 +679,7 @@ function statementNode(doc, index, stances, nest) {
 // What each share the page shows is a share of, in the words both the
 // Analyse page and the Outlets page use: a share of sources and a share of
 // attributions are different numbers for the same article.
-const SHARE_OF = { sources: 'of sources', attributions: 'of attributions' };
+const SHARE_OF = { sources: 'of sources', attributions: 'of attributions', stanced: 'of attributions with a stance' };
 
 // "2 (18% of sources), in 11% of attributions": how many sources are
 // unnamed, and how much of the article they speak in.
@@ -1540,7 +1540,20 @@ function barChart(title, rows, value, format) {
     rect.append(svgEl('title', {}, `${r.group || '(no outlet)'}: ${format(v)}`));
     svg.append(rect, svgEl('text', { x: Math.max(1, x(v)) + 5, y: y + 31 }, format(v)));
   });
-  return el('div', { class: 'panel' }, chartHeading(title, rows), svg);
+  return el('div', { class: 'panel' }, chartHeading(title, rows), svg,
+    chartTable(title, [{ title: title.toLowerCase(), num: true, cell: (r) => { const v = value(r); return v === null || v === undefined ? 'n/a' : format(v); } }], rows));
+}
+
+// A chart's values as a table, one row per outlet, behind a toggle: what a
+// bar too narrow for its label, a touch screen or a screen reader cannot
+// get from the drawing.
+function chartTable(title, columns, rows) {
+  return el('details', { class: 'chart-table' }, el('summary', {}, 'The values as a table'),
+    table(`${title}, by outlet`, [
+      { title: 'outlet', cell: (r) => r.group || '(no outlet)' },
+      { title: 'articles', num: true, cell: (r) => String(r.articles) },
+      ...columns,
+    ], rows));
 }
 
 // One bar per outlet split by the share of each stance; shares wide enough
@@ -1548,7 +1561,7 @@ function barChart(title, rows, value, format) {
 function stanceChart(rows) {
   const width = chartWidth(); const row = 40;
   const height = rows.length * row + 4;
-  const svg = svgEl('svg', { class: 'chart', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'Stance mix by outlet, as shares of each outlet\'s attributions' });
+  const svg = svgEl('svg', { class: 'chart', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `Stance mix by outlet, ${SHARE_OF.stanced}` });
   const present = new Set();
   rows.forEach((r, i) => {
     const y = i * row;
@@ -1566,7 +1579,8 @@ function stanceChart(rows) {
       x += w;
     }
   });
-  return el('div', { class: 'panel' }, chartHeading('Stance mix', rows), svg, stanceLegend(STANCES.filter((s) => present.has(s))));
+  return el('div', { class: 'panel' }, chartHeading(`Stance mix, ${SHARE_OF.stanced}`, rows), svg, stanceLegend(STANCES.filter((s) => present.has(s))),
+    chartTable(`Stance mix, ${SHARE_OF.stanced}`, STANCES.map((stance) => ({ title: stance, num: true, cell: (r) => percent(r[stance] || 0) })), rows));
 }
 
 async function outletsPage(values) {
