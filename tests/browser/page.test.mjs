@@ -472,6 +472,12 @@ try {
     assert.ok(Math.abs(top) < 60, `the result starts at ${top}px`);
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 1, `no sideways scrolling (${overflow}px over)`);
+    // The header holds its title and links with no blank band between them.
+    const header = await phone.evaluate(() => {
+      const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+      return { header: box('header.top').height, gap: box('header.top nav').top - box('header.top h1').bottom };
+    });
+    assert.ok(header.header <= 100 && header.gap <= 16, `the header on a phone: ${JSON.stringify(header)}`);
     const cue = phone.locator('#article-view .cue').nth(4);
     await cue.scrollIntoViewIfNeeded();
     const before = await phone.evaluate(() => window.scrollY);
