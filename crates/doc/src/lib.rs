@@ -45,12 +45,7 @@ pub use certainty::Certainty;
 pub use doc::{Doc, Layer, LayerError, LayerSet, Segmentation};
 pub use folded::FoldedWords;
 pub use ids::{AttributionId, ClusterId, ParagraphId, SentenceId, SourceId, TokenId};
-pub use layers::{
-    Attribution, AttributionKind, Diagnostic, Entity, EntityLabel, FoundAttribution, Gender,
-    Granularity, Hedge, LabelledType, Merge, MergeReason, Paragraph, ParagraphRole, PosTag,
-    Quantity, Quotation, QuoteStatus, Sentence, Source, SourceKind, Stance, StanceLabel, TimeExpr,
-    Token, TokenKind,
-};
+pub use layers::*;
 pub use limits::Limits;
 pub use names::{from_serde_name, serde_name};
 pub use offsets::OffsetIndex;

@@ -18,8 +18,9 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 
 use attest_doc::{
-    AttributionKind, Certainty, Doc, EntityLabel, Gender, Granularity, Layer, MergeReason,
-    ParagraphRole, QuoteStatus, Source, SourceKind, SourcingSummary, Span, StanceLabel, TokenKind,
+    AttributionKind, Certainty, ClusterId, Doc, Entity, EntityLabel, Gender, Granularity, Hedge,
+    Layer, LayerError, MergeReason, ParagraphRole, Quantity, QuoteStatus, Source, SourceKind,
+    SourcingSummary, Span, StanceLabel, TimeExpr, TokenKind,
 };
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +28,8 @@ use crate::offsets::{Geometry, Placed};
 use crate::pretty::ScalarArrays;
 
 mod read;
+
+use read::{ReadRecords, Spans};
 
 pub use read::{ReadError, Remake, read_json};
 
@@ -103,6 +106,134 @@ pub fn to_json_value(doc: &Doc, config: &JsonConfig) -> serde_json::Value {
 fn unread<'de, D: serde::Deserializer<'de>, T: Default>(field: D) -> Result<T, D::Error> {
     serde::de::IgnoredAny::deserialize(field)?;
     Ok(T::default())
+}
+
+/// The view of one layer's record whose JSON has the record's own shape: its
+/// fields, under their names and in their order, each converted by its
+/// [`Field`]. [`record_view!`] declares it, and writing it and reading it
+/// back follow from that one list of fields.
+trait RecordView<'a>: Sized {
+    /// The record it views.
+    type Record: 'static;
+    /// The layer of the records.
+    const LAYER: Layer;
+    /// The layer's records in `doc`.
+    fn records(doc: &'a Doc) -> &'a [Self::Record];
+    /// Sets the layer's records on `doc`, checked as `Doc::set_*` checks them.
+    fn set(doc: &mut Doc, records: Vec<Self::Record>) -> Result<(), LayerError>;
+    /// The view of one record.
+    fn new(record: &'a Self::Record, geometry: &Geometry<'a>) -> Self;
+    /// The record of one view, its spans checked against the text.
+    fn read(self, spans: &Spans<'_>) -> Result<Self::Record, ReadError>;
+}
+
+/// A record's field as its view writes it (`Self`) and reads it back (`R`).
+trait Field<'a, R>: Sized {
+    fn write(record: &'a R, geometry: &Geometry<'a>) -> Self;
+    fn read(self, spans: &Spans<'_>) -> Result<R, ReadError>;
+}
+
+/// A value JSON writes as the record holds it: a label, a number. A bound
+/// of a quantity that is no number (infinite, NaN) is written `null` by
+/// serde_json, and so read back as none.
+impl<'a, T: Copy> Field<'a, T> for T {
+    fn write(record: &'a T, _: &Geometry<'a>) -> T {
+        *record
+    }
+
+    fn read(self, _: &Spans<'_>) -> Result<T, ReadError> {
+        Ok(self)
+    }
+}
+
+impl<'a> Field<'a, Span> for SpanView<'a> {
+    fn write(record: &'a Span, geometry: &Geometry<'a>) -> SpanView<'a> {
+        geometry.place(*record).into()
+    }
+
+    fn read(self, spans: &Spans<'_>) -> Result<Span, ReadError> {
+        spans.one(&self)
+    }
+}
+
+impl<'a> Field<'a, ClusterId> for usize {
+    fn write(record: &'a ClusterId, _: &Geometry<'a>) -> usize {
+        record.index()
+    }
+
+    fn read(self, _: &Spans<'_>) -> Result<ClusterId, ReadError> {
+        read::id("cluster", self, ClusterId::new)
+    }
+}
+
+impl<'a> Field<'a, String> for Cow<'a, str> {
+    fn write(record: &'a String, _: &Geometry<'a>) -> Cow<'a, str> {
+        record.as_str().into()
+    }
+
+    fn read(self, _: &Spans<'_>) -> Result<String, ReadError> {
+        Ok(self.into_owned())
+    }
+}
+
+impl<'a> Field<'a, Option<String>> for Option<Cow<'a, str>> {
+    fn write(record: &'a Option<String>, _: &Geometry<'a>) -> Option<Cow<'a, str>> {
+        record.as_deref().map(Cow::from)
+    }
+
+    fn read(self, _: &Spans<'_>) -> Result<Option<String>, ReadError> {
+        Ok(self.map(Cow::into_owned))
+    }
+}
+
+/// Declares a [`RecordView`]: the view struct, with the record's fields and
+/// their JSON types, and its layer with the `Doc`'s getter and setter of it.
+macro_rules! record_view {
+    (
+        $(#[$meta:meta])*
+        struct $view:ident<$a:lifetime> for $record:ident in $layer:expr, $get:path, $set:path {
+            $($field:ident: $ty:ty),* $(,)?
+        }
+    ) => {
+        #[derive(Serialize, Deserialize)]
+        $(#[$meta])*
+        struct $view<$a> {
+            $($field: $ty,)*
+        }
+
+        impl<$a> RecordView<$a> for $view<$a> {
+            type Record = $record;
+            const LAYER: Layer = $layer;
+
+            fn records(doc: &$a Doc) -> &$a [$record] {
+                $get(doc)
+            }
+
+            fn set(doc: &mut Doc, records: Vec<$record>) -> Result<(), LayerError> {
+                $set(doc, records)
+            }
+
+            fn new(record: &$a $record, geometry: &Geometry<$a>) -> Self {
+                $view {
+                    $($field: <$ty as Field<$a, _>>::write(&record.$field, geometry),)*
+                }
+            }
+
+            fn read(self, spans: &Spans<'_>) -> Result<$record, ReadError> {
+                Ok($record {
+                    $($field: <$ty as Field<$a, _>>::read(self.$field, spans)?,)*
+                })
+            }
+        }
+    };
+}
+
+/// The views of a layer's records, or `None` where it was not looked for.
+fn record_views<'a, V: RecordView<'a>>(doc: &'a Doc, geometry: &Geometry<'a>) -> Option<Vec<V>> {
+    doc.has(V::LAYER).then(|| {
+        let records = V::records(doc).iter();
+        records.map(|record| V::new(record, geometry)).collect()
+    })
 }
 
 /// One analysed article as written by attest's JSON and JSON Lines writers.
@@ -336,53 +467,41 @@ struct MergeView {
     reason: MergeReason,
 }
 
-#[derive(Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "schema",
-    derive(schemars::JsonSchema),
-    schemars(rename = "Hedge")
-)]
-struct HedgeView<'a> {
-    cue: SpanView<'a>,
-    scope: SpanView<'a>,
+record_view! {
+    #[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(rename = "Hedge"))]
+    struct HedgeView<'a> for Hedge in Layer::Hedges, Doc::hedges, Doc::set_hedges {
+        cue: SpanView<'a>,
+        scope: SpanView<'a>,
+    }
 }
 
-#[derive(Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "schema",
-    derive(schemars::JsonSchema),
-    schemars(rename = "Entity")
-)]
-struct EntityView<'a> {
-    span: SpanView<'a>,
-    label: EntityLabel,
-    cluster: usize,
+record_view! {
+    #[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(rename = "Entity"))]
+    struct EntityView<'a> for Entity in Layer::Entities, Doc::entities, Doc::set_entities {
+        span: SpanView<'a>,
+        label: EntityLabel,
+        cluster: usize,
+    }
 }
 
-#[derive(Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "schema",
-    derive(schemars::JsonSchema),
-    schemars(rename = "Quantity")
-)]
-struct QuantityView<'a> {
-    span: SpanView<'a>,
-    low: Option<f64>,
-    high: Option<f64>,
-    unit: Cow<'a, str>,
+record_view! {
+    #[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(rename = "Quantity"))]
+    struct QuantityView<'a> for Quantity in Layer::Quantities, Doc::quantities, Doc::set_quantities {
+        span: SpanView<'a>,
+        low: Option<f64>,
+        high: Option<f64>,
+        unit: Cow<'a, str>,
+    }
 }
 
-#[derive(Serialize, Deserialize)]
-#[cfg_attr(
-    feature = "schema",
-    derive(schemars::JsonSchema),
-    schemars(rename = "Time")
-)]
-struct TimeView<'a> {
-    span: SpanView<'a>,
-    value: Option<Cow<'a, str>>,
-    granularity: Option<Granularity>,
-    unresolved: Option<Cow<'a, str>>,
+record_view! {
+    #[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(rename = "Time"))]
+    struct TimeView<'a> for TimeExpr in Layer::Times, Doc::times, Doc::set_times {
+        span: SpanView<'a>,
+        value: Option<Cow<'a, str>>,
+        granularity: Option<Granularity>,
+        unresolved: Option<Cow<'a, str>>,
+    }
 }
 
 #[derive(Serialize)]
@@ -394,6 +513,19 @@ struct TimeView<'a> {
 struct DiagnosticView<'a> {
     origin: &'a str,
     message: &'a str,
+}
+
+impl DocumentView<'_> {
+    /// The fields of the layers whose views [`record_view!`] declares, each
+    /// read back as it says.
+    fn record_layers(&mut self) -> [&mut dyn ReadRecords; 4] {
+        [
+            &mut self.hedges,
+            &mut self.entities,
+            &mut self.quantities,
+            &mut self.times,
+        ]
+    }
 }
 
 impl<'a> DocumentView<'a> {
@@ -503,47 +635,10 @@ impl<'a> DocumentView<'a> {
                     })
                     .collect()
             }),
-            hedges: layer(Layer::Hedges).map(|()| {
-                doc.hedges()
-                    .iter()
-                    .map(|hedge| HedgeView {
-                        cue: span(hedge.cue),
-                        scope: span(hedge.scope),
-                    })
-                    .collect()
-            }),
-            entities: layer(Layer::Entities).map(|()| {
-                doc.entities()
-                    .iter()
-                    .map(|entity| EntityView {
-                        span: span(entity.span),
-                        label: entity.label,
-                        cluster: entity.cluster.index(),
-                    })
-                    .collect()
-            }),
-            quantities: layer(Layer::Quantities).map(|()| {
-                doc.quantities()
-                    .iter()
-                    .map(|quantity| QuantityView {
-                        span: span(quantity.span),
-                        low: quantity.low.filter(|v| v.is_finite()),
-                        high: quantity.high.filter(|v| v.is_finite()),
-                        unit: quantity.unit.as_str().into(),
-                    })
-                    .collect()
-            }),
-            times: layer(Layer::Times).map(|()| {
-                doc.times()
-                    .iter()
-                    .map(|time| TimeView {
-                        span: span(time.span),
-                        value: time.value.as_deref().map(Cow::from),
-                        granularity: time.granularity,
-                        unresolved: time.unresolved.as_deref().map(Cow::from),
-                    })
-                    .collect()
-            }),
+            hedges: record_views(doc, geometry),
+            entities: record_views(doc, geometry),
+            quantities: record_views(doc, geometry),
+            times: record_views(doc, geometry),
             quotations: layer(Layer::Quotations).map(|()| {
                 doc.quotations()
                     .iter()
@@ -784,6 +879,22 @@ mod tests {
         assert_eq!(rounded_confidence(0.9), Some(0.9));
         assert_eq!(rounded_confidence(0.123_456), Some(0.1235));
         assert_eq!(rounded_confidence(f32::NAN), None);
+    }
+
+    #[test]
+    fn a_bound_that_is_no_number_is_written_null() {
+        let mut doc = Doc::new(attest_doc::Article::new("q", "more than 5"));
+        let quantity = attest_doc::Quantity {
+            span: Span::try_new_in(doc.text(), 0, 11).unwrap(),
+            low: Some(f64::INFINITY),
+            high: Some(f64::NAN),
+            unit: "things".into(),
+        };
+        doc.set_quantities(vec![quantity]).unwrap();
+        let written = json(&doc, &JsonConfig::default());
+        assert!(written.contains("\"low\": null,\n") && written.contains("\"high\": null,\n"));
+        let value = to_json_value(&doc, &JsonConfig::default());
+        assert_eq!(value["quantities"][0]["low"], serde_json::Value::Null);
     }
 
     /// The documented example outputs, checked against

@@ -17,14 +17,13 @@
 use std::borrow::Cow;
 
 use attest_doc::{
-    Article, Attribution, AttributionId, ClusterId, Doc, Entity, Hedge, Layer, LayerError, Merge,
-    Paragraph, PosTag, Quantity, Quotation, Segmentation, Sentence, SentenceId, Source, SourceId,
-    Span, Stance, TimeExpr, Token, TokenId,
+    Article, Attribution, AttributionId, Doc, Layer, LayerError, Merge, Paragraph, PosTag,
+    Quotation, Segmentation, Sentence, SentenceId, Source, SourceId, Span, Stance, Token, TokenId,
 };
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 
-use super::{DocumentView, ParagraphView, SCHEMA, SentenceView, SpanView, TokenView};
+use super::{DocumentView, ParagraphView, RecordView, SCHEMA, SentenceView, SpanView, TokenView};
 use crate::offsets::Geometry;
 
 /// The layers the format leaves out without `--tokens`, made again as
@@ -92,12 +91,12 @@ fn invalid(message: String) -> ReadError {
 }
 
 /// Spans read against the text they must slice.
-struct Spans<'t> {
+pub(super) struct Spans<'t> {
     geometry: Geometry<'t>,
 }
 
 impl Spans<'_> {
-    fn one(&self, view: &SpanView) -> Result<Span, ReadError> {
+    pub(super) fn one(&self, view: &SpanView) -> Result<Span, ReadError> {
         let (start, end) = (view.byte_start, view.byte_end);
         let span = Span::try_new_in(self.geometry.text(), start, end)
             .map_err(|err| invalid(format!("span {start}..{end}: {err}")))?;
@@ -134,12 +133,35 @@ fn records<V, R>(
         .transpose()
 }
 
-fn id<T>(what: &str, index: usize, new: fn(usize) -> Option<T>) -> Result<T, ReadError> {
+pub(super) fn id<T>(what: &str, index: usize, new: fn(usize) -> Option<T>) -> Result<T, ReadError> {
     new(index).ok_or_else(|| invalid(format!("{what} {index} out of range")))
 }
 
+/// A layer's records read back, to be set once the `Doc` is made.
+type SetRecords = Box<dyn FnOnce(&mut Doc) -> Result<(), LayerError>>;
+
+/// The field of a layer whose views [`RecordView`] reads back.
+pub(super) trait ReadRecords {
+    /// The records of the field's views, taken out of it, or `None` for a
+    /// layer the document does not list.
+    fn read(&mut self, listed: &[Layer], spans: &Spans) -> Result<Option<SetRecords>, ReadError>;
+}
+
+impl<'a, V: RecordView<'a>> ReadRecords for Option<Vec<V>> {
+    fn read(&mut self, listed: &[Layer], spans: &Spans) -> Result<Option<SetRecords>, ReadError> {
+        let Some(views) = self.take().filter(|_| listed.contains(&V::LAYER)) else {
+            return Ok(None);
+        };
+        let records = views
+            .into_iter()
+            .map(|view| view.read(spans))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Some(Box::new(move |doc: &mut Doc| V::set(doc, records))))
+    }
+}
+
 impl DocumentView<'_> {
-    fn into_doc(self, remake: &dyn Remake) -> Result<Doc, ReadError> {
+    fn into_doc(mut self, remake: &dyn Remake) -> Result<Doc, ReadError> {
         let listed: Vec<Layer> = Layer::ALL
             .iter()
             .copied()
@@ -152,9 +174,16 @@ impl DocumentView<'_> {
             .map(str::parse)
             .transpose()
             .map_err(|err| invalid(format!("published: {err}")))?;
+        // Out of `self`, whose record layers are taken while spans read it.
+        let text = std::mem::take(&mut self.text);
         let spans = Spans {
-            geometry: Geometry::new(&self.text),
+            geometry: Geometry::new(&text),
         };
+        let record_layers = self
+            .record_layers()
+            .into_iter()
+            .filter_map(|field| field.read(&listed, &spans).transpose())
+            .collect::<Result<Vec<_>, _>>()?;
         let segmentation = has(Layer::Sentences)
             .then(|| segmentation(self.tokens, self.sentences, self.paragraphs, &spans, remake))
             .transpose()?;
@@ -205,35 +234,6 @@ impl DocumentView<'_> {
                 gender: source.gender,
             })
         })?;
-        let hedges = records(has(Layer::Hedges), self.hedges, |hedge| {
-            Ok(Hedge {
-                cue: spans.one(&hedge.cue)?,
-                scope: spans.one(&hedge.scope)?,
-            })
-        })?;
-        let entities = records(has(Layer::Entities), self.entities, |entity| {
-            Ok(Entity {
-                span: spans.one(&entity.span)?,
-                label: entity.label,
-                cluster: id("cluster", entity.cluster, ClusterId::new)?,
-            })
-        })?;
-        let quantities = records(has(Layer::Quantities), self.quantities, |quantity| {
-            Ok(Quantity {
-                span: spans.one(&quantity.span)?,
-                low: quantity.low,
-                high: quantity.high,
-                unit: quantity.unit.into_owned(),
-            })
-        })?;
-        let times = records(has(Layer::Times), self.times, |time| {
-            Ok(TimeExpr {
-                span: spans.one(&time.span)?,
-                value: time.value.map(Cow::into_owned),
-                granularity: time.granularity,
-                unresolved: time.unresolved.map(Cow::into_owned),
-            })
-        })?;
         let quotations = records(has(Layer::Quotations), self.quotations, |quotation| {
             Ok(Quotation {
                 span: spans.one(&quotation.span)?,
@@ -252,7 +252,7 @@ impl DocumentView<'_> {
         let mut doc = Doc::new(Article {
             id: self.id.into_owned(),
             title: self.title.map(Cow::into_owned),
-            text: self.text.into_owned(),
+            text: text.into_owned(),
             outlet: self.outlet.map(Cow::into_owned),
             url: self.url.map(Cow::into_owned),
             published,
@@ -275,10 +275,9 @@ impl DocumentView<'_> {
         attributions.map(|a| doc.set_attributions(a)).transpose()?;
         stances.map(|s| doc.set_stances(s)).transpose()?;
         sources.map(|s| doc.set_sources(s)).transpose()?;
-        hedges.map(|h| doc.set_hedges(h)).transpose()?;
-        entities.map(|e| doc.set_entities(e)).transpose()?;
-        quantities.map(|q| doc.set_quantities(q)).transpose()?;
-        times.map(|t| doc.set_times(t)).transpose()?;
+        for set in record_layers {
+            set(&mut doc)?;
+        }
         quotations.map(|q| doc.set_quotations(q)).transpose()?;
         Ok(doc)
     }
