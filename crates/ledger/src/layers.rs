@@ -258,8 +258,14 @@ impl LayerTable {
 }
 
 #[cfg(test)]
+#[path = "../../../tests/generated_docs.rs"]
+mod generated_docs;
+
+#[cfg(test)]
 mod tests {
     use std::path::Path;
+
+    use super::generated_docs;
 
     /// The most files "Adding a layer" may list. Issue 29 asks for 7; the
     /// ledger's share is one file, and the rest comes down as the document's
@@ -305,6 +311,33 @@ mod tests {
         );
         let said = format!("That is {} files", files.len());
         assert!(architecture.contains(&said), "the section says \"{said}\"");
+    }
+
+    /// The layer tables as docs/ledger.md lists them.
+    fn tables_doc() -> String {
+        let mut doc = String::from(
+            "| table | count in `articles` | columns after `id`, `article`, `idx` |\n|---|---|---|\n",
+        );
+        for table in &super::LAYER_TABLES {
+            let columns: Vec<String> = table
+                .columns
+                .iter()
+                .map(|(c, _)| format!("`{c}`"))
+                .collect();
+            let (name, count) = (table.name, table.count);
+            doc.push_str(&format!(
+                "| `{name}` | `{count}` | {} |\n",
+                columns.join(", ")
+            ));
+        }
+        doc
+    }
+
+    /// docs/ledger.md lists the layer tables as [`super::LAYER_TABLES`] has
+    /// them, so that a new one is written there, not by hand.
+    #[test]
+    fn the_docs_list_the_generated_layer_tables() {
+        generated_docs::check("docs/ledger.md", &tables_doc());
     }
 
     #[test]

@@ -274,28 +274,84 @@ struct DocumentView<'a> {
         deserialize_with = "unread"
     )]
     summary: Option<SourcingSummary>,
+    /// `[byte_start, byte_end, kind]`: a compact array (tokens are many); byte
+    /// offsets only; `kind` one of `word`, `clitic`, `number`, `quote`, `dash`,
+    /// `punct`, `symbol`, `url`, `email`, `hashtag`, `handle`, `markup`
     #[serde(skip_serializing_if = "Option::is_none")]
     tokens: Option<Vec<TokenView>>,
+    /// a string per token, parallel to `tokens`: Penn Treebank tags as CoreNLP
+    /// writes them (`NNP`, `VBD`, `-LRB-`, `HYPH`, …)
     #[serde(skip_serializing_if = "Option::is_none")]
     pos: Option<Vec<Cow<'a, str>>>,
+    /// `span`; `token_start`, `token_end`: the range of `tokens` (valid even
+    /// when tokens are not written); `hedged_by_writer`: for a sentence in the
+    /// writer's own voice (see [Certainty](#certainty)), whether a hedge lies
+    /// in it; null for any other sentence, and when attributions or hedges were
+    /// not looked for
     #[serde(skip_serializing_if = "Option::is_none")]
     sentences: Option<Vec<SentenceView<'a>>>,
+    /// `span`; `role`: `headline`, `byline` or `body`; `sentence_start`,
+    /// `sentence_end`: the range of `sentences`
     #[serde(skip_serializing_if = "Option::is_none")]
     paragraphs: Option<Vec<ParagraphView<'a>>>,
+    /// `index` (its position, for reading by eye); `kind`: `direct` (content
+    /// wholly quoted), `mixed` (partly quoted), `indirect`, `according_to`;
+    /// `confidence`: number in [0, 1] rounded to 4 decimals, null if not a
+    /// number; `source`, `cue`, `content`: arrays of spans (PolNeAR roles);
+    /// `hedged_by_writer`: whether a hedge of the writer's lies in the cue or
+    /// content ([Certainty](#certainty)), null when sentences or hedges were
+    /// not looked for
     #[serde(skip_serializing_if = "Option::is_none")]
     attributions: Option<Vec<AttributionView<'a>>>,
+    /// `attribution`: index; `label`: `asserts`, `confirms`, `denies`,
+    /// `declines`, `claims`, `reports`, `believes`, `intends`; `evidence`:
+    /// spans that decided it
     #[serde(skip_serializing_if = "Option::is_none")]
     stances: Option<Vec<StanceView<'a>>>,
+    /// `name`: the fullest name given; `kind`: `person`, `organization`,
+    /// `unnamed`, `document`, `media_outlet`, `social_media`; `gender`:
+    /// `masculine`, `feminine` or null (only where the article states it);
+    /// `mentions`, `descriptors`: spans; `attributions`: indices; `merges`: for
+    /// each mention that joined a source named or described before it (in text
+    /// order), `{mention, reason}`, the mention an index into `mentions` and
+    /// the reason one of `same_name`, `surname` ("Smalls" for "Chris Smalls"),
+    /// `honorific` ("Mr. Smalls"), `shortened_name` ("Brightwater" and
+    /// "Brightwater Terminals Inc."), `acronym`, `pronoun`, `description` ("the
+    /// company" for the one company in play), `spokesperson` (a spokesperson or
+    /// lawyer for it)
     #[serde(skip_serializing_if = "Option::is_none")]
     sources: Option<Vec<SourceView<'a>>>,
+    /// `cue`: span of the hedging words ("reportedly"); `scope`: span of what
+    /// they hedge
     #[serde(skip_serializing_if = "Option::is_none")]
     hedges: Option<Vec<HedgeView<'a>>>,
+    /// `span`; `label`: `person`, `organization`, `location`, `other`;
+    /// `cluster`: mentions of one entity share a cluster number, numbered from
+    /// 0 in the order of first mention ([entities.md](entities.md))
     #[serde(skip_serializing_if = "Option::is_none")]
     entities: Option<Vec<EntityView<'a>>>,
+    /// `span`; `low`, `high`: numbers or null (equal for an exact value; `high`
+    /// null for a lower bound such as "more than 300" or "hundreds of"; `low`
+    /// null for an upper bound); `unit`: ISO 4217 code, `percent`, `percentage
+    /// points`, `fraction`, an age (`years of age`), a duration (`years`,
+    /// `minutes`, ...), or the counted noun; conventions in
+    /// `crates/numbers/src/quantity.rs`
     #[serde(skip_serializing_if = "Option::is_none")]
     quantities: Option<Vec<QuantityView<'a>>>,
+    /// `span`; `value`: ISO 8601 value or interval (`2026-03-02`, `2026-W09`,
+    /// `2026-03-02T20:00/2026-03-03T06:00`, `P4Y`), or null; `granularity`:
+    /// `year`, `month`, `week`, `day`, `part_of_day`, `minute` or null;
+    /// `unresolved`: why it has no value, or null; conventions in
+    /// `crates/numbers/src/time.rs`
     #[serde(skip_serializing_if = "Option::is_none")]
     times: Option<Vec<TimeView<'a>>>,
+    /// `span`: the quoted words without their marks (to the paragraph's end
+    /// when the quotation runs on into the next paragraph); `status`:
+    /// `attributed` (the content of an attribution), `floating` (a quote
+    /// paragraph with no cue of its own that continues the speaker before it),
+    /// `title`, `scare`, `slogan` or `unattributed` (why it has no speaker);
+    /// `attribution`: index or null; `source`: index of the source whose words
+    /// it is, or null; rules in `crates/sources/src/quote.rs`
     #[serde(skip_serializing_if = "Option::is_none")]
     quotations: Option<Vec<QuotationView<'a>>>,
     // Not read: a diagnostic is about one run of the pipeline, and the
@@ -768,6 +824,10 @@ pub(crate) fn rounded_confidence(confidence: f32) -> Option<f64> {
 }
 
 #[cfg(test)]
+#[path = "../../../tests/generated_docs.rs"]
+mod generated_docs;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::testing::{full_doc, segmented_doc, text_and_spans};
@@ -953,6 +1013,26 @@ mod tests {
             "docs/attest.document.schema.json is out of date; write it again with \
              `cargo run -p attest-write --features schema --example schema > docs/attest.document.schema.json`"
         );
+    }
+
+    /// docs/schema.md's table of the layers is their fields' descriptions in
+    /// the JSON Schema, in the order of `Layer::ALL`, so that a new layer is
+    /// written there, not by hand.
+    #[test]
+    fn the_docs_list_the_generated_layers() {
+        let schema = json_schema();
+        let mut table = String::from("| layer | each record |\n|---|---|\n");
+        for layer in Layer::ALL {
+            let field = &schema["properties"][layer.name()];
+            let description = field["description"]
+                .as_str()
+                .expect("a layer's field says what it holds");
+            table.push_str(&format!(
+                "| `{layer}` | {} |\n",
+                description.replace('\n', " ")
+            ));
+        }
+        generated_docs::check("docs/schema.md", &table);
     }
 
     /// Every span object in a JSON value, wherever it is nested.
