@@ -267,11 +267,10 @@ mod tests {
 
     use super::generated_docs;
 
-    /// The most files "Adding a layer" may list. Issue 29 asks for 7; the
-    /// ledger's share is one file, and the rest comes down as the document's
-    /// other copies go (reading JSON back by deserialising the views drops
-    /// `json/read.rs`). The list may shrink, never grow.
-    const MOST_FILES: usize = 11;
+    /// The most files "Adding a layer" may list, as issue 29 asks: the
+    /// ledger's share is one file, and the views in JSON, the docs and the
+    /// re-exports follow from the others. The list may shrink, never grow.
+    const MOST_FILES: usize = 7;
 
     /// The files ARCHITECTURE.md's "Adding a layer" lists, each with whether
     /// the layer makes it new: the backquoted paths before each bullet's colon.
