@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use crate::Location;
+use crate::layers::LAYER_TABLES;
 
 use attest_doc::{
     Article, Attribution, AttributionId, AttributionKind, Doc, Hedge, Paragraph, ParagraphRole,
@@ -235,15 +236,26 @@ impl TestDb {
         &self.location
     }
 
-    /// Writes a schema version into the ledger behind its back.
+    /// Writes a schema version into the ledger behind its back, and drops
+    /// the layer tables of later versions, which a ledger of that version
+    /// lacks (the tests take away the rest of what later versions made).
     pub(crate) fn set_schema_version(&self, version: i64) {
+        let later = LAYER_TABLES.iter().filter(|table| table.since > version);
+        let drop: String = later
+            .map(|table| {
+                let (name, count) = (table.name, table.count);
+                format!("DROP TABLE {name}; ALTER TABLE articles DROP COLUMN {count};\n")
+            })
+            .collect();
         match (&self.location, &self.admin) {
             (Location::Sqlite(path), _) => {
                 let conn = rusqlite::Connection::open(path).unwrap();
+                conn.execute_batch(&drop).unwrap();
                 conn.pragma_update(None, "user_version", version).unwrap();
             }
             (Location::Postgres(url), _) => {
                 let mut client = postgres::Client::connect(url, postgres::NoTls).unwrap();
+                client.batch_execute(&drop).unwrap();
                 client
                     .execute("UPDATE attest_ledger SET schema_version = $1", &[&version])
                     .unwrap();
