@@ -408,8 +408,9 @@ pub struct GoldAttribution {
     pub stance: Option<StanceLabel>,
 }
 
-/// How many reviewed articles [`gold`] handed on, and how many articles it
-/// passed over because they have corrections but no review that applies.
+/// How many reviewed articles [`crate::Ledger::reviewed_articles`] handed
+/// on, and how many articles it passed over because they have corrections
+/// but no review that applies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GoldCount {
     /// Reviewed articles handed on.
