@@ -450,7 +450,7 @@ pub(crate) fn gold(
             }
             continue;
         }
-        let Some(article) = gold_article(conn, &key)? else {
+        let Some(article) = gold_article(conn, rowid, &key)? else {
             continue;
         };
         if let Err(error) = each(article) {
@@ -461,16 +461,16 @@ pub(crate) fn gold(
     Ok(Ok(count))
 }
 
-fn gold_article(conn: &Conn<'_>, key: &str) -> DbResult<Option<GoldArticle>> {
+/// The article of row `rowid`, stored under `key`, as gold.
+fn gold_article(conn: &Conn<'_>, rowid: i64, key: &str) -> DbResult<Option<GoldArticle>> {
     let Some(found) = conn.row(
-        "SELECT a.id, a.article_id, t.text FROM articles a JOIN article_texts t ON t.article = a.id \
-         WHERE a.key = ?1",
-        values![key],
+        "SELECT a.article_id, t.text FROM articles a JOIN article_texts t ON t.article = a.id \
+         WHERE a.id = ?1",
+        values![rowid],
     )?
     else {
         return Ok(None);
     };
-    let rowid: i64 = found.get("id")?;
     let corrections = of_article(conn, rowid, key)?;
     let latest = latest(&corrections);
     let text: String = found.get("text")?;

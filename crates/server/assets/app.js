@@ -929,13 +929,19 @@ function table(caption, columns, rows) {
     el('caption', { class: 'muted' }, caption),
     el('thead', {}, el('tr', {}, columns.map((c) => el('th', { scope: 'col', class: c.num ? 'num' : null }, c.title)))),
     el('tbody', {}, rows.map((row) => el('tr', {}, columns.map((c) => el('td', { class: c.num ? 'num' : null }, c.cell(row))))))));
-  new ResizeObserver(() => {
-    const over = wrap.scrollWidth > wrap.clientWidth + 1;
-    hint.hidden = !over;
-    wrap.classList.toggle('overflowing', over);
-  }).observe(wrap);
+  tableOverflow.observe(wrap);
   return [hint, wrap];
 }
+
+// One observer for every table: a table that overflows its box says so in
+// the hint just before it.
+const tableOverflow = new ResizeObserver((entries) => {
+  for (const { target: wrap } of entries) {
+    const over = wrap.scrollWidth > wrap.clientWidth + 1;
+    wrap.previousElementSibling.hidden = !over;
+    wrap.classList.toggle('overflowing', over);
+  }
+});
 
 function filterForm(fields, values, onSubmit) {
   const filters = el('form', { class: 'filters', novalidate: true });
@@ -1528,20 +1534,22 @@ function barChart(title, rows, value, format) {
     svg.append(svgEl('line', { class: 'grid', x1: x(tick), x2: x(tick), y1: scaleHeight - 4, y2: height }));
     svg.append(svgEl('text', { x: Math.min(x(tick), width - right), y: 12, 'text-anchor': tick ? 'middle' : 'start' }, format(tick)));
   }
+  // An outlet's value in words, in the drawing and in its table alike.
+  const shown = (r) => { const v = value(r); return v === null || v === undefined ? 'n/a' : format(v); };
   rows.forEach((r, i) => {
     const y = scaleHeight + i * row;
     const v = value(r);
     svg.append(outletLabel(r, y + 13));
     if (v === null || v === undefined) {
-      svg.append(svgEl('text', { x: 0, y: y + 31, class: 'muted-text' }, 'n/a'));
+      svg.append(svgEl('text', { x: 0, y: y + 31, class: 'muted-text' }, shown(r)));
       return;
     }
     const rect = svgEl('rect', { class: 'bar plain', x: 0, y: y + 18, width: Math.max(1, x(v)), height: 16 });
-    rect.append(svgEl('title', {}, `${r.group || '(no outlet)'}: ${format(v)}`));
-    svg.append(rect, svgEl('text', { x: Math.max(1, x(v)) + 5, y: y + 31 }, format(v)));
+    rect.append(svgEl('title', {}, `${r.group || '(no outlet)'}: ${shown(r)}`));
+    svg.append(rect, svgEl('text', { x: Math.max(1, x(v)) + 5, y: y + 31 }, shown(r)));
   });
   return el('div', { class: 'panel' }, chartHeading(title, rows), svg,
-    chartTable(title, [{ title: title.toLowerCase(), num: true, cell: (r) => { const v = value(r); return v === null || v === undefined ? 'n/a' : format(v); } }], rows));
+    chartTable(title, [{ title: title.toLowerCase(), num: true, cell: shown }], rows));
 }
 
 // A chart's values as a table, one row per outlet, behind a toggle: what a
