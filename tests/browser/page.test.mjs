@@ -828,6 +828,62 @@ try {
     await axe(page, 'an attribution marked not one');
   });
 
+  await check('corrections everywhere: a statement an editor gives to another source is read as corrected on both source pages, in search and in `attest said`, with what attest found one click away', async () => {
+    assert.ok(ledgerReady, `attest ingest failed: ${ingest.stderr}`);
+    const sample = await (await page.request.get(`${base}/v1/articles/sample`)).json();
+    // An attribution with a source, and another source of the same article.
+    const moved = sample.attributions.find((a) => a.source_id !== null && !a.correction);
+    const picked = sample.sources.find((s) => s.source_id !== moved.source_id);
+    const stance = moved.stance === 'claims' ? 'denies' : 'claims';
+    const status = await page.evaluate(async (body) => {
+      const { token, header } = await (await fetch('/v1/token')).json();
+      return (await fetch('/v1/articles/sample/corrections', {
+        method: 'POST', headers: { 'Content-Type': 'application/json', [header]: token }, body: JSON.stringify(body),
+      })).status;
+    }, { attribution: moved.index, source: { pick: picked.index }, stance });
+    assert.equal(status, 201);
+
+    // The picked source's page lists it, marked, and what attest found opens with one click.
+    await page.goto(`${base}/#ledger/source/${picked.source_id}`);
+    await page.waitForSelector('#ledger-content:not([aria-busy]) .timeline');
+    const row = page.locator('#ledger-content .timeline .statement.corrected');
+    assert.equal(await row.count(), 1, 'one corrected statement on the picked source');
+    assert.equal(await row.locator('.badge').innerText(), stance);
+    const mark = row.locator('.corrected-mark');
+    assert.equal(await mark.evaluate((d) => d.open), false, 'what attest found waits behind one click');
+    await mark.locator('summary').click();
+    const text = await mark.innerText();
+    assert.ok(text.includes(`attest found: ${moved.source}, ${moved.stance || 'no stance'}`), text);
+    await axe(page, 'a source page with a corrected statement');
+    await page.screenshot({ path: join(shots, 'ledger-source-corrected.png'), fullPage: true });
+    // The source attest found no longer lists it.
+    const { statements } = await (await page.request.get(`${base}/v1/sources/${moved.source_id}`)).json();
+    assert.ok(!statements.some((s) => s.article === 'sample' && s.attribution === moved.index), 'taken from the source attest found');
+
+    // Search reads it as corrected.
+    const words = moved.content.replace(/[^\p{L}\p{N} ]/gu, ' ').split(/\s+/).filter((w) => w.length > 3).slice(0, 3).join(' ');
+    await page.goto(`${base}/#ledger/search?q=${encodeURIComponent(words)}`);
+    await page.waitForSelector('#ledger-content:not([aria-busy]) .hits');
+    const hit = page.locator('#ledger-content .hits .statement.corrected');
+    assert.equal(await hit.count(), 1, `one corrected hit for ${words}`);
+    assert.match(await hit.innerText(), new RegExp(picked.name.split(' ')[0]));
+    await hit.locator('.corrected-mark summary').click();
+    assert.match(await hit.locator('.corrected-mark').innerText(), /attest found: /);
+    await axe(page, 'search hits with a corrected one');
+
+    // And so does `attest said`, in its table and in JSON.
+    const said = spawnSync(attest, ['said', picked.name, '--db', db], { encoding: 'utf8' });
+    assert.equal(said.status, 0, said.stderr);
+    const line = said.stdout.split('\n').find((l) => l.includes(` ${moved.index} `) && l.includes('sample'));
+    assert.ok(line && line.includes(stance) && line.includes(`${moved.source} (`), said.stdout);
+    const json = spawnSync(attest, ['said', picked.name, '--db', db, '--format', 'json'], { encoding: 'utf8' });
+    assert.equal(json.status, 0, json.stderr);
+    const read = JSON.parse(json.stdout).find((s) => s.article === 'sample' && s.attribution === moved.index);
+    assert.equal(read.stance, stance);
+    assert.equal(read.found.source, moved.source);
+    assert.equal(read.found.stance, moved.stance);
+  });
+
   await check('claims: the list by spread with filters, a timeline of outlets with each role in words and shapes, linked to its article, and Tab reaches every mark', async () => {
     assert.equal(claimsIngest.status, 0, `attest ingest failed: ${claimsIngest.stderr}`);
     const claims = await startServer(['--db', claimsDb]);

@@ -1,23 +1,24 @@
 //! Editors' corrections of attributions, and their reviews of articles.
 //!
 //! A correction is a row of its own: what attest found stays as it was
-//! stored, and the article view ([`crate::Ledger::article`]) shows each
-//! attribution as its latest correction leaves it, with what attest found
-//! beside it. Rankings, statements, search and statistics count what attest
-//! found; corrections are the editors' record, not a second analysis.
+//! stored, and every view reads each attribution as its latest applying
+//! correction leaves it (the `corrected` view of schema version 8), with
+//! what attest found beside it: the article view, statements, search,
+//! rankings and statistics. Counts kept at ingest stay what attest found;
+//! the queries add what corrections change.
 //!
 //! A review says an editor read the whole article: only reviewed articles
 //! are gold for training ([`crate::Ledger::reviewed_articles`]), since an
 //! article with one correction may hold other attributions nobody checked.
 
-use std::collections::HashMap;
+use std::sync::LazyLock;
 
 use attest_doc::{AttributionKind, SourceKind, StanceLabel, from_serde_name, serde_name};
 use serde::{Deserialize, Serialize};
 
 use crate::db::{Conn, DbResult, Row, values};
 use crate::query;
-use crate::rows::{ArticleAttribution, Found};
+use crate::rows::Found;
 
 /// The longest note a correction keeps, in characters.
 pub const MAX_NOTE_CHARS: usize = 2_000;
@@ -336,49 +337,91 @@ fn correction(row: &Row) -> DbResult<Correction> {
     })
 }
 
-/// The latest correction that applies to each attribution, by its index: a
-/// later correction of the same attribution replaces an earlier one whole.
-fn latest(corrections: &[Correction]) -> HashMap<i64, &Correction> {
-    corrections
-        .iter()
-        .filter(|c| c.applies)
-        .map(|c| (c.attribution, c))
-        .collect()
+/// Joins `k`, the row of the `corrected` view (schema version 8) of the
+/// attribution `t`, when an editor corrected it: every query that reads an
+/// attribution as corrected joins it so, after `p`, the appearance attest
+/// found speaking in `t`.
+pub(crate) const READING_JOIN: &str = "LEFT JOIN corrected k ON k.attribution = t.id";
+
+/// The ledger id of the source of `t` as corrected: the source the editor
+/// picked, null for one typed, or the one attest found.
+pub(crate) const READ_SOURCE: &str = "CASE WHEN k.moved = 1 THEN k.source ELSE p.source END";
+
+/// Whether an editor marked `t` as not an attribution.
+pub(crate) const READ_WRONG: &str = "coalesce(k.wrong, 0)";
+
+/// The columns [`reading`] reads, over `t`, `p` and `k` (see [`READING_JOIN`]).
+pub(crate) static READING_COLUMNS: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "{READ_SOURCE} AS source_id, \
+         CASE WHEN k.moved = 1 THEN k.source_name ELSE p.name END AS source, \
+         CASE WHEN k.moved = 1 THEN k.source_type ELSE p.kind END AS source_type, \
+         coalesce(k.kind, t.kind) AS kind, coalesce(k.stance, t.stance) AS stance, \
+         k.correction AS correction, p.source AS found_source_id, \
+         p.name AS found_source, p.kind AS found_source_type, t.kind AS found_kind, \
+         t.stance AS found_stance"
+    )
+});
+
+/// An attribution as its latest applying correction leaves it.
+pub(crate) struct Reading {
+    pub(crate) source_id: Option<i64>,
+    pub(crate) source: Option<String>,
+    pub(crate) source_type: Option<String>,
+    pub(crate) kind: String,
+    pub(crate) stance: Option<String>,
+    /// The ledger id of the correction, if one applies.
+    pub(crate) correction: Option<i64>,
+    /// What attest found, if a correction applies.
+    pub(crate) found: Option<Found>,
 }
 
-/// Shows each attribution as the latest correction that applies to it leaves
-/// it, keeping what attest found in `found`. `source_ids` gives the ledger
-/// id of each of the article's sources by index.
-pub(crate) fn apply(
-    attributions: &mut [ArticleAttribution],
-    corrections: &[Correction],
-    source_ids: &dyn Fn(i64) -> Option<i64>,
-) {
-    let latest = latest(corrections);
-    for attribution in attributions.iter_mut() {
-        let Some(correction) = latest.get(&attribution.index) else {
-            continue;
-        };
-        attribution.found = Some(Found {
-            source_id: attribution.source_id,
-            source: attribution.source.clone(),
-            source_type: attribution.source_type.clone(),
-            kind: attribution.kind.clone(),
-            stance: attribution.stance.clone(),
-        });
-        if let Some(name) = &correction.source {
-            attribution.source_id = correction.source_index.and_then(source_ids);
-            attribution.source = Some(name.clone());
-            attribution.source_type = correction.source_type.clone();
-        }
-        if let Some(kind) = &correction.kind {
-            attribution.kind = kind.clone();
-        }
-        if let Some(stance) = &correction.stance {
-            attribution.stance = Some(stance.clone());
-        }
-        attribution.correction = Some((*correction).clone());
-    }
+/// Reads the [`READING_COLUMNS`] of a row.
+pub(crate) fn reading(row: &Row) -> DbResult<Reading> {
+    let correction: Option<i64> = row.get("correction")?;
+    let found = match correction {
+        Some(_) => Some(Found {
+            source_id: row.get("found_source_id")?,
+            source: row.get("found_source")?,
+            source_type: row.get("found_source_type")?,
+            kind: row.get("found_kind")?,
+            stance: row.get("found_stance")?,
+        }),
+        None => None,
+    };
+    Ok(Reading {
+        source_id: row.get("source_id")?,
+        source: row.get("source")?,
+        source_type: row.get("source_type")?,
+        kind: row.get("kind")?,
+        stance: row.get("stance")?,
+        correction,
+        found,
+    })
+}
+
+/// Per source, how many statements the corrections take from it (negative)
+/// or give it, over the articles `conditions` keeps (on `a`): a statement
+/// moves when an editor gives it another source or marks it as not an
+/// attribution. What the counts kept on sources and appearances lack.
+pub(crate) fn moved_statements(conditions: &str) -> String {
+    let and = if conditions.is_empty() {
+        String::new()
+    } else {
+        format!("AND {conditions}")
+    };
+    format!(
+        "SELECT d.source AS source, CAST(SUM(d.n) AS BIGINT) AS n FROM (\
+         SELECT p.source AS source, -1 AS n FROM corrected k \
+         JOIN attributions t ON t.id = k.attribution JOIN appearances p ON p.id = t.appearance \
+         JOIN articles a ON a.id = k.article WHERE (k.wrong = 1 OR (k.moved = 1 \
+         AND (k.source IS NULL OR k.source <> p.source))) {and} \
+         UNION ALL SELECT k.source AS source, 1 AS n FROM corrected k \
+         JOIN attributions t ON t.id = k.attribution \
+         LEFT JOIN appearances p ON p.id = t.appearance JOIN articles a ON a.id = k.article \
+         WHERE k.wrong = 0 AND k.moved = 1 AND k.source IS NOT NULL \
+         AND (p.source IS NULL OR p.source <> k.source) {and}) d GROUP BY d.source"
+    )
 }
 
 /// A reviewed article as gold for training: its text and its attributions
@@ -450,7 +493,7 @@ pub(crate) fn gold(
             }
             continue;
         }
-        let Some(article) = gold_article(conn, rowid, &key)? else {
+        let Some(article) = gold_article(conn, rowid)? else {
             continue;
         };
         if let Err(error) = each(article) {
@@ -462,7 +505,7 @@ pub(crate) fn gold(
 }
 
 /// The article of row `rowid`, stored under `key`, as gold.
-fn gold_article(conn: &Conn<'_>, rowid: i64, key: &str) -> DbResult<Option<GoldArticle>> {
+fn gold_article(conn: &Conn<'_>, rowid: i64) -> DbResult<Option<GoldArticle>> {
     let Some(found) = conn.row(
         "SELECT a.article_id, t.text FROM articles a JOIN article_texts t ON t.article = a.id \
          WHERE a.id = ?1",
@@ -471,54 +514,41 @@ fn gold_article(conn: &Conn<'_>, rowid: i64, key: &str) -> DbResult<Option<GoldA
     else {
         return Ok(None);
     };
-    let corrections = of_article(conn, rowid, key)?;
-    let latest = latest(&corrections);
     let text: String = found.get("text")?;
     let mut attributions = Vec::new();
     for row in conn.rows(
-        "SELECT idx, kind, stance, source_spans, cue_spans, content_spans FROM attributions \
-         WHERE article = ?1 ORDER BY idx",
+        &format!(
+            "SELECT coalesce(k.kind, t.kind) AS kind, \
+             coalesce(k.stance, t.stance) AS stance, {READ_WRONG} AS wrong, k.moved, \
+             k.source_name, q.mentions, t.source_spans, t.cue_spans, t.content_spans \
+             FROM attributions t {READING_JOIN} LEFT JOIN appearances q ON q.id = k.appearance \
+             WHERE t.article = ?1 ORDER BY t.idx"
+        ),
         values![rowid],
     )? {
-        let index: i64 = row.get("idx")?;
+        if row.get::<i64>("wrong")? != 0 {
+            continue;
+        }
         let cue = spans(&row.get::<String>("cue_spans")?);
-        let mut gold = GoldAttribution {
-            source: spans(&row.get::<String>("source_spans")?),
+        let mut source = spans(&row.get::<String>("source_spans")?);
+        if row.get::<Option<i64>>("moved")? == Some(1) {
+            // The editor's source, where the text names it nearest the cue.
+            let mentions = match row.get::<Option<String>>("mentions")? {
+                Some(json) => spans(&json),
+                None => occurrences(&text, &row.get::<String>("source_name")?),
+            };
+            let near = cue.first().map_or(0, |[start, _]| *start);
+            source = nearest(&mentions, near).into_iter().collect();
+        }
+        attributions.push(GoldAttribution {
+            source,
             content: spans(&row.get::<String>("content_spans")?),
             kind: from_serde_name(&row.get::<String>("kind")?).unwrap_or(AttributionKind::Indirect),
             stance: row
                 .get::<Option<String>>("stance")?
                 .and_then(|s| from_serde_name(&s)),
             cue,
-        };
-        if let Some(correction) = latest.get(&index) {
-            if correction.wrong {
-                continue;
-            }
-            if let Some(name) = &correction.source {
-                let near = gold.cue.first().map_or(0, |[start, _]| *start);
-                let mentions = match correction.source_index {
-                    Some(index) => conn
-                        .row(
-                            "SELECT mentions FROM appearances WHERE article = ?1 AND idx = ?2",
-                            values![rowid, index],
-                        )?
-                        .map(|row| row.get::<String>("mentions"))
-                        .transpose()?
-                        .map(|json| spans(&json))
-                        .unwrap_or_default(),
-                    None => occurrences(&text, name),
-                };
-                gold.source = nearest(&mentions, near).into_iter().collect();
-            }
-            if let Some(kind) = correction.kind.as_deref().and_then(from_serde_name) {
-                gold.kind = kind;
-            }
-            if let Some(stance) = correction.stance.as_deref().and_then(from_serde_name) {
-                gold.stance = Some(stance);
-            }
-        }
-        attributions.push(gold);
+        });
     }
     Ok(Some(GoldArticle {
         id: found.get("article_id")?,

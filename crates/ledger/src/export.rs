@@ -5,9 +5,12 @@
 //! makes the export of the same ledger the same bytes every time. The columns are
 //! documented in `docs/ledger.md`.
 
+use std::sync::LazyLock;
+
 use postgres::types::Type;
 use rusqlite::types::{Value, ValueRef};
 
+use crate::corrections::READING_COLUMNS;
 use crate::db::{Conn, DbError, pg_values, sqlite_values};
 use crate::layers::NAMES as LAYER_NAMES;
 use crate::rows::Cell;
@@ -20,8 +23,8 @@ const PG_FETCH: i32 = 1_000;
 /// The tables [`crate::Ledger::export`] knows by name: the articles', the
 /// sources' and the attributions' tables, the layer tables (after the
 /// quotations, where version 1 made them), then the editors' (corrections,
-/// reviews) and the claims'.
-pub const TABLES: [&str; 10 + LAYER_NAMES.len()] = {
+/// reviews, and the corrected reading they give) and the claims'.
+pub const TABLES: [&str; 11 + LAYER_NAMES.len()] = {
     let head = [
         "articles",
         "article_stances",
@@ -30,8 +33,14 @@ pub const TABLES: [&str; 10 + LAYER_NAMES.len()] = {
         "attributions",
         "quotes",
     ];
-    let tail = ["corrections", "reviews", "claims", "statements"];
-    let mut tables = [""; 10 + LAYER_NAMES.len()];
+    let tail = [
+        "corrections",
+        "reviews",
+        "corrected",
+        "claims",
+        "statements",
+    ];
+    let mut tables = [""; 11 + LAYER_NAMES.len()];
     let mut i = 0;
     while i < tables.len() {
         tables[i] = if i < head.len() {
@@ -77,8 +86,8 @@ pub trait RowSink {
 }
 
 /// The tables of a dataset (`attest export dataset`), in the order of
-/// [`TABLES`]: all but `corrections` and `reviews`, which hold editors' work
-/// rather than analyses.
+/// [`TABLES`]: all but `corrections`, `reviews` and `corrected`, which hold
+/// editors' work rather than analyses.
 pub fn dataset_tables() -> impl Iterator<Item = &'static str> {
     TABLES
         .into_iter()
@@ -86,7 +95,7 @@ pub fn dataset_tables() -> impl Iterator<Item = &'static str> {
 }
 
 /// The tables of editors' work, which belong to no one article's row.
-const EDITORS_TABLES: [&str; 2] = ["corrections", "reviews"];
+const EDITORS_TABLES: [&str; 3] = ["corrections", "reviews", "corrected"];
 
 /// The name of the column [`dataset_query`] adds: the month of the article a
 /// row belongs to.
@@ -103,6 +112,16 @@ struct TableRead {
     /// `None` for a table whose rows belong to no one article.
     article: Option<&'static str>,
 }
+
+/// The columns of the `corrected` export: the attribution, the correction,
+/// and the attribution as read with it, what attest found included.
+static CORRECTED_COLUMNS: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "a.article_id, k.idx AS attribution, k.created, k.wrong, k.note, t.cue_text AS cue, \
+         t.content_text AS content, {}",
+        *READING_COLUMNS
+    )
+});
 
 fn table_read(name: &str) -> Option<TableRead> {
     Some(match name {
@@ -135,6 +154,16 @@ fn table_read(name: &str) -> Option<TableRead> {
             from: "statements s JOIN article_texts t ON t.article = s.article".to_string(),
             order: "s.id",
             article: Some("s.article"),
+        },
+        // Each corrected attribution as corrected, beside what attest found.
+        "corrected" => TableRead {
+            columns: CORRECTED_COLUMNS.as_str(),
+            from: "corrected k JOIN attributions t ON t.id = k.attribution \
+                   JOIN articles a ON a.id = k.article \
+                   LEFT JOIN appearances p ON p.id = t.appearance"
+                .to_string(),
+            order: "a.key, k.idx",
+            article: None,
         },
         // A name of TABLES, never the caller's text, goes into the query.
         _ => {

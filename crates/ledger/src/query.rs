@@ -6,8 +6,9 @@
 //! docs/benchmarks.md).
 
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
-use attest_doc::{SourceKind, StanceLabel, from_serde_name, serde_name};
+use attest_doc::{AttributionKind, SourceKind, StanceLabel, from_serde_name, serde_name};
 use rusqlite::types::Value;
 
 use crate::db::{Conn, DbResult, Row, values};
@@ -17,6 +18,7 @@ use crate::rows::{
 };
 use attest_lang::identity;
 
+use crate::corrections::{READ_SOURCE, READ_WRONG, READING_COLUMNS, READING_JOIN};
 use crate::{cells, corrections};
 
 /// Which articles a query looks at. The default looks at all of them.
@@ -103,21 +105,32 @@ pub(crate) fn top_sources(
 ) -> DbResult<Vec<SourceRow>> {
     let (mut conditions, grouped) = source_conditions(filter);
     let sql = if grouped {
-        // Rank within the covering index first; only the kept rows meet `sources`.
-        format!(
-            "SELECT s.id, s.name, s.kind, s.key IS NOT NULL AS merged, t.n AS n_statements, \
-             t.a AS n_articles FROM \
+        // Counted from the appearances the filter keeps, with what the
+        // corrections of the same articles move; only the kept rows meet `sources`.
+        let moved = Conditions::new(filter, "a.outlet", "a.published_date");
+        let sql = format!(
+            "SELECT s.id, s.name, s.kind, s.key IS NOT NULL AS merged, r.n AS n_statements, \
+             r.a AS n_articles FROM \
+             (SELECT g.source AS source, g.n + coalesce(d.n, 0) AS n, g.a AS a FROM \
              (SELECT p.source AS source, CAST(SUM(p.n_statements) AS BIGINT) AS n, \
-             COUNT(DISTINCT p.article) AS a FROM appearances p {} GROUP BY p.source \
-             ORDER BY n DESC, p.source LIMIT ? OFFSET ?) t \
-             JOIN sources s ON s.id = t.source ORDER BY t.n DESC, s.id",
-            conditions.where_clause()
-        )
+             COUNT(DISTINCT p.article) AS a FROM appearances p {} GROUP BY p.source) g \
+             LEFT JOIN ({}) d ON d.source = g.source \
+             ORDER BY n DESC, g.source LIMIT ? OFFSET ?) r \
+             JOIN sources s ON s.id = r.source ORDER BY r.n DESC, s.id",
+            conditions.where_clause(),
+            corrections::moved_statements(&moved.sql.join(" AND "))
+        );
+        // The moved statements' conditions stand twice, once in each branch.
+        conditions.params.extend(moved.params.iter().cloned());
+        conditions.params.extend(moved.params);
+        sql
     } else {
-        // No article filter: the counts kept on each source answer directly.
+        // No article filter: the counts kept on each source, and what the
+        // corrections move, answer directly.
         format!(
-            "SELECT {SOURCE_COLUMNS} FROM sources {} ORDER BY n_statements DESC, id \
+            "SELECT {SOURCE_COLUMNS} FROM {} {} ORDER BY n_statements DESC, s.id \
              LIMIT ? OFFSET ?",
+            *SOURCES,
             conditions.where_clause()
         )
     };
@@ -208,8 +221,19 @@ impl Page {
     }
 }
 
-/// What [`source_row`] reads, from `sources`.
-const SOURCE_COLUMNS: &str = "id, name, kind, key IS NOT NULL AS merged, n_statements, n_articles";
+/// What [`source_row`] reads, from [`SOURCES`]: the statements counted
+/// at ingest, with what corrections moved.
+const SOURCE_COLUMNS: &str = "s.id AS id, s.name AS name, s.kind AS kind, \
+     s.key IS NOT NULL AS merged, s.n_statements + coalesce(d.n, 0) AS n_statements, \
+     s.n_articles AS n_articles";
+
+/// The sources, each beside what corrections moved to or from it (`d`).
+static SOURCES: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "sources s LEFT JOIN ({}) d ON d.source = s.id",
+        corrections::moved_statements("")
+    )
+});
 
 fn source_row(row: &Row) -> DbResult<SourceRow> {
     Ok(SourceRow {
@@ -225,7 +249,7 @@ fn source_row(row: &Row) -> DbResult<SourceRow> {
 /// One source by its ledger id, counted over all articles.
 pub(crate) fn source(conn: &Conn<'_>, id: i64) -> DbResult<Option<SourceRow>> {
     conn.row(
-        &format!("SELECT {SOURCE_COLUMNS} FROM sources WHERE id = ?1"),
+        &format!("SELECT {SOURCE_COLUMNS} FROM {} WHERE s.id = ?1", *SOURCES),
         values![id],
     )?
     .as_ref()
@@ -317,12 +341,16 @@ pub(crate) fn article(conn: &Conn<'_>, id: &str) -> DbResult<Option<ArticleDetai
             })
         })
         .collect::<DbResult<Vec<_>>>()?;
-    let mut attributions = conn
+    let corrections = corrections::of_article(conn, rowid, &key)?;
+    let attributions = conn
         .rows(
-            "SELECT t.idx, p.source, p.name, t.kind, t.stance, t.cue_text, t.content_text, \
-             p.kind AS source_type, t.source_spans, t.cue_spans, t.content_spans \
-             FROM attributions t LEFT JOIN appearances p ON p.id = t.appearance \
-             WHERE t.article = ?1 ORDER BY t.idx",
+            &format!(
+                "SELECT t.idx, t.cue_text, t.content_text, t.source_spans, t.cue_spans, \
+                 t.content_spans, {} FROM attributions t \
+                 LEFT JOIN appearances p ON p.id = t.appearance {READING_JOIN} \
+                 WHERE t.article = ?1 ORDER BY t.idx",
+                *READING_COLUMNS
+            ),
             values![rowid],
         )?
         .iter()
@@ -330,12 +358,13 @@ pub(crate) fn article(conn: &Conn<'_>, id: &str) -> DbResult<Option<ArticleDetai
             let spans = |column: &str| -> DbResult<Vec<ArticleSpan>> {
                 Ok(article_spans(&text, &offsets, &row.get::<String>(column)?))
             };
+            let reading = corrections::reading(row)?;
             Ok(ArticleAttribution {
                 index: row.get("idx")?,
-                source_id: row.get("source")?,
-                source: row.get("name")?,
-                kind: row.get("kind")?,
-                stance: row.get("stance")?,
+                source_id: reading.source_id,
+                source: reading.source,
+                kind: reading.kind,
+                stance: reading.stance,
                 cue: row.get("cue_text")?,
                 content: row.get("content_text")?,
                 spans: RoleSpans {
@@ -343,20 +372,14 @@ pub(crate) fn article(conn: &Conn<'_>, id: &str) -> DbResult<Option<ArticleDetai
                     cue: spans("cue_spans")?,
                     content: spans("content_spans")?,
                 },
-                source_type: row.get("source_type")?,
-                correction: None,
-                found: None,
+                source_type: reading.source_type,
+                correction: reading
+                    .correction
+                    .and_then(|id| corrections.iter().find(|c| c.id == id).cloned()),
+                found: reading.found,
             })
         })
         .collect::<DbResult<Vec<_>>>()?;
-    let corrections = corrections::of_article(conn, rowid, &key)?;
-    let source_id = |index: i64| {
-        sources
-            .iter()
-            .find(|s| s.index == index)
-            .map(|s| s.source_id)
-    };
-    corrections::apply(&mut attributions, &corrections, &source_id);
     let review = corrections::latest_review(conn, rowid, &key)?;
     Ok(Some(ArticleDetail {
         article,
@@ -391,8 +414,9 @@ pub(crate) fn find_sources(conn: &Conn<'_>, name: &str) -> DbResult<Vec<SourceRo
     let (plain, person) = query_names(name);
     conn.rows(
         &format!(
-            "SELECT {SOURCE_COLUMNS} FROM sources \
-             WHERE name_norm IN (?1, ?2) ORDER BY n_statements DESC, id"
+            "SELECT {SOURCE_COLUMNS} FROM {} \
+             WHERE s.name_norm IN (?1, ?2) ORDER BY n_statements DESC, s.id",
+            *SOURCES
         ),
         values![plain, person],
     )?
@@ -421,46 +445,61 @@ pub(crate) enum Speakers<'a> {
     Named(&'a str),
 }
 
+/// What a source said, as corrections leave it: its own statements, less
+/// those an editor gave another source or marked as not attributions, and
+/// those an editor gave it.
 pub(crate) fn statements(
     conn: &Conn<'_>,
     speakers: Speakers<'_>,
     filter: &Filter,
     limit: usize,
 ) -> DbResult<Vec<Statement>> {
-    let mut conditions = Conditions::new(filter, "a.outlet", "a.published_date");
-    match speakers {
-        Speakers::Id(id) => conditions.push("p.source = ?".to_string(), Value::Integer(id)),
+    let (speaker, speaker_params) = match speakers {
+        Speakers::Id(id) => ("= ?".to_string(), vec![Value::Integer(id)]),
         Speakers::Named(name) => {
             let (plain, person) = query_names(name);
-            conditions
-                .sql
-                .push("p.source IN (SELECT id FROM sources WHERE name_norm IN (?, ?))".to_string());
-            conditions.params.push(Value::Text(plain));
-            conditions.params.push(Value::Text(person));
+            (
+                "IN (SELECT id FROM sources WHERE name_norm IN (?, ?))".to_string(),
+                vec![Value::Text(plain), Value::Text(person)],
+            )
         }
-    }
+    };
+    let mut conditions = Conditions::new(filter, "a.outlet", "a.published_date");
+    // The candidates walk the source's appearances, and the few corrections.
+    conditions.sql.push(format!(
+        "t.id IN (SELECT y.id FROM appearances o JOIN attributions y ON y.appearance = o.id \
+         WHERE o.source {speaker} UNION SELECT attribution FROM corrected WHERE source {speaker})"
+    ));
+    conditions.params.extend(speaker_params.iter().cloned());
+    conditions.params.extend(speaker_params.iter().cloned());
+    conditions.sql.push(format!("{READ_SOURCE} {speaker}"));
+    conditions.params.extend(speaker_params);
+    conditions.sql.push(format!("{READ_WRONG} = 0"));
     conditions.params.push(limit_value(limit));
     let sql = format!(
-        "SELECT p.source, p.name, a.article_id, t.idx, a.outlet, a.published_date, t.kind, \
-         t.stance, t.cue_text, t.content_text FROM appearances p \
-         JOIN attributions t ON t.appearance = p.id JOIN articles a ON a.id = p.article {} \
+        "SELECT a.article_id, t.idx, a.outlet, a.published_date, t.cue_text, t.content_text, \
+         {} FROM attributions t JOIN articles a ON a.id = t.article \
+         LEFT JOIN appearances p ON p.id = t.appearance {READING_JOIN} {} \
          ORDER BY a.published_date NULLS FIRST, a.id, t.idx LIMIT ?",
+        *READING_COLUMNS,
         conditions.where_clause()
     );
     conn.rows(&sql, &conditions.params)?
         .iter()
         .map(|row| {
+            let reading = corrections::reading(row)?;
             Ok(Statement {
-                source_id: row.get("source")?,
-                source: row.get("name")?,
+                source_id: row.get("source_id")?,
+                source: reading.source.unwrap_or_default(),
                 article: row.get("article_id")?,
                 attribution: row.get("idx")?,
                 outlet: row.get("outlet")?,
                 date: row.get("published_date")?,
-                kind: row.get("kind")?,
-                stance: row.get("stance")?,
+                kind: reading.kind,
+                stance: reading.stance,
                 cue: row.get("cue_text")?,
                 content: row.get("content_text")?,
+                found: reading.found,
             })
         })
         .collect()
@@ -570,15 +609,22 @@ pub(crate) fn search(
         let conditions = Conditions::new(filter, "a.outlet", "a.published_date");
         let (attribution, speaker_join) = if table == "attributions" {
             (
-                "x.idx AS attribution, p.name AS speaker, p.source AS speaker_id, \
-                 x.stance AS stance, x.cue_text AS cue",
-                "LEFT JOIN appearances p ON p.id = x.appearance",
+                format!(
+                    "t.idx AS attribution, t.cue_text AS cue, {}",
+                    *READING_COLUMNS
+                ),
+                // `t` is `x` again, under the name the reading is written over.
+                format!(
+                    "JOIN attributions t ON t.id = x.id \
+                     LEFT JOIN appearances p ON p.id = t.appearance {READING_JOIN}"
+                ),
             )
         } else {
             (
-                "NULL AS attribution, NULL AS speaker, NULL AS speaker_id, NULL AS stance, \
-                 NULL AS cue",
-                "",
+                "NULL AS attribution, NULL AS cue, NULL AS source, NULL AS source_id, \
+                 NULL AS stance, NULL AS correction"
+                    .to_string(),
+                String::new(),
             )
         };
         let select = format!(
@@ -593,14 +639,17 @@ pub(crate) fn search(
                 // `?` of the filter number on from ?2 in text order.
                 let top = if conditions.is_empty() {
                     format!(
-                        "SELECT rowid FROM {fts} WHERE {fts} MATCH ?1 ORDER BY rank LIMIT {limit}"
+                        "SELECT rowid FROM {fts} WHERE {fts} MATCH ?1{} ORDER BY rank \
+                         LIMIT {limit}",
+                        unless_wrong(table, "rowid")
                     )
                 } else {
                     format!(
                         "SELECT f.rowid FROM {fts} f JOIN {table} x ON x.id = f.rowid \
-                         JOIN articles a ON a.id = x.article WHERE {fts} MATCH ?1 AND {} \
+                         JOIN articles a ON a.id = x.article WHERE {fts} MATCH ?1 AND {}{} \
                          ORDER BY f.rank LIMIT {limit}",
-                        conditions.sql.join(" AND ")
+                        conditions.sql.join(" AND "),
+                        unless_wrong(table, "x.id")
                     )
                 };
                 format!(
@@ -633,6 +682,10 @@ pub(crate) fn search(
             let text: String = row.get("text")?;
             let marked: String = row.get("marked")?;
             let rank: f64 = row.get("rank")?;
+            let found = match row.get::<Option<i64>>("correction")? {
+                Some(_) => corrections::reading(&row)?.found,
+                None => None,
+            };
             hits.push((
                 rank,
                 SearchHit {
@@ -642,12 +695,13 @@ pub(crate) fn search(
                     attribution: row.get("attribution")?,
                     outlet: row.get("outlet")?,
                     date: row.get("published_date")?,
-                    source: row.get("speaker")?,
-                    source_id: row.get("speaker_id")?,
+                    source: row.get("source")?,
+                    source_id: row.get("source_id")?,
                     stance: row.get("stance")?,
                     cue: row.get("cue")?,
                     matches: match_ranges(&text, &marked),
                     text,
+                    found,
                 },
             ));
         }
@@ -656,6 +710,16 @@ pub(crate) fn search(
     // each index's own order, so the output is the same on every run.
     hits.sort_by(|a, b| a.0.total_cmp(&b.0));
     Ok(hits.into_iter().take(limit).map(|(_, hit)| hit).collect())
+}
+
+/// For a search of attributions, the condition that leaves out those an
+/// editor marked as not attributions, over their row id `column`.
+fn unless_wrong(table: &str, column: &str) -> String {
+    if table == "attributions" {
+        format!(" AND {column} NOT IN (SELECT attribution FROM corrected WHERE wrong = 1)")
+    } else {
+        String::new()
+    }
 }
 
 /// PostgreSQL's parser for `query`, the text vector of `table`'s searched
@@ -672,7 +736,10 @@ fn pg_matching(
         _ => "to_tsquery",
     };
     let vector = format!("to_tsvector('english', x.{content})");
-    let mut matching = vec![format!("{vector} @@ q.query")];
+    let mut matching = vec![format!(
+        "{vector} @@ q.query{}",
+        unless_wrong(table, "x.id")
+    )];
     if table == "quotes" {
         matching.push("x.attribution IS NULL".to_string());
     }
@@ -697,12 +764,16 @@ pub(crate) fn search_total(conn: &Conn<'_>, query: &Search, filter: &Filter) -> 
             Search::Fts5(_) => {
                 let fts = format!("{table}_fts");
                 if conditions.is_empty() {
-                    format!("SELECT count(*) FROM {fts} WHERE {fts} MATCH ?1")
+                    format!(
+                        "SELECT count(*) FROM {fts} WHERE {fts} MATCH ?1{}",
+                        unless_wrong(table, "rowid")
+                    )
                 } else {
                     format!(
                         "SELECT count(*) FROM {fts} f JOIN {table} x ON x.id = f.rowid \
-                         JOIN articles a ON a.id = x.article WHERE {fts} MATCH ?1 AND {}",
-                        conditions.sql.join(" AND ")
+                         JOIN articles a ON a.id = x.article WHERE {fts} MATCH ?1 AND {}{}",
+                        conditions.sql.join(" AND "),
+                        unless_wrong(table, "x.id")
                     )
                 }
             }
@@ -750,11 +821,7 @@ fn match_ranges(text: &str, marked: &str) -> Vec<[usize; 2]> {
 }
 
 pub(crate) fn stats(conn: &Conn<'_>, by: GroupBy, filter: &Filter) -> DbResult<Vec<StatsRow>> {
-    let group = match by {
-        GroupBy::Outlet => "outlet",
-        GroupBy::Month => "substr(published_date, 1, 7)",
-        GroupBy::All => "CAST(NULL AS TEXT)",
-    };
+    let group = group_of(by, "");
     let conditions = Conditions::new(filter, "outlet", "published_date");
     let sums: Vec<String> = cells::COLUMNS
         .iter()
@@ -779,14 +846,17 @@ pub(crate) fn stats(conn: &Conn<'_>, by: GroupBy, filter: &Filter) -> DbResult<V
             stanced_as.insert((row.get("grp")?, label), row.get("attributions")?);
         }
     }
+    let moved = moved_by_corrections(conn, by, filter)?;
+    let unmoved = Moved::default();
     rows.iter()
         .map(|row| {
             let int = |column: &str| -> DbResult<i64> {
                 Ok(row.get::<Option<i64>>(column)?.unwrap_or(0))
             };
             let group: Option<String> = row.get("grp")?;
-            let attributions = int("attributions")?;
-            let stanced = int("stanced")?;
+            let moved = moved.get(&group).unwrap_or(&unmoved);
+            let attributions = int("attributions")? + moved.attributions;
+            let stanced = int("stanced")? + moved.stanced;
             let stances = StanceLabel::ALL
                 .iter()
                 .map(|label| {
@@ -794,6 +864,7 @@ pub(crate) fn stats(conn: &Conn<'_>, by: GroupBy, filter: &Filter) -> DbResult<V
                         .get(&(group.clone(), *label))
                         .copied()
                         .unwrap_or(0);
+                    let n = n + moved.stances.get(label).copied().unwrap_or(0);
                     (*label, share(n, stanced))
                 })
                 .collect();
@@ -806,8 +877,8 @@ pub(crate) fn stats(conn: &Conn<'_>, by: GroupBy, filter: &Filter) -> DbResult<V
                 sources: int("sources")?,
                 unnamed_share: share(int("unnamed")?, int("sources")?),
                 attributions,
-                direct_share: share(int("direct")?, attributions),
-                mixed_share: share(int("mixed")?, attributions),
+                direct_share: share(int("direct")? + moved.direct, attributions),
+                mixed_share: share(int("mixed")? + moved.mixed, attributions),
                 stances,
                 hedges,
                 hedges_per_1000_words: share(hedges * 1000, int("hedge_words")?),
@@ -820,6 +891,75 @@ pub(crate) fn stats(conn: &Conn<'_>, by: GroupBy, filter: &Filter) -> DbResult<V
             })
         })
         .collect()
+}
+
+/// The group a statistics row of `by` counts an article in, over its
+/// columns `outlet` and `published_date` (after `prefix`, such as `a.`).
+fn group_of(by: GroupBy, prefix: &str) -> String {
+    match by {
+        GroupBy::Outlet => format!("{prefix}outlet"),
+        GroupBy::Month => format!("substr({prefix}published_date, 1, 7)"),
+        GroupBy::All => "CAST(NULL AS TEXT)".to_string(),
+    }
+}
+
+/// What editors' corrections change in a group's attribution counts: an
+/// attribution counts as attest found it less, then as corrected more
+/// (unless marked as not one).
+#[derive(Debug, Default, PartialEq)]
+struct Moved {
+    attributions: i64,
+    direct: i64,
+    mixed: i64,
+    stanced: i64,
+    stances: HashMap<StanceLabel, i64>,
+}
+
+impl Moved {
+    fn count(&mut self, kind: &str, stance: Option<&str>, sign: i64) {
+        self.attributions += sign;
+        match from_serde_name(kind) {
+            Some(AttributionKind::Direct) => self.direct += sign,
+            Some(AttributionKind::Mixed) => self.mixed += sign,
+            _ => {}
+        }
+        if let Some(label) = stance.and_then(from_serde_name::<StanceLabel>) {
+            self.stanced += sign;
+            *self.stances.entry(label).or_default() += sign;
+        }
+    }
+}
+
+/// [`Moved`] for each group of [`stats`], from the corrected attributions
+/// of the articles `filter` keeps: as few rows as there are corrections.
+fn moved_by_corrections(
+    conn: &Conn<'_>,
+    by: GroupBy,
+    filter: &Filter,
+) -> DbResult<HashMap<Option<String>, Moved>> {
+    let conditions = Conditions::new(filter, "a.outlet", "a.published_date");
+    let sql = format!(
+        "SELECT {} AS grp, k.wrong, t.kind AS found_kind, coalesce(k.kind, t.kind) AS kind, \
+         t.stance AS found_stance, coalesce(k.stance, t.stance) AS stance FROM corrected k \
+         JOIN attributions t ON t.id = k.attribution JOIN articles a ON a.id = k.article {}",
+        group_of(by, "a."),
+        conditions.where_clause()
+    );
+    let mut moved: HashMap<Option<String>, Moved> = HashMap::new();
+    for row in conn.rows(&sql, &conditions.params)? {
+        let group = moved.entry(row.get("grp")?).or_default();
+        let found_stance: Option<String> = row.get("found_stance")?;
+        group.count(
+            &row.get::<String>("found_kind")?,
+            found_stance.as_deref(),
+            -1,
+        );
+        if row.get::<i64>("wrong")? == 0 {
+            let stance: Option<String> = row.get("stance")?;
+            group.count(&row.get::<String>("kind")?, stance.as_deref(), 1);
+        }
+    }
+    Ok(moved)
 }
 
 /// `part / whole` rounded to 4 decimals, or `None` when nothing was counted.

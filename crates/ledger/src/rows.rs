@@ -127,6 +127,9 @@ pub struct Statement {
     pub cue: String,
     /// The content, fragments joined by " … ".
     pub content: String,
+    /// What attest found, when an editor's correction changed it: the
+    /// fields above are then as the correction leaves them.
+    pub found: Option<Found>,
 }
 
 impl Tabular for Statement {
@@ -142,6 +145,7 @@ impl Tabular for Statement {
             "stance",
             "cue",
             "content",
+            "found",
         ]
     }
 
@@ -157,6 +161,7 @@ impl Tabular for Statement {
             self.stance.clone().into(),
             self.cue.clone().into(),
             self.content.clone().into(),
+            self.found.as_ref().map(Found::summary).into(),
         ]
     }
 }
@@ -264,6 +269,22 @@ pub struct Found {
     pub stance: Option<String>,
 }
 
+impl Found {
+    /// What attest found in a line for a table cell: "Ann Lee (person),
+    /// indirect, asserts"; "no source" for an attribution it found none for.
+    pub fn summary(&self) -> String {
+        let source = match (&self.source, &self.source_type) {
+            (Some(name), Some(kind)) => format!("{name} ({kind})"),
+            (Some(name), None) => name.clone(),
+            (None, _) => "no source".to_string(),
+        };
+        match &self.stance {
+            Some(stance) => format!("{source}, {}, {stance}", self.kind),
+            None => format!("{source}, {}", self.kind),
+        }
+    }
+}
+
 /// A canonical source of a stored article, which a correction can pick.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -327,6 +348,9 @@ pub struct SearchHit {
     pub text: String,
     /// The matched words, as byte ranges `[start, end)` of `text`.
     pub matches: Vec<[usize; 2]>,
+    /// What attest found, when an editor's correction changed who said it
+    /// or how: `source`, `source_id` and `stance` are then as corrected.
+    pub found: Option<Found>,
 }
 
 impl Tabular for SearchHit {
@@ -344,6 +368,7 @@ impl Tabular for SearchHit {
             "cue",
             "text",
             "matches",
+            "found",
         ]
     }
 
@@ -367,6 +392,7 @@ impl Tabular for SearchHit {
             self.cue.clone().into(),
             self.text.clone().into(),
             matches.into(),
+            self.found.as_ref().map(Found::summary).into(),
         ]
     }
 }
@@ -568,6 +594,7 @@ mod tests {
             stance: None,
             cue: "said".into(),
             content: "c".into(),
+            found: None,
         });
         check(&SearchHit {
             found_in: "quote".into(),
@@ -582,6 +609,7 @@ mod tests {
             cue: None,
             text: "t".into(),
             matches: vec![[0, 1]],
+            found: None,
         });
         check(&StatsRow {
             group: None,

@@ -68,6 +68,11 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         sqlite: "",
         postgres: "",
     },
+    Migration {
+        tables: V8,
+        sqlite: "",
+        postgres: "",
+    },
 ];
 
 /// One step of the schema: tables written once, in SQLite's types (which
@@ -480,6 +485,30 @@ CREATE INDEX reviews_article ON reviews(article_key);
 "#;
 
 /// Version 1's search indexes in SQLite: external-content FTS5 tables.
+/// Version 8: the corrected reading of every attribution an editor
+/// corrected, as a view, so that statements, search, rankings and statistics
+/// all read one definition of which correction counts: the latest that
+/// applies to the attribution as stored (its cue spans unchanged). Kept
+/// counts stay what attest found; queries add what the corrections change,
+/// which costs nothing while there are none. `moved` says the correction
+/// gives a source; `appearance` and `source` are those of the source it
+/// picked, null for a source the editor typed, which no appearance holds.
+const V8: &str = r#"
+CREATE VIEW corrected AS
+SELECT t.id AS attribution, t.article AS article, t.idx AS idx, c.id AS correction,
+    c.wrong AS wrong, CASE WHEN c.source_name IS NULL THEN 0 ELSE 1 END AS moved,
+    q.id AS appearance, q.source AS source, c.source_name AS source_name,
+    c.source_type AS source_type, c.kind AS kind, c.stance AS stance, c.note AS note,
+    c.created AS created
+FROM corrections c
+JOIN articles a ON a.key = c.article_key
+JOIN attributions t ON t.article = a.id AND t.idx = c.attribution_idx
+    AND t.cue_spans = c.cue_spans
+LEFT JOIN appearances q ON q.article = a.id AND q.idx = c.source_pick
+WHERE c.id = (SELECT max(x.id) FROM corrections x WHERE x.article_key = c.article_key
+    AND x.attribution_idx = c.attribution_idx AND x.cue_spans = c.cue_spans);
+"#;
+
 const V1_SQLITE_SEARCH: &str = r#"
 CREATE VIRTUAL TABLE attributions_fts USING fts5(
     content_text,

@@ -945,6 +945,7 @@ fn corrections_stand_beside_what_attest_found(db: &TestDb) {
     let docs = corpus();
     let mut ledger = ingest(db, &docs);
     let before = ledger.counts().unwrap();
+    let stats_before = ledger.stats(GroupBy::Outlet, &Filter::default()).unwrap();
     let refused = |ledger: &mut Ledger, id: &str, input: CorrectionInput| {
         ledger
             .correct(id, &input)
@@ -1041,8 +1042,7 @@ fn corrections_stand_beside_what_attest_found(db: &TestDb) {
         (found.source.as_deref(), found.stance.as_deref()),
         (Some("Lee Whitcombe"), Some("asserts"))
     );
-    let lee = ledger.find_sources("Lee Whitcombe").unwrap();
-    assert_eq!(lee[0].statements, 1, "rankings count what attest found");
+    every_view_reads_the_corrections(&ledger, &stats_before);
 
     let mut gold = Vec::new();
     let hand = |ledger: &Ledger, gold: &mut Vec<GoldArticle>| {
@@ -1131,6 +1131,146 @@ fn corrections_stand_beside_what_attest_found(db: &TestDb) {
     assert_eq!(hand(&ledger, &mut gold), a1_only);
     assert_eq!(gold[0].id, "a1");
     drop(ledger);
+}
+
+/// After the corrections of [`corrections_stand_beside_what_attest_found`]
+/// (in a2, Lee Whitcombe's statement given to Ms. Dana Whitcombe as a
+/// claim, her denial marked as no attribution), statements, search,
+/// rankings, statistics and the export read the corrected reading, marked,
+/// with what attest found beside it.
+fn every_view_reads_the_corrections(ledger: &Ledger, stats_before: &[StatsRow]) {
+    let lee = ledger.find_sources("Lee Whitcombe").unwrap();
+    assert_eq!(
+        lee[0].statements, 0,
+        "its one statement was given to another"
+    );
+    assert!(
+        ledger
+            .said("Lee Whitcombe", &Filter::default(), 10)
+            .unwrap()
+            .is_empty()
+    );
+    let dana = ledger.find_sources("Dana Whitcombe").unwrap();
+    assert_eq!(dana[0].statements, 2, "one taken (not one), one given");
+    let said = ledger
+        .said("Dana Whitcombe", &Filter::default(), 10)
+        .unwrap();
+    let read: Vec<_> = said
+        .iter()
+        .map(|s| {
+            (
+                s.article.as_str(),
+                s.attribution,
+                s.stance.as_deref(),
+                s.found.is_some(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        read,
+        [
+            ("a1", 0, Some("asserts"), false),
+            ("a2", 1, Some("claims"), true)
+        ]
+    );
+    assert_eq!(said[1].source, "Ms. Dana Whitcombe");
+    let found = said[1]
+        .found
+        .as_ref()
+        .expect("marked, with what attest found");
+    assert_eq!(found.summary(), "Lee Whitcombe (person), indirect, asserts");
+    assert_eq!(
+        ledger
+            .statements(dana[0].id, &Filter::default(), 10)
+            .unwrap(),
+        said
+    );
+
+    let herald = Filter {
+        outlet: Some("Coast Herald".into()),
+        ..Filter::default()
+    };
+    let ranked: Vec<_> = ledger
+        .top_sources(&herald, Page::first(10))
+        .unwrap()
+        .into_iter()
+        .map(|s| (s.name, s.statements))
+        .collect();
+    assert_eq!(
+        ranked,
+        [
+            ("Dana Whitcombe".to_string(), 2),
+            ("officials".to_string(), 1),
+            ("Lee Whitcombe".to_string(), 0)
+        ],
+        "counted from the outlet's appearances, as corrected"
+    );
+
+    let hits = ledger.search("vote close", &Filter::default(), 10).unwrap();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].source.as_deref(), Some("Ms. Dana Whitcombe"));
+    assert_eq!(hits[0].source_id, Some(dana[0].id));
+    assert_eq!(hits[0].stance.as_deref(), Some("claims"));
+    assert_eq!(
+        hits[0].found.as_ref().and_then(|f| f.source.as_deref()),
+        Some("Lee Whitcombe")
+    );
+    assert!(
+        ledger
+            .search("union signed", &Filter::default(), 10)
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        ledger
+            .search_total("union signed", &Filter::default())
+            .unwrap(),
+        0
+    );
+    assert_eq!(ledger.search_total("vote close", &herald).unwrap(), 1);
+
+    let stats = ledger.stats(GroupBy::Outlet, &Filter::default()).unwrap();
+    let herald_row = |rows: &[StatsRow]| {
+        rows.iter()
+            .find(|row| row.group.as_deref() == Some("Coast Herald"))
+            .cloned()
+            .expect("a row for the outlet")
+    };
+    let (before, after) = (herald_row(stats_before), herald_row(&stats));
+    assert_eq!((before.attributions, after.attributions), (4, 3));
+    let share = |row: &StatsRow, label: StanceLabel| row.stances.get(&label).copied().flatten();
+    assert_eq!(share(&before, StanceLabel::Denies), Some(0.25));
+    assert_eq!(share(&after, StanceLabel::Denies), Some(0.0));
+    assert_eq!(share(&after, StanceLabel::Claims), Some(0.3333));
+    assert_eq!(
+        herald_row(&ledger.stats(GroupBy::Outlet, &herald).unwrap()),
+        after,
+        "the same under a filter"
+    );
+    let valley = |rows: &[StatsRow]| {
+        rows.iter()
+            .find(|r| r.group.as_deref() == Some("Valley Times"))
+            .cloned()
+    };
+    assert_eq!(valley(stats_before), valley(&stats), "untouched");
+
+    let mut sink = Collect(Vec::new(), Vec::new());
+    assert_eq!(ledger.export("corrected", &mut sink).unwrap(), 2);
+    let column = |name: &str| sink.0.iter().position(|c| c.name == name).unwrap();
+    let second = &sink.1[1];
+    assert_eq!(
+        second[column("source")],
+        Cell::Text("Ms. Dana Whitcombe".into())
+    );
+    assert_eq!(
+        second[column("found_source")],
+        Cell::Text("Lee Whitcombe".into())
+    );
+    assert_eq!(sink.1[0][column("wrong")], Cell::Integer(1));
+    assert!(
+        ledger.check().unwrap().is_ok(),
+        "the kept counts still add up"
+    );
 }
 
 /// The lines of the plan either database makes for `sql`. PostgreSQL is told
@@ -1298,8 +1438,8 @@ fn a_version_2_ledger_migrates_its_stance_counts_without_loss(db: &TestDb) {
 }
 
 /// What version 5 added, taken away again to make a ledger of version 4.
-/// What version 7 added, dropped to make a ledger of an earlier version.
-const VERSION_7_DROPPED: &str = "DROP TABLE reviews;";
+/// What versions 7 and 8 added, dropped to make a ledger of an earlier version.
+const VERSION_7_DROPPED: &str = "DROP VIEW corrected; DROP TABLE reviews;";
 
 /// A ledger of version 6 opens as version 7 with no reviews, its
 /// corrections kept, and takes a review at once.

@@ -1125,11 +1125,11 @@ function timelineChart(statements) {
 }
 
 function statementRow(s) {
-  return el('div', { class: `statement stance-${s.stance || 'none'}` },
+  return el('div', { class: `statement stance-${s.stance || 'none'}${s.found ? ' corrected' : ''}` },
     el('span', { class: 'badge' }, s.stance || 'no stance'), ' ',
     el('span', { class: 'muted' }, `${s.date || 'undated'} · ${s.outlet || 'no outlet'} · `),
     el('a', { href: attributionHref(s.article, s.attribution) }, s.article), ' ',
-    el('strong', {}, s.cue), ' ', quoted(clip(s.content, 240)));
+    el('strong', {}, s.cue), ' ', quoted(clip(s.content, 240)), correctedMark(s.found));
 }
 
 async function sourcePage(id) {
@@ -1156,6 +1156,14 @@ function labelName(name) {
 
 function foundText(found) {
   return `${found.source || 'no source'}, ${found.stance || 'no stance'}, ${labelName(found.kind)}`;
+}
+
+// A statement or hit an editor corrected, marked so, with what attest
+// found one click away.
+function correctedMark(found) {
+  if (!found) return null;
+  return el('details', { class: 'corrected-mark' },
+    el('summary', {}, 'Corrected by an editor'), `attest found: ${foundText(found)}`);
 }
 
 // What an editor said of an attribution, in words beside it.
@@ -1432,10 +1440,10 @@ function searchHit(hit) {
   const source = hit.source_id !== null && hit.source_id !== undefined
     ? el('a', { href: `#ledger/source/${hit.source_id}` }, hit.source)
     : el('span', {}, hit.source || (hit.found_in === 'quote' ? 'a quotation with no attribution' : 'no source'));
-  return el('li', { class: `statement stance-${hit.stance || 'none'}` },
+  return el('li', { class: `statement stance-${hit.stance || 'none'}${hit.found ? ' corrected' : ''}` },
     el('span', { class: 'badge' }, hit.stance || (hit.found_in === 'quote' ? 'quote' : 'no stance')), ' ',
     source, hit.cue ? [' ', el('strong', {}, hit.cue)] : null, ' ',
-    highlighted(hit.text, hit.matches),
+    highlighted(hit.text, hit.matches), correctedMark(hit.found),
     el('div', { class: 'muted' }, `${hit.date || 'undated'} · ${hit.outlet || 'no outlet'} · `,
       el('a', { href: attributionHref(hit.article, hit.attribution) }, hit.title || `article ${hit.article}`)));
 }
