@@ -1254,6 +1254,11 @@ fn every_view_reads_the_corrections(ledger: &Ledger, stats_before: &[StatsRow]) 
     };
     assert_eq!(valley(stats_before), valley(&stats), "untouched");
 
+    let a2 = ledger.article("a2").unwrap().unwrap().article;
+    assert_eq!(a2.attributions, Some(1), "one of two is no attribution");
+    let listed = ledger.articles(&herald, 10, 0).unwrap();
+    assert_eq!(listed.iter().find(|a| a.id == "a2"), Some(&a2));
+
     let mut sink = Collect(Vec::new(), Vec::new());
     assert_eq!(ledger.export("corrected", &mut sink).unwrap(), 2);
     let column = |name: &str| sink.0.iter().position(|c| c.name == name).unwrap();
