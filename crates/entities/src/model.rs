@@ -466,38 +466,18 @@ mod tests {
         assert_eq!(split_label(8), Some((EntityLabel::Other, false)));
     }
 
+    // The envelope, its kind and the retired kind are attest-learn's checks
+    // (`Model::from_bytes_of_kind`, tested there); these are the entity model's own.
     #[test]
-    fn rejects_other_models() {
-        let other = attest_learn::Model {
-            kind: *b"POS1",
-            meta: BTreeMap::new(),
-            labels: vec!["O".into()],
-            keys: Vec::new(),
-            weights: Weights::empty(1),
-            transitions: Vec::new(),
-            lexicon: BTreeMap::new(),
-            vocabulary: Default::default(),
-        };
-        assert!(matches!(
-            Model::from_bytes(&other.to_bytes()),
-            Err(ModelError::WrongKind { .. })
-        ));
-        let wrong_labels = attest_learn::Model {
-            kind: MODEL_KIND,
-            ..other
-        };
-        assert!(matches!(
-            Model::from_bytes(&wrong_labels.to_bytes()),
-            Err(ModelError::Corrupt { .. })
-        ));
-        let retired = attest_learn::Model {
-            kind: RETIRED_KIND,
-            ..wrong_labels
-        };
-        assert!(matches!(
-            Model::from_bytes(&retired.to_bytes()),
-            Err(ModelError::Retired { .. })
-        ));
-        assert!(Model::from_bytes(b"").is_err());
+    fn refuses_other_labels_and_a_model_without_transitions() {
+        let model = small_model();
+        let mut labels = model.inner.clone();
+        labels.labels[1] = "B-PERSON".to_owned();
+        let mut greedy = model.inner;
+        greedy.transitions.clear();
+        for (damaged, named) in [(labels, "B-PERSON"), (greedy, "0 transition weights")] {
+            let error = Model::from_bytes(&damaged.to_bytes()).unwrap_err();
+            assert!(error.to_string().contains(named), "{error}");
+        }
     }
 }

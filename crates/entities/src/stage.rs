@@ -1,9 +1,7 @@
 //! The entity tagger as a pipeline stage.
 
-use std::sync::OnceLock;
-
 use attest_doc::{Doc, Entity, EntityLabel, Layer, LayerError, ParagraphRole, Span, Stage};
-use attest_learn::ModelError;
+use attest_learn::{Bundled, ModelError};
 
 use crate::Model;
 use crate::cluster::{clusters, harmonize};
@@ -37,11 +35,8 @@ impl EntityTagger {
 
     /// The bundled tagger, loaded on first use and shared by every caller.
     pub fn shared() -> Result<&'static EntityTagger, ModelError> {
-        static SHARED: OnceLock<Result<EntityTagger, ModelError>> = OnceLock::new();
-        SHARED
-            .get_or_init(EntityTagger::bundled)
-            .as_ref()
-            .map_err(Clone::clone)
+        static SHARED: Bundled<EntityTagger> = Bundled::new(EntityTagger::bundled);
+        SHARED.get()
     }
 
     /// Its model.

@@ -20,6 +20,8 @@
 //! - [`Model`], [`seal_model`], [`open_model`]: the versioned binary model
 //!   file (magic, version, kind, checksum), deterministic and validated, read
 //!   and written with [`Reader`] and [`Writer`], failing with [`ModelError`];
+//! - [`Bundled`]: what a stage builds from the models built into attest, read
+//!   once and shared by every caller;
 //! - [`SplitMix64`]: a seeded generator, so training is reproducible.
 //!
 //! ```
@@ -58,6 +60,7 @@
 
 #![deny(missing_docs)]
 
+mod bundled;
 mod features;
 mod keys;
 mod model;
@@ -68,6 +71,7 @@ mod scorer;
 mod sequence;
 mod wire;
 
+pub use bundled::Bundled;
 pub use features::{
     FeatureTable, FeatureWriter, Frozen, IdentityHasher, Lookup, Prehashed, first_chars, fnv1a64,
     fnv1a64_extend, fnv1a64_parts, last_chars,

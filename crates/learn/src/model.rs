@@ -453,9 +453,15 @@ mod tests {
         ));
     }
 
+    /// The one test of what every stage's model reader refuses before its own
+    /// checks: another kind, the retired kind, and no model at all.
     #[test]
     fn a_model_of_the_retired_kind_says_to_retrain() {
         let bytes = sample().to_bytes();
+        assert!(matches!(
+            Model::from_bytes_of_kind(b"", *b"TEST", *b"TST0"),
+            Err(ModelError::BadMagic)
+        ));
         assert!(Model::from_bytes_of_kind(&bytes, *b"TEST", *b"TST0").is_ok());
         let retired = Model::from_bytes_of_kind(&bytes, *b"TST1", *b"TEST").unwrap_err();
         assert!(matches!(retired, ModelError::Retired { .. }), "{retired:?}");

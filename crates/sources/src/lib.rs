@@ -104,11 +104,8 @@ impl SourcingModels {
 
     /// The bundled models, loaded on first use and shared by every caller.
     pub fn shared() -> Result<&'static SourcingModels, attest_learn::ModelError> {
-        static SHARED: std::sync::OnceLock<Result<SourcingModels, attest_learn::ModelError>> =
-            std::sync::OnceLock::new();
-        SHARED
-            .get_or_init(SourcingModels::bundled)
-            .as_ref()
-            .map_err(Clone::clone)
+        static SHARED: attest_learn::Bundled<SourcingModels> =
+            attest_learn::Bundled::new(SourcingModels::bundled);
+        SHARED.get()
     }
 }

@@ -558,30 +558,18 @@ mod tests {
         assert!(TaggedSentence::from_names(vec!["a".into()], &["BOGUS"]).is_none());
     }
 
+    // The envelope, its kind and the retired kind are attest-learn's checks
+    // (`Model::from_bytes_of_kind`, tested there); the tags are the tagger's own.
     #[test]
-    fn rejects_other_models_and_garbage() {
-        let other = attest_learn::Model {
-            kind: *b"ATTR",
-            meta: BTreeMap::new(),
-            labels: vec!["O".into()],
-            keys: Vec::new(),
-            weights: attest_learn::Weights::empty(1),
-            transitions: Vec::new(),
-            lexicon: BTreeMap::new(),
-            vocabulary: Default::default(),
-        };
-        assert!(matches!(
-            Model::from_bytes(&other.to_bytes()),
-            Err(ModelError::WrongKind { .. })
-        ));
-        let retired = attest_learn::Model {
-            kind: RETIRED_KIND,
-            ..other
-        };
-        assert!(matches!(
-            Model::from_bytes(&retired.to_bytes()),
-            Err(ModelError::Retired { .. })
-        ));
-        assert!(Model::from_bytes(b"").is_err());
+    fn refuses_labels_that_are_no_tags() {
+        let mut inner = train(&data(), &TrainConfig::default()).inner;
+        inner.labels[0] = "BOGUS".to_owned();
+        let error = Model::from_bytes(&inner.to_bytes()).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("\"BOGUS\" is no part-of-speech tag"),
+            "{error}"
+        );
     }
 }

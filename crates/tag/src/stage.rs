@@ -1,9 +1,7 @@
 //! The tagger as a pipeline stage.
 
-use std::sync::OnceLock;
-
 use attest_doc::{Doc, Layer, LayerError, Stage};
-use attest_learn::ModelError;
+use attest_learn::{Bundled, ModelError};
 
 use crate::Model;
 use crate::model::Scratch;
@@ -35,11 +33,8 @@ impl Tagger {
 
     /// The bundled tagger, loaded on first use and shared by every caller.
     pub fn shared() -> Result<&'static Tagger, ModelError> {
-        static SHARED: OnceLock<Result<Tagger, ModelError>> = OnceLock::new();
-        SHARED
-            .get_or_init(Tagger::bundled)
-            .as_ref()
-            .map_err(Clone::clone)
+        static SHARED: Bundled<Tagger> = Bundled::new(Tagger::bundled);
+        SHARED.get()
     }
 
     /// Its model.
