@@ -30,65 +30,64 @@ pub(crate) enum Form {
     Fraction,
 }
 
+/// The number words from "zero" to "nineteen", each at its value.
+const UNITS: [&str; 20] = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+];
+
+/// The tens from "twenty" to "ninety", in order.
+const TENS: [&str; 8] = [
+    "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+];
+
 /// The value of "0".."99" spelled as one word or a hyphenated pair.
 pub(crate) fn small_word(lower: &str) -> Option<f64> {
     if let Some((tens, ones)) = lower.split_once('-') {
         let t = tens_word(tens)?;
-        let o = ones_word(ones).filter(|o| (1.0..10.0).contains(o))?;
+        let o = digit_word(ones)?;
         return Some(t + o);
     }
-    ones_word(lower)
-        .or_else(|| teen_word(lower))
-        .or_else(|| tens_word(lower))
+    unit_word(lower).or_else(|| tens_word(lower))
 }
 
-fn ones_word(lower: &str) -> Option<f64> {
-    let v = match lower {
-        "zero" => 0.0,
-        "one" => 1.0,
-        "two" => 2.0,
-        "three" => 3.0,
-        "four" => 4.0,
-        "five" => 5.0,
-        "six" => 6.0,
-        "seven" => 7.0,
-        "eight" => 8.0,
-        "nine" => 9.0,
-        _ => return None,
-    };
-    Some(v)
+/// The value of "zero".."nineteen".
+fn unit_word(lower: &str) -> Option<f64> {
+    UNITS
+        .iter()
+        .position(|word| *word == lower)
+        .map(|v| v as f64)
 }
 
-fn teen_word(lower: &str) -> Option<f64> {
-    let v = match lower {
-        "ten" => 10.0,
-        "eleven" => 11.0,
-        "twelve" => 12.0,
-        "thirteen" => 13.0,
-        "fourteen" => 14.0,
-        "fifteen" => 15.0,
-        "sixteen" => 16.0,
-        "seventeen" => 17.0,
-        "eighteen" => 18.0,
-        "nineteen" => 19.0,
-        _ => return None,
-    };
-    Some(v)
+/// The value of "one".."nine": a word that counts the parts of a fraction or
+/// ends a hyphenated pair ("twenty-one").
+fn digit_word(lower: &str) -> Option<f64> {
+    unit_word(lower).filter(|v| (1.0..10.0).contains(v))
 }
 
+/// The value of "twenty".."ninety".
 fn tens_word(lower: &str) -> Option<f64> {
-    let v = match lower {
-        "twenty" => 20.0,
-        "thirty" => 30.0,
-        "forty" => 40.0,
-        "fifty" => 50.0,
-        "sixty" => 60.0,
-        "seventy" => 70.0,
-        "eighty" => 80.0,
-        "ninety" => 90.0,
-        _ => return None,
-    };
-    Some(v)
+    TENS.iter()
+        .position(|word| *word == lower)
+        .map(|i| 10.0 * (i + 2) as f64)
 }
 
 /// The multiplier of a scale word or its newsroom abbreviation.
@@ -134,7 +133,7 @@ fn plural_scale(lower: &str) -> Option<f64> {
 /// The value of a fraction word ("two-thirds", "one-half").
 fn fraction_word(lower: &str) -> Option<f64> {
     let (count, part) = lower.split_once('-')?;
-    let n = ones_word(count).filter(|n| *n >= 1.0)?;
+    let n = digit_word(count)?;
     let d = part_of_whole(part.strip_suffix('s').unwrap_or(part))
         .or_else(|| (part == "halves").then_some(2.0))?;
     (n < d).then_some(n / d)
@@ -374,6 +373,20 @@ mod tests {
         );
         assert_eq!(read("two-thirds"), Some((2.0 / 3.0, 2.0 / 3.0, 1)));
         assert_eq!(read("a quarter of"), Some((0.25, 0.25, 2)));
+    }
+
+    #[test]
+    fn every_word_below_a_hundred_is_its_value() {
+        for (value, word) in (0..).zip(UNITS) {
+            assert_eq!(small_word(word), Some(f64::from(value)), "{word}");
+        }
+        assert_eq!(small_word("ninety"), Some(90.0));
+        assert_eq!(small_word("forty-one"), Some(41.0));
+        assert_eq!(small_word("ninety-nine"), Some(99.0));
+        for pair in ["twenty-zero", "twenty-ten", "ten-one", "twenty-thirty"] {
+            assert_eq!(small_word(pair), None, "{pair}");
+        }
+        assert_eq!(fraction_word("nine-tenths"), Some(0.9));
     }
 
     #[test]
