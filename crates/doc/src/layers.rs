@@ -84,12 +84,113 @@ pub struct Paragraph {
     pub role: ParagraphRole,
 }
 
-/// A Penn Treebank part-of-speech tag, as CoreNLP writes them.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct PosTag(u8);
+/// A Penn Treebank part-of-speech tag, as CoreNLP writes them. Its classes
+/// (a plural noun, a past form, a function word, ...) are its methods, so no
+/// stage compares tag names.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, strum::FromRepr)]
+#[repr(u8)]
+pub enum PosTag {
+    /// "CC": a coordinating conjunction.
+    Cc,
+    /// "CD": a cardinal number.
+    Cd,
+    /// "DT": a determiner.
+    Dt,
+    /// "EX": existential "there".
+    Ex,
+    /// "FW": a foreign word.
+    Fw,
+    /// "IN": a preposition or subordinating conjunction.
+    In,
+    /// "JJ": an adjective.
+    Jj,
+    /// "JJR": a comparative adjective.
+    Jjr,
+    /// "JJS": a superlative adjective.
+    Jjs,
+    /// "LS": a list item marker.
+    Ls,
+    /// "MD": a modal.
+    Md,
+    /// "NN": a singular or mass noun.
+    Nn,
+    /// "NNS": a plural noun.
+    Nns,
+    /// "NNP": a singular proper noun.
+    Nnp,
+    /// "NNPS": a plural proper noun.
+    Nnps,
+    /// "PDT": a predeterminer.
+    Pdt,
+    /// "POS": a possessive ending.
+    Pos,
+    /// "PRP": a personal pronoun.
+    Prp,
+    /// "PRP$": a possessive pronoun.
+    PrpPossessive,
+    /// "RB": an adverb.
+    Rb,
+    /// "RBR": a comparative adverb.
+    Rbr,
+    /// "RBS": a superlative adverb.
+    Rbs,
+    /// "RP": a particle.
+    Rp,
+    /// "SYM": a symbol.
+    Sym,
+    /// "TO": "to".
+    To,
+    /// "UH": an interjection.
+    Uh,
+    /// "VB": a verb's base form.
+    Vb,
+    /// "VBD": a verb in the past tense.
+    Vbd,
+    /// "VBG": a gerund or present participle.
+    Vbg,
+    /// "VBN": a past participle.
+    Vbn,
+    /// "VBP": a present verb, not third person singular.
+    Vbp,
+    /// "VBZ": a present verb, third person singular.
+    Vbz,
+    /// "WDT": a wh-determiner.
+    Wdt,
+    /// "WP": a wh-pronoun.
+    Wp,
+    /// "WP$": a possessive wh-pronoun.
+    WpPossessive,
+    /// "WRB": a wh-adverb.
+    Wrb,
+    /// ".": a sentence-final mark.
+    Period,
+    /// ",": a comma.
+    Comma,
+    /// ":": a colon, semicolon or ellipsis.
+    Colon,
+    /// "``": an opening quotation mark.
+    OpenQuote,
+    /// "''": a closing quotation mark.
+    CloseQuote,
+    /// "-LRB-": an opening bracket.
+    OpenBracket,
+    /// "-RRB-": a closing bracket.
+    CloseBracket,
+    /// "#": a pound sign.
+    Hash,
+    /// "$": a currency sign.
+    Currency,
+    /// "HYPH": a hyphen.
+    Hyph,
+    /// "NFP": superfluous punctuation.
+    Nfp,
+    /// "ADD": an address (a URL, an e-mail).
+    Add,
+}
 
 impl PosTag {
-    /// Every tag, in a fixed order that model files rely on.
+    /// Every tag's name, in a fixed order that model files rely on: a tag's
+    /// [`PosTag::index`] is its place here.
     pub const NAMES: [&'static str; 48] = [
         "CC", "CD", "DT", "EX", "FW", "IN", "JJ", "JJR", "JJS", "LS", "MD", "NN", "NNS", "NNP",
         "NNPS", "PDT", "POS", "PRP", "PRP$", "RB", "RBR", "RBS", "RP", "SYM", "TO", "UH", "VB",
@@ -102,17 +203,17 @@ impl PosTag {
         PosTag::NAMES
             .iter()
             .position(|candidate| *candidate == name)
-            .map(|index| PosTag(index as u8))
+            .and_then(PosTag::from_index)
     }
 
     /// The tag of an index into [`PosTag::NAMES`].
     pub fn from_index(index: usize) -> Option<PosTag> {
-        (index < PosTag::NAMES.len()).then_some(PosTag(index as u8))
+        u8::try_from(index).ok().and_then(PosTag::from_repr)
     }
 
     /// Its index in [`PosTag::NAMES`].
     pub fn index(self) -> usize {
-        self.0 as usize
+        self as usize
     }
 
     /// Its name: "NNP", "VBD", ...
@@ -122,7 +223,8 @@ impl PosTag {
 
     /// A verb, in any form ("VB", "VBD", "VBG", ...).
     pub fn is_verb(self) -> bool {
-        self.name().starts_with("VB")
+        use PosTag::*;
+        matches!(self, Vb | Vbd | Vbg | Vbn | Vbp | Vbz)
     }
 
     /// A verb or a modal: what a clause turns on.
@@ -133,22 +235,22 @@ impl PosTag {
     /// A finite verb or a modal, which only a clause of its own holds
     /// ("said", "says", "will"), unlike an infinitive or a participle.
     pub fn is_finite(self) -> bool {
-        matches!(self.name(), "VBD" | "VBZ" | "VBP" | "MD")
+        matches!(self, PosTag::Vbd | PosTag::Vbz | PosTag::Vbp | PosTag::Md)
     }
 
     /// A modal ("will", "could").
     pub fn is_modal(self) -> bool {
-        self.name() == "MD"
+        self == PosTag::Md
     }
 
     /// A verb in the past tense ("said").
     pub fn is_past_tense(self) -> bool {
-        self.name() == "VBD"
+        self == PosTag::Vbd
     }
 
     /// A past participle ("reported").
     pub fn is_past_participle(self) -> bool {
-        self.name() == "VBN"
+        self == PosTag::Vbn
     }
 
     /// A past tense or a past participle, which a word like "reported"
@@ -159,62 +261,79 @@ impl PosTag {
 
     /// A gerund or present participle ("saying").
     pub fn is_gerund(self) -> bool {
-        self.name() == "VBG"
+        self == PosTag::Vbg
     }
 
     /// An adverb, comparative and superlative included.
     pub fn is_adverb(self) -> bool {
-        self.name().starts_with("RB")
+        matches!(self, PosTag::Rb | PosTag::Rbr | PosTag::Rbs)
+    }
+
+    /// A plain adverb ("nearly"), neither comparative nor superlative.
+    pub fn is_plain_adverb(self) -> bool {
+        self == PosTag::Rb
     }
 
     /// An adjective, comparative and superlative included.
     pub fn is_adjective(self) -> bool {
-        self.name().starts_with("JJ")
+        matches!(self, PosTag::Jj | PosTag::Jjr | PosTag::Jjs)
     }
 
     /// A noun, common or proper, singular or plural.
     pub fn is_noun(self) -> bool {
-        self.name().starts_with("NN")
+        matches!(self, PosTag::Nn | PosTag::Nns | PosTag::Nnp | PosTag::Nnps)
     }
 
     /// A proper noun, singular or plural.
     pub fn is_proper_noun(self) -> bool {
-        matches!(self.name(), "NNP" | "NNPS")
+        matches!(self, PosTag::Nnp | PosTag::Nnps)
     }
 
     /// A plural noun, common or proper.
     pub fn is_plural_noun(self) -> bool {
-        matches!(self.name(), "NNS" | "NNPS")
+        matches!(self, PosTag::Nns | PosTag::Nnps)
     }
 
     /// A determiner ("the", "a").
     pub fn is_determiner(self) -> bool {
-        self.name() == "DT"
+        self == PosTag::Dt
     }
 
     /// A cardinal number.
     pub fn is_number(self) -> bool {
-        self.name() == "CD"
+        self == PosTag::Cd
+    }
+
+    /// A preposition, a subordinating conjunction or "to" ("by", "of", "to").
+    pub fn is_preposition(self) -> bool {
+        matches!(self, PosTag::In | PosTag::To)
+    }
+
+    /// A wh-pronoun or wh-determiner ("who", "which"), which opens a
+    /// relative clause.
+    pub fn is_relative(self) -> bool {
+        matches!(self, PosTag::Wp | PosTag::Wdt)
     }
 
     /// A function word (a determiner, conjunction, preposition, pronoun,
     /// adverb or modal), which no name begins with.
     pub fn is_function_word(self) -> bool {
+        use PosTag::*;
         matches!(
-            self.name(),
-            "CC" | "DT"
-                | "EX"
-                | "IN"
-                | "MD"
-                | "PDT"
-                | "PRP"
-                | "PRP$"
-                | "RB"
-                | "TO"
-                | "WDT"
-                | "WP"
-                | "WP$"
-                | "WRB"
+            self,
+            Cc | Dt
+                | Ex
+                | In
+                | Md
+                | Pdt
+                | Prp
+                | PrpPossessive
+                | Rb
+                | To
+                | Wdt
+                | Wp
+                | WpPossessive
+                | Wrb
         )
     }
 }
@@ -646,5 +765,20 @@ mod tests {
         let function = tags(PosTag::is_function_word);
         assert!(function.contains(&"PRP$") && function.contains(&"MD"));
         assert!(!function.contains(&"RBR") && !function.contains(&"NN"));
+        assert_eq!(tags(PosTag::is_plain_adverb), ["RB"]);
+        assert_eq!(tags(PosTag::is_preposition), ["IN", "TO"]);
+        assert_eq!(tags(PosTag::is_relative), ["WDT", "WP"]);
+    }
+
+    #[test]
+    fn each_tag_is_its_place_among_the_names() {
+        // Model files store tags by index: the enum's order is the names'.
+        for (index, name) in PosTag::NAMES.iter().enumerate() {
+            let tag = PosTag::from_name(name).unwrap();
+            assert_eq!((tag.index(), tag.name()), (index, *name));
+            assert_eq!(PosTag::from_index(index), Some(tag));
+        }
+        assert_eq!(PosTag::from_index(PosTag::NAMES.len()), None);
+        assert_eq!(PosTag::from_name("NNX"), None);
     }
 }

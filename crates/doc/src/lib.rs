@@ -11,7 +11,10 @@
 //! was made from. Other units (code points for brat, UTF-16 for browsers) are
 //! computed at the edge with an [`OffsetIndex`].
 //!
-//! Stages implement [`Stage`], declaring the layers they read and write.
+//! Stages implement [`Stage`], declaring the layers they read and write. The
+//! stages that match words and tags by hand read a document through one
+//! [`TokenView`]: its tokens, folded words, part-of-speech tags ([`PosTag`],
+//! whose classes are its methods) and sentences.
 //!
 //! ```
 //! use attest_doc::{Article, Doc, Layer, Span};
@@ -38,6 +41,7 @@ mod offsets;
 mod span;
 mod stage;
 mod summary;
+mod token_view;
 
 pub use article::{Article, Published, PublishedError};
 pub use budget::{Budget, Canceller, Exhausted};
@@ -52,3 +56,4 @@ pub use offsets::OffsetIndex;
 pub use span::{Span, SpanError};
 pub use stage::{Stage, StageError};
 pub use summary::{CertaintySummary, Counts, SourcingSummary};
+pub use token_view::TokenView;
