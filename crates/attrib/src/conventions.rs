@@ -18,7 +18,7 @@
 //!
 //! Everything here is written English convention, not taken from the corpus.
 
-use attest_doc::{Doc, TokenKind};
+use attest_doc::{Doc, TokenKind, TokenView};
 
 use crate::features::View;
 
@@ -108,44 +108,18 @@ const NOT_SPEAKERS: &[&str] = &[
 /// The most tokens a speaker's name or a quotation's signature holds.
 const NAME_TOKENS: usize = 5;
 
-/// The tokens the patterns read, as written and folded.
-struct Words<'a> {
-    doc: &'a Doc,
+/// Whether token `index`'s folded word is one of `words`.
+fn is_one_of(tokens: &TokenView<'_>, index: usize, words: &[&str]) -> bool {
+    words.contains(&tokens.word(index))
 }
 
-impl Words<'_> {
-    fn text(&self, index: usize) -> &str {
-        self.doc
-            .tokens()
-            .get(index)
-            .map_or("", |t| self.doc.span_text(t.span))
-    }
-
-    fn lower(&self, index: usize) -> &str {
-        self.doc.folded().get(index)
-    }
-
-    fn is(&self, index: usize, words: &[&str]) -> bool {
-        words.contains(&self.lower(index))
-    }
-
-    fn kind(&self, index: usize) -> Option<TokenKind> {
-        self.doc.tokens().get(index).map(|t| t.kind)
-    }
-
-    /// Whether a line break lies between token `index` and the next one.
-    fn breaks_after(&self, index: usize) -> bool {
-        crate::tagging::breaks_after(self.doc, index)
-    }
-
-    fn negation(&self, index: usize) -> bool {
-        matches!(self.lower(index), "not" | "n't" | "n’t" | "never")
-    }
+fn negation(tokens: &TokenView<'_>, index: usize) -> bool {
+    matches!(tokens.word(index), "not" | "n't" | "n’t" | "never")
 }
 
 /// Finds the conventional attributions of a document, in text order.
 pub(crate) fn find(view: &View, doc: &Doc) -> Vec<Convention> {
-    let words = Words { doc };
+    let words = TokenView::new(doc);
     let mut out = Vec::new();
     for &sentence in &view.sentences {
         for index in sentence.0..sentence.1 {
@@ -163,19 +137,20 @@ pub(crate) fn find(view: &View, doc: &Doc) -> Vec<Convention> {
 
 /// A non-response whose verb group starts at token `start`, in a sentence
 /// ending before `end`.
-fn non_response(words: &Words, start: usize, end: usize) -> Option<Convention> {
+fn non_response(words: &TokenView<'_>, start: usize, end: usize) -> Option<Convention> {
     let skip_adverbs = |mut at: usize| {
-        while at < end && words.is(at, ADVERBS) {
+        while at < end && is_one_of(words, at, ADVERBS) {
             at += 1;
         }
         at
     };
     // "declined to comment": the cue is the verb, the content starts at "to".
     if matches!(
-        words.lower(start),
+        words.word(start),
         "declined" | "declines" | "refused" | "refuses"
-    ) && words.lower(start + 1) == "to"
-        && words.is(
+    ) && words.word(start + 1) == "to"
+        && is_one_of(
+            words,
             start + 2,
             &["comment", "respond", "discuss", "elaborate", "answer"],
         )
@@ -188,14 +163,14 @@ fn non_response(words: &Words, start: usize, end: usize) -> Option<Convention> {
             confidence: NON_RESPONSE_CONFIDENCE,
         });
     }
-    if !words.is(start, AUXILIARIES) || !words.negation(start + 1) {
+    if !is_one_of(words, start, AUXILIARIES) || !negation(words, start + 1) {
         return None;
     }
     let verb = skip_adverbs(start + 2);
-    let (cue_end, needs) = match words.lower(verb) {
+    let (cue_end, needs) = match words.word(verb) {
         "respond" | "responded" | "reply" | "replied" => {
             let to = skip_adverbs(verb + 1);
-            if words.lower(to) != "to" {
+            if words.word(to) != "to" {
                 return None;
             }
             (to + 1, None)
@@ -203,11 +178,11 @@ fn non_response(words: &Words, start: usize, end: usize) -> Option<Convention> {
         "return" | "returned" => (verb + 1, Some(MESSAGES)),
         "comment" | "commented" => {
             let on = verb + 1;
-            (if words.lower(on) == "on" { on + 1 } else { on }, None)
+            (if words.word(on) == "on" { on + 1 } else { on }, None)
         }
         "be" | "been" => {
             let reached = skip_adverbs(verb + 1);
-            if !matches!(words.lower(reached), "reached" | "contacted") {
+            if !matches!(words.word(reached), "reached" | "contacted") {
                 return None;
             }
             (reached + 1, Some(&["comment"][..]))
@@ -219,7 +194,7 @@ fn non_response(words: &Words, start: usize, end: usize) -> Option<Convention> {
         return None;
     }
     if let Some(needed) = needs
-        && !(content.0..content.1).any(|i| words.is(i, needed))
+        && !(content.0..content.1).any(|i| is_one_of(words, i, needed))
     {
         return None;
     }
@@ -234,12 +209,12 @@ fn non_response(words: &Words, start: usize, end: usize) -> Option<Convention> {
 /// Where the clause that starts at token `start` ends: at the first comma,
 /// semicolon, colon, dash or parenthesis, or before the sentence's closing
 /// punctuation.
-fn clause_end(words: &Words, start: usize, end: usize) -> usize {
+fn clause_end(words: &TokenView<'_>, start: usize, end: usize) -> usize {
     let mut at = start;
     while at < end {
-        let stops = matches!(words.lower(at), "," | ";" | ":" | "(" | ")")
+        let stops = matches!(words.word(at), "," | ";" | ":" | "(" | ")")
             || words.kind(at) == Some(TokenKind::Dash);
-        let closes = at + 1 == end && matches!(words.lower(at), "." | "!" | "?");
+        let closes = at + 1 == end && matches!(words.word(at), "." | "!" | "?");
         if stops || closes {
             break;
         }
@@ -261,14 +236,14 @@ fn name_word(text: &str) -> bool {
 
 /// "“…” ― Name": a dash right after a closing quotation mark on the same line,
 /// then a name that ends its line.
-fn signed_quotes(view: &View, words: &Words) -> Vec<Convention> {
+fn signed_quotes(view: &View, words: &TokenView<'_>) -> Vec<Convention> {
     let mut out = Vec::new();
     for dash in 1..view.tokens.len() {
         if words.kind(dash) != Some(TokenKind::Dash) || words.breaks_after(dash - 1) {
             continue;
         }
         let mark = dash - 1;
-        if !is_double_mark(words.text(mark)) {
+        if !is_double_mark(words.raw(mark)) {
             continue;
         }
         // The name: capitalised words that end their line, or end it but for
@@ -276,13 +251,13 @@ fn signed_quotes(view: &View, words: &Words) -> Vec<Convention> {
         let first = dash + 1;
         let mut at = first;
         let name_end = loop {
-            if at - first >= NAME_TOKENS || !name_word(words.text(at)) {
+            if at - first >= NAME_TOKENS || !name_word(words.raw(at)) {
                 break None;
             }
             if words.breaks_after(at) {
                 break Some(at + 1);
             }
-            if words.text(at + 1) == "." && words.breaks_after(at + 1) {
+            if words.raw(at + 1) == "." && words.breaks_after(at + 1) {
                 break Some(at + 1);
             }
             at += 1;
@@ -305,7 +280,7 @@ fn signed_quotes(view: &View, words: &Words) -> Vec<Convention> {
                 while start > 0 && !words.breaks_after(start - 1) {
                     start -= 1;
                 }
-                (start < mark && is_double_mark(words.text(start))).then_some(start)
+                (start < mark && is_double_mark(words.raw(start))).then_some(start)
             });
         if let Some(opening) = opening {
             out.push(Convention {
@@ -320,7 +295,7 @@ fn signed_quotes(view: &View, words: &Words) -> Vec<Convention> {
 }
 
 /// "NAME: words" turns of a transcript: see the module docs.
-fn transcript_turns(view: &View, words: &Words) -> Vec<Convention> {
+fn transcript_turns(view: &View, words: &TokenView<'_>) -> Vec<Convention> {
     let mut turns = Vec::new();
     for &(first_sentence, end_sentence) in &view.paragraphs {
         let start = view.sentences.get(first_sentence).map(|s| s.0);
@@ -331,22 +306,22 @@ fn transcript_turns(view: &View, words: &Words) -> Vec<Convention> {
         let (Some(start), Some(end)) = (start, end) else {
             continue;
         };
-        let name_start = if is_double_mark(words.text(start)) {
+        let name_start = if is_double_mark(words.raw(start)) {
             start + 1
         } else {
             start
         };
         let mut colon = name_start;
-        while colon < end && colon - name_start < 3 && speaker_word(words.text(colon)) {
+        while colon < end && colon - name_start < 3 && speaker_word(words.raw(colon)) {
             colon += 1;
         }
-        if colon == name_start || words.text(colon) != ":" || colon + 1 >= end {
+        if colon == name_start || words.raw(colon) != ":" || colon + 1 >= end {
             continue;
         }
-        if NOT_SPEAKERS.contains(&words.text(name_start)) {
+        if NOT_SPEAKERS.contains(&words.raw(name_start)) {
             continue;
         }
-        let speaker: Vec<&str> = (name_start..colon).map(|i| words.text(i)).collect();
+        let speaker: Vec<&str> = (name_start..colon).map(|i| words.raw(i)).collect();
         turns.push((
             speaker.join(" "),
             Convention {

@@ -1,7 +1,7 @@
 //! What the taggers see of a document: per-token facts computed once, and the
 //! feature keys of the cue tagger and of the role (source/content) tagger.
 
-use attest_doc::{Doc, Layer, PosTag, TokenKind};
+use attest_doc::{Doc, PosTag, TokenKind, TokenView};
 
 use attest_learn::{KeyMap, fnv1a64, key1, key2, key3};
 
@@ -275,23 +275,24 @@ fn suffix3(lower: &str) -> u64 {
 }
 
 impl View {
-    /// Computes the facts of every token of a segmented document.
+    /// Computes the facts of every token of a segmented document, read
+    /// through its [`TokenView`]. Words are lowercased here rather than read
+    /// folded: the model's keys hash the lowercase word as written, and
+    /// change only when it is retrained.
     pub(crate) fn new(doc: &Doc, lexicon: &Lexicon) -> View {
-        let text = doc.text();
-        let tagged = doc.has(Layer::Pos);
-        let sentences: Vec<(usize, usize)> = doc
-            .sentences()
-            .iter()
-            .map(|s| (s.tokens.start.index(), s.tokens.end.index()))
+        let view = TokenView::new(doc);
+        let sentences: Vec<(usize, usize)> = view
+            .sentence_ranges()
+            .map(|range| (range.start, range.end))
             .collect();
         let paragraphs: Vec<(usize, usize)> = doc
             .paragraphs()
             .iter()
             .map(|p| (p.sentences.start.index(), p.sentences.end.index()))
             .collect();
-        let mut sentence_of = vec![0; doc.tokens().len()];
-        let mut first = vec![false; doc.tokens().len()];
-        let mut last = vec![false; doc.tokens().len()];
+        let mut sentence_of = vec![0; view.len()];
+        let mut first = vec![false; view.len()];
+        let mut last = vec![false; view.len()];
         for (index, (start, end)) in sentences.iter().enumerate() {
             for slot in sentence_of.iter_mut().take(*end).skip(*start) {
                 *slot = index;
@@ -309,24 +310,20 @@ impl View {
                 *slot = index;
             }
         }
-        let mut tokens = Vec::with_capacity(doc.tokens().len());
+        let mut tokens = Vec::with_capacity(view.len());
         let mut lower = String::new();
-        for (index, token) in doc.tokens().iter().enumerate() {
-            let word = token.span.get(text).unwrap_or("");
+        for index in 0..view.len() {
+            let word = view.raw(index);
             lowercase_into(&mut lower, word);
             let lower = lower.as_str();
             let lemma_text = lemma(lower);
             let lower_hash = fnv1a64(lower.as_bytes());
             let lex = lexicon.get(lower_hash);
             let lemma_hash = fnv1a64(lemma_text.as_bytes());
-            let tag = if tagged {
-                doc.pos()
-                    .get(index)
-                    .and_then(|tag| u8::try_from(tag.index()).ok())
-                    .unwrap_or(NO_TAG)
-            } else {
-                NO_TAG
-            };
+            let tag = view
+                .pos(index)
+                .and_then(|tag| u8::try_from(tag.index()).ok())
+                .unwrap_or(NO_TAG);
             let sentence = sentence_of.get(index).copied().unwrap_or(0);
             tokens.push(TokenFacts {
                 lower: lower_hash,
@@ -353,7 +350,7 @@ impl View {
                     ),
                     (Flag::Comma, word == ","),
                     (Flag::Colon, word == ":"),
-                    (Flag::Punct, token.kind == TokenKind::Punct),
+                    (Flag::Punct, view.kind(index) == Some(TokenKind::Punct)),
                     (Flag::That, lower == "that"),
                     (Flag::According, lower == "according"),
                 ]
@@ -362,14 +359,14 @@ impl View {
                 .fold(0, |flags, (flag, _)| flags | 1 << flag as u16),
             });
         }
-        let mut view = View {
+        let mut facts = View {
             tokens,
             sentences,
             paragraphs,
             regions: Vec::new(),
         };
-        view.find_quotes(doc);
-        view
+        facts.find_quotes(doc);
+        facts
     }
 
     /// Marks each token with the quoted region holding it

@@ -7,7 +7,7 @@
 //! relative to that cue. One labelling per cue lets contents nest: the content of
 //! "she said" may hold another attribution whole.
 
-use attest_doc::{Attribution, AttributionKind, Doc, PosTag, Span, TokenKind};
+use attest_doc::{Attribution, AttributionKind, Doc, PosTag, Span, TokenKind, TokenView};
 
 use crate::features::{Flag, RoleContext, View};
 use attest_learn::{QuantisedModel, TransitionMask};
@@ -207,14 +207,13 @@ pub(crate) fn lead_in(
         return content;
     };
     let mark = first.0;
+    let tokens = TokenView::new(doc);
     let opens = view.tokens.get(mark).is_some_and(|t| t.quote.opens);
     let after_word = mark.checked_sub(1).is_some_and(|prev| {
-        doc.tokens().get(prev).is_some_and(|t| {
-            matches!(
-                t.kind,
-                TokenKind::Word | TokenKind::Clitic | TokenKind::Number
-            )
-        }) && view.tokens.get(prev).map(|t| t.sentence())
+        matches!(
+            tokens.kind(prev),
+            Some(TokenKind::Word | TokenKind::Clitic | TokenKind::Number)
+        ) && view.tokens.get(prev).map(|t| t.sentence())
             == view.tokens.get(mark).map(|t| t.sentence())
     });
     if cue.0 < first.1 || !opens || !after_word {
@@ -229,7 +228,7 @@ pub(crate) fn lead_in(
     while start > sentence_start {
         let index = start - 1;
         let in_source = source.is_some_and(|(a, b)| index >= a && index < b);
-        if flags.get(index).copied().unwrap_or(true) || in_source || breaks_after(doc, index) {
+        if flags.get(index).copied().unwrap_or(true) || in_source || tokens.breaks_after(index) {
             break;
         }
         start = index;
@@ -264,8 +263,9 @@ pub(crate) fn comma_content(
         return None;
     }
     let sentence_start = view.sentences.get(sentence)?.0;
+    let tokens = TokenView::new(doc);
     let mut start = comma;
-    while start > sentence_start && !breaks_after(doc, start - 1) {
+    while start > sentence_start && !tokens.breaks_after(start - 1) {
         start -= 1;
     }
     (start < comma).then_some((start, comma))
@@ -295,6 +295,7 @@ pub(crate) fn appositive_source(
     doc: &Doc,
     cue: (usize, usize),
 ) -> Option<(usize, usize)> {
+    let tokens = TokenView::new(doc);
     let word = |index: usize| doc.tokens().get(index).map(|t| doc.span_text(t.span));
     let tag = |index: usize| view.tokens.get(index).and_then(|t| t.tag());
     if tag(cue.0).is_some_and(PosTag::is_gerund) {
@@ -311,7 +312,7 @@ pub(crate) fn appositive_source(
     let mut finite_verb = false;
     loop {
         opening = opening.checked_sub(1).filter(|&at| at > sentence_start)?;
-        if closing - opening > APPOSITIVE_TOKENS + 1 || breaks_after(doc, opening) {
+        if closing - opening > APPOSITIVE_TOKENS + 1 || tokens.breaks_after(opening) {
             return None;
         }
         let text = word(opening)?;
@@ -324,7 +325,7 @@ pub(crate) fn appositive_source(
         match tag(opening) {
             Some(tag) if tag.is_finite() => finite_verb = true,
             // The verbs seen so far are the relative clause's.
-            Some(tag) if matches!(tag.name(), "WP" | "WDT") => finite_verb = false,
+            Some(tag) if tag.is_relative() => finite_verb = false,
             _ => {}
         }
         lowercase |= text.chars().next().is_some_and(char::is_lowercase);
@@ -340,7 +341,7 @@ pub(crate) fn appositive_source(
     while start > sentence_start
         && opening - start < NAME_TOKENS
         && capitalized(start - 1)
-        && !breaks_after(doc, start - 1)
+        && !tokens.breaks_after(start - 1)
     {
         start -= 1;
     }
@@ -353,19 +354,6 @@ pub(crate) fn appositive_source(
                     .is_some_and(|t| t.quote.opens || t.quote.closes)
         });
     (start < opening && opens_clause).then_some((start, cue.0))
-}
-
-/// Whether a line break lies between token `index` and the next one (or
-/// there is no next one).
-pub(crate) fn breaks_after(doc: &Doc, index: usize) -> bool {
-    let tokens = doc.tokens();
-    match (tokens.get(index), tokens.get(index + 1)) {
-        (Some(this), Some(next)) => doc
-            .text()
-            .get(this.span.byte_end()..next.span.byte_start())
-            .is_none_or(|gap| gap.contains(['\n', '\r'])),
-        _ => true,
-    }
 }
 
 /// The lemma key of a cue: its tokens' lowercase hashes folded, so that

@@ -2,7 +2,7 @@
 //! ("twenty-five", "a dozen", "three hundred thousand"), mixes ("1.2 billion"),
 //! vague amounts ("hundreds", "tens of thousands") and fractions ("two-thirds").
 
-use crate::view::View;
+use attest_doc::TokenView;
 
 /// A number read from the tokens `start..end`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -192,13 +192,13 @@ pub(crate) fn split_suffix(token: &str) -> Option<(f64, &str)> {
 /// number below 100 may go on "and a half" ("seven and a half hours").
 ///
 /// `money` says a currency symbol comes just before, which makes "5m" a million.
-pub(crate) fn parse(view: &View<'_>, i: usize, end: usize, money: bool) -> Option<Number> {
+pub(crate) fn parse(view: &TokenView<'_>, i: usize, end: usize, money: bool) -> Option<Number> {
     let mut number = parse_one(view, i, end, money)?;
     let whole = matches!(number.form, Form::Words | Form::Digits { scaled: false })
         && number.low == number.high
         && number.low.fract() == 0.0
         && number.low < 100.0;
-    let at = |k: usize| if k < end { view.l(k) } else { "" };
+    let at = |k: usize| if k < end { view.word(k) } else { "" };
     if whole
         && at(number.end) == "and"
         && matches!(at(number.end + 1), "a" | "an")
@@ -211,13 +211,16 @@ pub(crate) fn parse(view: &View<'_>, i: usize, end: usize, money: bool) -> Optio
     Some(number)
 }
 
-fn parse_one(view: &View<'_>, i: usize, end: usize, money: bool) -> Option<Number> {
+fn parse_one(view: &TokenView<'_>, i: usize, end: usize, money: bool) -> Option<Number> {
     if i >= end {
         return None;
     }
-    let lower = view.l(i);
+    let lower = view.word(i);
     if let Some(value) = digits(lower) {
-        if let Some(scale) = (i + 1 < end).then(|| scale_word(view.l(i + 1))).flatten() {
+        if let Some(scale) = (i + 1 < end)
+            .then(|| scale_word(view.word(i + 1)))
+            .flatten()
+        {
             return Some(scaled(value, scale, i + 2));
         }
         return Some(exact(value, i + 1, Form::Digits { scaled: false }));
@@ -257,11 +260,11 @@ fn scaled(value: f64, scale: f64, end: usize) -> Number {
 
 /// "hundreds", "tens of thousands", "hundreds of millions": at least twice the
 /// scale, with no upper bound (`high` is infinite): "hundreds" is at least 200.
-fn vague(view: &View<'_>, i: usize, end: usize) -> Option<Number> {
-    let mut product = plural_scale(view.l(i))?;
+fn vague(view: &TokenView<'_>, i: usize, end: usize) -> Option<Number> {
+    let mut product = plural_scale(view.word(i))?;
     let mut next = i + 1;
-    while next + 1 < end && view.l(next) == "of" {
-        match plural_scale(view.l(next + 1)) {
+    while next + 1 < end && view.word(next) == "of" {
+        match plural_scale(view.word(next + 1)) {
             Some(scale) if scale >= 1e3 => {
                 product *= scale;
                 next += 2;
@@ -280,9 +283,9 @@ fn vague(view: &View<'_>, i: usize, end: usize) -> Option<Number> {
 
 /// Spelled-out numbers with scales: "four", "twenty-five", "a dozen", "three
 /// hundred and twenty thousand", "half a million", "a third of".
-fn words(view: &View<'_>, i: usize, end: usize) -> Option<Number> {
-    let first = view.l(i);
-    let at = |k: usize| if k < end { view.l(k) } else { "" };
+fn words(view: &TokenView<'_>, i: usize, end: usize) -> Option<Number> {
+    let first = view.word(i);
+    let at = |k: usize| if k < end { view.word(k) } else { "" };
     // "a"/"an"/"half a" count only before a scale: "a dozen", "half a million".
     let (mut total, mut current, mut next) = match first {
         "a" | "an" | "one" if at(i + 2) == "of" && part_of_whole(at(i + 1)).is_some() => {
@@ -345,7 +348,7 @@ mod tests {
     fn read(text: &str) -> Option<(f64, f64, usize)> {
         let mut doc = Doc::new(Article::new("t", text));
         crate::testing::prepare(&mut doc);
-        let view = View::new(&doc);
+        let view = TokenView::new(&doc);
         parse(&view, 0, view.len(), false).map(|n| (n.low, n.high, n.end))
     }
 

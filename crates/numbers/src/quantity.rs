@@ -50,11 +50,11 @@
 //! identifying noun) unless they carry a percent or currency unit, house numbers
 //! ("10 Downing Street"), and "one"/"a" with nothing counted ("one of the").
 
-use attest_doc::{Doc, Layer, LayerError, Quantity, Span, Stage, TokenKind};
+use attest_doc::{Doc, Layer, LayerError, PosTag, Quantity, Span, Stage, TokenKind, TokenView};
 use attest_lang::{CurrencyUse, QuantityBound, WordList, listed};
 
 use crate::number::{self, Form, Number};
-use crate::view::{self, View};
+use crate::view;
 
 /// Finds quantities: numbers with their value, unit and span.
 ///
@@ -70,7 +70,7 @@ impl QuantityTagger {
 
     /// The quantities of a segmented document, in text order.
     pub fn tag(&self, doc: &Doc) -> Vec<Quantity> {
-        let view = View::new(doc);
+        let view = TokenView::new(doc);
         let mut out = Vec::new();
         for sentence in doc.sentences() {
             let (start, end) = (sentence.tokens.start.index(), sentence.tokens.end.index());
@@ -118,8 +118,8 @@ enum Bound {
 
 /// Whether a token can start a quantity at all: the cheap test that keeps the
 /// matcher off most tokens.
-fn may_start(view: &View<'_>, i: usize) -> bool {
-    let lower = view.l(i);
+fn may_start(view: &TokenView<'_>, i: usize) -> bool {
+    let lower = view.word(i);
     let Some(first) = lower.bytes().next() else {
         return false;
     };
@@ -147,7 +147,7 @@ fn may_start(view: &View<'_>, i: usize) -> bool {
 }
 
 fn candidate(
-    view: &View<'_>,
+    view: &TokenView<'_>,
     i: usize,
     sentence_start: usize,
     end: usize,
@@ -178,7 +178,9 @@ fn candidate(
             "fraction".to_string(),
         ));
     }
-    if matches!(num.form, Form::Words) && matches!(view.l(k), "one" | "a" | "an") && num.low == 1.0
+    if matches!(num.form, Form::Words)
+        && matches!(view.word(k), "one" | "a" | "an")
+        && num.low == 1.0
     {
         // "one" alone is mostly a pronoun ("one of the"); it counts only with a noun.
         let noun = counted_noun(view, num.end, end, true)?;
@@ -189,7 +191,7 @@ fn candidate(
             bound,
             num.low,
             num.high,
-            view.w(noun).to_string(),
+            view.raw(noun).to_string(),
         ));
     }
     let mut high_num: Option<Number> = None;
@@ -270,18 +272,18 @@ fn candidate(
 /// "one in five", "3 in 10": the share of a whole and the ratio's last token, when a
 /// whole number is followed by "in" and a larger whole number that is no year
 /// ("2 in 2024") and counts no time ("3 in 10 minutes").
-fn ratio_denominator(view: &View<'_>, numerator: &Number, end: usize) -> Option<(f64, usize)> {
+fn ratio_denominator(view: &TokenView<'_>, numerator: &Number, end: usize) -> Option<(f64, usize)> {
     let whole = |n: &Number| {
         n.low == n.high
             && n.low.fract() == 0.0
             && matches!(n.form, Form::Words | Form::Digits { scaled: false })
     };
-    if !whole(numerator) || numerator.end + 1 >= end || view.l(numerator.end) != "in" {
+    if !whole(numerator) || numerator.end + 1 >= end || view.word(numerator.end) != "in" {
         return None;
     }
     let denominator = number::parse(view, numerator.end + 1, end, false)?;
     let after = denominator.end;
-    let counts_time = after < end && time_unit(view.l(after)).is_some();
+    let counts_time = after < end && time_unit(view.word(after)).is_some();
     (whole(&denominator)
         && numerator.low >= 1.0
         && numerator.low < denominator.low
@@ -291,7 +293,7 @@ fn ratio_denominator(view: &View<'_>, numerator: &Number, end: usize) -> Option<
 }
 
 fn emit(
-    view: &View<'_>,
+    view: &TokenView<'_>,
     first: usize,
     last: usize,
     bound: Bound,
@@ -320,10 +322,10 @@ fn emit(
 }
 
 /// A bound or approximation before the number, and the token after it.
-fn modifier(view: &View<'_>, i: usize, end: usize) -> (Bound, usize) {
+fn modifier(view: &TokenView<'_>, i: usize, end: usize) -> (Bound, usize) {
     for phrase in attest_lang::bound_phrases() {
         let words = &phrase.words;
-        if i + words.len() < end && view.seq(i, words) {
+        if i + words.len() < end && view::reads(view, i, words) {
             let bound = match phrase.bound {
                 QuantityBound::Lower => Bound::Lower,
                 QuantityBound::Upper => Bound::Upper,
@@ -339,17 +341,17 @@ fn modifier(view: &View<'_>, i: usize, end: usize) -> (Bound, usize) {
 
 /// A currency sign or code before the number: its ISO 4217 code and the token
 /// after it.
-fn currency_prefix(view: &View<'_>, i: usize, end: usize) -> (Option<&'static str>, usize) {
+fn currency_prefix(view: &TokenView<'_>, i: usize, end: usize) -> (Option<&'static str>, usize) {
     if i >= end {
         return (None, i);
     }
-    let written = view.w(i);
+    let written = view.raw(i);
     if let Some(code) = attest_lang::currency(written, CurrencyUse::Sign)
         .or(attest_lang::currency(written, CurrencyUse::Code))
     {
         return (Some(code), i + 1);
     }
-    if view.w(i + 1) == "$"
+    if view.raw(i + 1) == "$"
         && view.glued(i)
         && let Some(code) = attest_lang::currency(written, CurrencyUse::DollarPrefix)
     {
@@ -361,14 +363,14 @@ fn currency_prefix(view: &View<'_>, i: usize, end: usize) -> (Option<&'static st
 /// The second end of a range after `at`: "to 300", "- 300", "and 300" after
 /// "between", "or three".
 fn range_end(
-    view: &View<'_>,
+    view: &TokenView<'_>,
     first: &Number,
     bound: Bound,
     currency: Option<&'static str>,
     at: usize,
     end: usize,
 ) -> Option<(Number, usize)> {
-    let joiner = view.l(at);
+    let joiner = view.word(at);
     let allowed = match joiner {
         "and" => bound == Bound::Between,
         "to" | "-" | "–" | "—" => bound != Bound::Between,
@@ -427,13 +429,13 @@ pub(crate) fn time_unit(lower: &str) -> Option<(&'static str, f64)> {
 
 /// The unit after the number, which ends at token `at`.
 fn unit_after(
-    view: &View<'_>,
+    view: &TokenView<'_>,
     num: &Number,
     currency: Option<&'static str>,
     at: usize,
     end: usize,
 ) -> Unit {
-    let at_word = |k: usize| if k < end { view.l(k) } else { "" };
+    let at_word = |k: usize| if k < end { view.word(k) } else { "" };
     let word = at_word(at);
     match word {
         "%" | "percent" | "pct" => return found("percent", at),
@@ -457,7 +459,7 @@ fn unit_after(
             || matches!(num.form, Form::Words) && num.low >= 100.0);
     let unit_at = if of { at + 1 } else { at };
     let unit_word = at_word(unit_at);
-    if let Some(code) = attest_lang::currency(view.w(unit_at), CurrencyUse::Code)
+    if let Some(code) = attest_lang::currency(view.raw(unit_at), CurrencyUse::Code)
         .or(attest_lang::currency(unit_word, CurrencyUse::Name))
     {
         return found(code, unit_at);
@@ -495,7 +497,7 @@ fn unit_after(
         };
     }
     match counted_noun(view, unit_at, end, num.low == 1.0) {
-        Some(noun) => found(view.w(noun), noun),
+        Some(noun) => found(view.raw(noun), noun),
         None => Unit::Nothing,
     }
 }
@@ -506,11 +508,11 @@ fn is_stop(lower: &str) -> bool {
 }
 
 /// A word that may name what is counted.
-fn is_noun_like(view: &View<'_>, i: usize, end: usize) -> bool {
+fn is_noun_like(view: &TokenView<'_>, i: usize, end: usize) -> bool {
     if i >= end || view.kind(i) != Some(TokenKind::Word) {
         return false;
     }
-    let lower = view.l(i);
+    let lower = view.word(i);
     if is_stop(lower) || view::month(lower).is_some() || crate::time::weekday(lower).is_some() {
         return false;
     }
@@ -520,31 +522,35 @@ fn is_noun_like(view: &View<'_>, i: usize, end: usize) -> bool {
     if number::small_word(lower).is_some() || number::scale_word(lower).is_some() {
         return false;
     }
-    !view.is_capitalized(i) || view.is_plural(i)
+    !view.starts_upper(i) || view.tag_is(i, PosTag::is_plural_noun)
 }
 
 /// The token of the noun counted after a number, if one follows at `at`.
-fn counted_noun(view: &View<'_>, at: usize, end: usize, singular: bool) -> Option<usize> {
+fn counted_noun(view: &TokenView<'_>, at: usize, end: usize, singular: bool) -> Option<usize> {
     if !is_noun_like(view, at, end) {
         return None;
     }
-    if view.is_plural(at) && !view.is_adjective(at) {
+    if view.tag_is(at, PosTag::is_plural_noun) && !view.tag_is(at, PosTag::is_adjective) {
         return Some(at);
     }
     let second_fits = is_noun_like(view, at + 1, end)
-        && (view.is_plural(at + 1) || singular)
-        && !view.is_past_form(at + 1);
-    if second_fits && (view.is_adjective(at) || (!view.is_plural(at) && view.is_plural(at + 1))) {
+        && (view.tag_is(at + 1, PosTag::is_plural_noun) || singular)
+        && !view.tag_is(at + 1, PosTag::is_past_form);
+    if second_fits
+        && (view.tag_is(at, PosTag::is_adjective)
+            || (!view.tag_is(at, PosTag::is_plural_noun)
+                && view.tag_is(at + 1, PosTag::is_plural_noun)))
+    {
         return Some(at + 1);
     }
-    if view.is_adjective(at) {
+    if view.tag_is(at, PosTag::is_adjective) {
         // "20 former crew members": an adjective and a noun before the plural.
         let third_fits = is_noun_like(view, at + 1, end)
             && is_noun_like(view, at + 2, end)
-            && view.is_plural(at + 2);
+            && view.tag_is(at + 2, PosTag::is_plural_noun);
         return third_fits.then_some(at + 2);
     }
-    if view.is_verb_form_or_adverb(at) {
+    if view.tag_is(at, view::is_verb_form_or_adverb) {
         return None;
     }
     Some(at)
@@ -564,7 +570,7 @@ fn is_capital_function_word(lower: &str) -> bool {
 /// Whether a number in digits names a thing, dates something or is a year,
 /// rather than counting.
 fn names_rather_than_counts(
-    view: &View<'_>,
+    view: &TokenView<'_>,
     first: usize,
     sentence_start: usize,
     last: usize,
@@ -573,12 +579,11 @@ fn names_rather_than_counts(
 ) -> bool {
     let prev = first.checked_sub(1).filter(|p| *p >= sentence_start);
     if let Some(p) = prev {
-        let lower = view.l(p);
+        let lower = view.word(p);
         if view::month_at(view, p).is_some() || is_identifying_noun(lower) {
             return true;
         }
         if view.is_capitalized(p)
-            && view.kind(p) == Some(TokenKind::Word)
             && !is_capital_function_word(lower)
             && crate::time::weekday(lower).is_none()
         {
@@ -588,24 +593,25 @@ fn names_rather_than_counts(
     if view::month_at(view, last).is_some() && matches!(num.form, Form::Digits { .. }) {
         return true;
     }
-    let next = view.l(last);
+    let next = view.word(last);
     if view::meridiem(next).is_some() || matches!(next, "o'clock" | "o’clock") {
         return true;
     }
     // "10 Downing Street", "1600 Pennsylvania Avenue": an address.
     if unit.is_empty()
-        && view.is_capitalized(last)
-        && (last..last + 4).any(|k| is_street_word(view.l(k)))
+        && view.starts_upper(last)
+        && (last..last + 4).any(|k| is_street_word(view.word(k)))
     {
         return true;
     }
     if num.form == (Form::Digits { scaled: false }) {
-        let written = view.l(first);
+        let written = view.word(first);
         let year_like = written.len() == 4
             && written.bytes().all(|b| b.is_ascii_digit())
             && (1500.0..=2100.0).contains(&num.low);
         if year_like
-            && !((!unit.is_empty() && view.is_plural(unit_at)) || time_unit(unit).is_some())
+            && !((!unit.is_empty() && view.tag_is(unit_at, PosTag::is_plural_noun))
+                || time_unit(unit).is_some())
         {
             return true;
         }
@@ -619,11 +625,11 @@ fn is_street_word(lower: &str) -> bool {
 }
 
 /// "aged 37", "age 37".
-fn aged(view: &View<'_>, i: usize, end: usize) -> Option<(Quantity, usize)> {
-    if !matches!(view.l(i), "aged" | "age") || i + 1 >= end {
+fn aged(view: &TokenView<'_>, i: usize, end: usize) -> Option<(Quantity, usize)> {
+    if !matches!(view.word(i), "aged" | "age") || i + 1 >= end {
         return None;
     }
-    let value = number::digits(view.l(i + 1)).filter(|v| *v >= 0.0 && *v <= 130.0)?;
+    let value = number::digits(view.word(i + 1)).filter(|v| *v >= 0.0 && *v <= 130.0)?;
     Some(emit(
         view,
         i,
@@ -639,7 +645,7 @@ fn aged(view: &View<'_>, i: usize, end: usize) -> Option<(Quantity, usize)> {
 /// commas after a name or noun ("Smith, 37, said", "the suspect, 28,"), or
 /// reached ("turned 40").
 fn bare_age(
-    view: &View<'_>,
+    view: &TokenView<'_>,
     at: usize,
     num: &Number,
     bound: Bound,
@@ -655,15 +661,15 @@ fn bare_age(
     }
     let previous = at.checked_sub(1).filter(|p| *p >= sentence_start)?;
     let digits = num.form == (Form::Digits { scaled: false });
-    let reached = matches!(view.l(previous), "turned" | "turns" | "turning" | "turn")
+    let reached = matches!(view.word(previous), "turned" | "turns" | "turning" | "turn")
         && (digits || num.form == Form::Words);
     let appositive = digits
         && previous > sentence_start
-        && view.l(previous) == ","
+        && view.word(previous) == ","
         && view.kind(previous - 1) == Some(TokenKind::Word)
-        && !is_stop(view.l(previous - 1))
-        && matches!(view.l(at + 1), "," | "." | ";")
-        && !view.l(at).contains(['.', ',']);
+        && !is_stop(view.word(previous - 1))
+        && matches!(view.word(at + 1), "," | "." | ";")
+        && !view.word(at).contains(['.', ',']);
     (reached || appositive).then(|| {
         emit(
             view,
@@ -679,16 +685,16 @@ fn bare_age(
 
 /// One token that joins a number to a word: "37-year-old", "four-year",
 /// "30-minute", "10-point", "200-300".
-fn compound(view: &View<'_>, i: usize, at: usize, end: usize) -> Option<(Quantity, usize)> {
+fn compound(view: &TokenView<'_>, i: usize, at: usize, end: usize) -> Option<(Quantity, usize)> {
     if at >= end {
         return None;
     }
-    let lower = view.l(at);
+    let lower = view.word(at);
     let mut parts = lower.split('-');
     let head = parts.next()?;
     let rest: Vec<&str> = parts.collect();
     let value = number::digits(head).or_else(|| number::small_word(head))?;
-    let prev = view.l(at.wrapping_sub(1));
+    let prev = view.word(at.wrapping_sub(1));
     if at > 0 && (view::month_at(view, at - 1).is_some() || is_identifying_noun(prev)) {
         // "September 16-19", "No. 3-A": dates and names, not amounts.
         return None;
@@ -779,7 +785,7 @@ fn compound(view: &View<'_>, i: usize, at: usize, end: usize) -> Option<(Quantit
             if number::small_word(lower).is_some() {
                 return None;
             }
-            let written = view.w(at);
+            let written = view.raw(at);
             let unit = written.split_once('-').map_or(written, |(_, w)| w);
             Some(emit(view, i, at, bound, value, value, unit.to_string()))
         }

@@ -64,14 +64,15 @@
 //!   does not exist ("February 30") is unresolved too.
 
 use attest_doc::{
-    Doc, Granularity, Layer, LayerError, Published, Span, Stage, TimeExpr, TokenKind,
+    Doc, Granularity, Layer, LayerError, PosTag, Published, Span, Stage, TimeExpr, TokenKind,
+    TokenView,
 };
 use attest_lang::{TimeWordUse, WordList, listed, time_word};
 use jiff::civil::{Date, DateTime, Weekday};
 
 use crate::number::{self, Form};
 use crate::quantity::time_unit;
-use crate::view::{self, View};
+use crate::view;
 
 /// Why an expression relative to the publication time has no value.
 pub const NO_PUBLICATION_TIME: &str =
@@ -100,7 +101,7 @@ impl TimeTagger {
 
     /// The time expressions of a segmented document, in text order.
     pub fn tag(&self, doc: &Doc) -> Vec<TimeExpr> {
-        let view = View::new(doc);
+        let view = TokenView::new(doc);
         let anchor = doc.article().published.map(Anchor::new);
         let mut out = Vec::new();
         for sentence in doc.sentences() {
@@ -262,8 +263,8 @@ impl Expr {
 }
 
 /// Cheap test that keeps the matcher off most tokens.
-fn may_start(view: &View<'_>, i: usize) -> bool {
-    let lower = view.l(i);
+fn may_start(view: &TokenView<'_>, i: usize) -> bool {
+    let lower = view.word(i);
     let Some(first) = lower.bytes().next() else {
         return false;
     };
@@ -295,11 +296,11 @@ fn may_start(view: &View<'_>, i: usize) -> bool {
         || number::small_word(head).is_some()
 }
 
-fn expression(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
+fn expression(view: &TokenView<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
     if !may_start(view, i) {
         return None;
     }
-    let lower = view.l(i);
+    let lower = view.word(i);
     if matches!(lower, "early" | "late" | "mid" | "earlier" | "later")
         && let Some(mut expr) = unmodified(view, i + 1, start, end).filter(|e| e.first == i + 1)
         && !matches!(
@@ -314,7 +315,7 @@ fn expression(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Exp
 }
 
 /// An expression without "early"/"late" before it.
-fn unmodified(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
+fn unmodified(view: &TokenView<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
     if !may_start(view, i) {
         return None;
     }
@@ -338,8 +339,8 @@ fn unmodified(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Exp
 
 /// A day, with an optional part of day: what a time of day may attach to
 /// ("at 7 p.m. on Monday", "at 7 p.m. Monday night").
-fn day_after_clock(view: &View<'_>, at: usize, start: usize, end: usize) -> Option<Expr> {
-    let at = if matches!(view.l(at), "on" | ",") {
+fn day_after_clock(view: &TokenView<'_>, at: usize, start: usize, end: usize) -> Option<Expr> {
+    let at = if matches!(view.word(at), "on" | ",") {
         at + 1
     } else {
         at
@@ -353,7 +354,7 @@ fn day_after_clock(view: &View<'_>, at: usize, start: usize, end: usize) -> Opti
 }
 
 /// After a day: a part of day or a time of day ("Monday night", "May 5 at 9 a.m.").
-fn extend_day(view: &View<'_>, expr: &mut Expr, start: usize, end: usize) {
+fn extend_day(view: &TokenView<'_>, expr: &mut Expr, start: usize, end: usize) {
     let next = expr.last + 1;
     if expr.part.is_none()
         && let Some((part, last)) = part_of_day(view, next, end)
@@ -362,7 +363,7 @@ fn extend_day(view: &View<'_>, expr: &mut Expr, start: usize, end: usize) {
         expr.last = last;
     }
     let next = expr.last + 1;
-    let at = if matches!(view.l(next), "at" | "," | "around" | "about" | "by") {
+    let at = if matches!(view.word(next), "at" | "," | "around" | "about" | "by") {
         next + 1
     } else {
         next
@@ -373,11 +374,11 @@ fn extend_day(view: &View<'_>, expr: &mut Expr, start: usize, end: usize) {
     }
 }
 
-fn part_of_day(view: &View<'_>, i: usize, end: usize) -> Option<(Part, usize)> {
+fn part_of_day(view: &TokenView<'_>, i: usize, end: usize) -> Option<(Part, usize)> {
     if i >= end {
         return None;
     }
-    let part = match view.l(i) {
+    let part = match view.word(i) {
         "morning" => Part::Morning,
         "afternoon" => Part::Afternoon,
         "evening" => Part::Evening,
@@ -388,11 +389,11 @@ fn part_of_day(view: &View<'_>, i: usize, end: usize) -> Option<(Part, usize)> {
 }
 
 /// A time of day at `i`: its hour and minute and its last token.
-fn clock(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<((i8, i8), usize)> {
+fn clock(view: &TokenView<'_>, i: usize, start: usize, end: usize) -> Option<((i8, i8), usize)> {
     if i >= end {
         return None;
     }
-    let lower = view.l(i);
+    let lower = view.word(i);
     let (hour, minute, mut last, meridiem) = if lower == "noon" {
         (12, 0, i, None)
     } else if let Some((digits, suffix)) = split_clock_suffix(lower) {
@@ -400,12 +401,12 @@ fn clock(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<((i8, i8
         (h, m, i, Some(view::meridiem(suffix)?))
     } else {
         let (h, m) = hour_minute(lower)?;
-        match view::meridiem(view.l(i + 1)).filter(|_| i + 1 < end) {
+        match view::meridiem(view.word(i + 1)).filter(|_| i + 1 < end) {
             Some(pm) => (h, m, i + 1, Some(pm)),
             None => {
                 let cue = i > start
                     && matches!(
-                        view.l(i - 1),
+                        view.word(i - 1),
                         "at" | "by"
                             | "until"
                             | "till"
@@ -435,7 +436,7 @@ fn clock(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<((i8, i8
     if !(0..=23).contains(&hour) || !(0..=59).contains(&minute) {
         return None;
     }
-    if last + 1 < end && listed(WordList::TimeZones, view.w(last + 1)) {
+    if last + 1 < end && listed(WordList::TimeZones, view.raw(last + 1)) {
         last += 1;
     }
     Some(((hour, minute), last))
@@ -489,21 +490,21 @@ fn four_digit_year(lower: &str) -> Option<i16> {
 }
 
 /// A year after a date: ", 2025" or " 2025"; its last token.
-fn year_after(view: &View<'_>, at: usize, end: usize) -> Option<(i16, usize)> {
+fn year_after(view: &TokenView<'_>, at: usize, end: usize) -> Option<(i16, usize)> {
     if at < end
-        && let Some(year) = four_digit_year(view.l(at))
+        && let Some(year) = four_digit_year(view.word(at))
     {
         return Some((year, at));
     }
-    if at + 1 < end && view.l(at) == "," {
-        return four_digit_year(view.l(at + 1)).map(|y| (y, at + 1));
+    if at + 1 < end && view.word(at) == "," {
+        return four_digit_year(view.word(at + 1)).map(|y| (y, at + 1));
     }
     None
 }
 
 /// "May 5", "May 5, 2025", "June 21st" at `i`, whose month is `month`.
-fn month_date(view: &View<'_>, i: usize, month: i8, end: usize) -> Option<Expr> {
-    let day = day_of_month(view.l(i + 1)).filter(|_| i + 1 < end)?;
+fn month_date(view: &TokenView<'_>, i: usize, month: i8, end: usize) -> Option<Expr> {
+    let day = day_of_month(view.word(i + 1)).filter(|_| i + 1 < end)?;
     if let Some((year, last)) = year_after(view, i + 2, end) {
         return Some(Expr::new(
             When::Date {
@@ -526,12 +527,12 @@ fn month_date(view: &View<'_>, i: usize, month: i8, end: usize) -> Option<Expr> 
     ))
 }
 
-fn base(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
+fn base(view: &TokenView<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
     if i >= end {
         return None;
     }
-    let lower = view.l(i);
-    let at = |k: usize| if k < end { view.l(k) } else { "" };
+    let lower = view.word(i);
+    let at = |k: usize| if k < end { view.word(k) } else { "" };
     if let Some(month) = view::month_at(view, i) {
         if let Some(date) = month_date(view, i, month, end) {
             return Some(date);
@@ -547,7 +548,7 @@ fn base(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
                 i + 1,
             ));
         }
-        let cued = i > start && time_word(view.l(i - 1), TimeWordUse::MonthCue);
+        let cued = i > start && time_word(view.word(i - 1), TimeWordUse::MonthCue);
         if cued && view.kind(i) == Some(TokenKind::Word) {
             return Some(Expr::new(
                 When::Month {
@@ -561,7 +562,7 @@ fn base(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
         }
         return None;
     }
-    if view.is_capitalized(i)
+    if view.starts_upper(i)
         && let Some(day) = weekday(lower)
     {
         // "Monday, March 2, 2026": the date written out wins over the weekday.
@@ -581,7 +582,7 @@ fn base(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
         ));
     }
     if matches!(lower, "yesterday" | "today" | "tomorrow" | "tonight")
-        && view.is_capitalized(i)
+        && view.starts_upper(i)
         && i > start
         && view.kind(i - 1) == Some(TokenKind::Word)
     {
@@ -610,7 +611,10 @@ fn base(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
         "the"
             if at(i + 1) == "weekend"
                 && i > start
-                && matches!(view.l(i - 1), "over" | "during" | "on" | "at" | "through") =>
+                && matches!(
+                    view.word(i - 1),
+                    "over" | "during" | "on" | "at" | "through"
+                ) =>
         {
             return Some(Expr::new(When::Weekend(Rel::This), i, i + 1));
         }
@@ -648,7 +652,7 @@ fn base(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
                     return Some(expr);
                 }
                 _ => {
-                    if let Some(day) = weekday(word).filter(|_| view.is_capitalized(i + 1)) {
+                    if let Some(day) = weekday(word).filter(|_| view.starts_upper(i + 1)) {
                         if rel == Rel::This {
                             When::WeekdayOfThisWeek(day)
                         } else {
@@ -775,16 +779,15 @@ fn numeric_date(lower: &str) -> Option<When> {
 
 /// Whether a four-digit number stands for a year: not money, not a count, not
 /// a name ("Windows 2000").
-fn is_year(view: &View<'_>, i: usize, start: usize, end: usize) -> bool {
+fn is_year(view: &TokenView<'_>, i: usize, start: usize, end: usize) -> bool {
     if i > start {
-        let prev = view.l(i - 1);
+        let prev = view.word(i - 1);
         if matches!(view.kind(i - 1), Some(TokenKind::Symbol))
             || matches!(prev, "no." | "#" | "number" | "route" | "room" | "flight")
         {
             return false;
         }
         if view.is_capitalized(i - 1)
-            && view.kind(i - 1) == Some(TokenKind::Word)
             && !matches!(
                 prev,
                 "in" | "since"
@@ -808,7 +811,7 @@ fn is_year(view: &View<'_>, i: usize, start: usize, end: usize) -> bool {
         }
     }
     if i + 1 < end {
-        let next = view.l(i + 1);
+        let next = view.word(i + 1);
         if matches!(
             next,
             "%" | "percent" | "people" | "men" | "women" | "children"
@@ -816,9 +819,9 @@ fn is_year(view: &View<'_>, i: usize, start: usize, end: usize) -> bool {
         {
             return false;
         }
-        if view.is_plural(i + 1)
+        if view.tag_is(i + 1, PosTag::is_plural_noun)
             && view.kind(i + 1) == Some(TokenKind::Word)
-            && !view.is_capitalized(i + 1)
+            && !view.starts_upper(i + 1)
         {
             return false;
         }
@@ -827,8 +830,8 @@ fn is_year(view: &View<'_>, i: usize, start: usize, end: usize) -> bool {
 }
 
 /// A number with a time unit: a duration, or a point in time with "ago".
-fn amount(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
-    let lower = view.l(i);
+fn amount(view: &TokenView<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
+    let lower = view.word(i);
     if let Some((head, unit)) = lower.split_once('-') {
         // "four-year term", "30-minute", but not "37-year-old".
         let count = number::digits(head).or_else(|| number::small_word(head))?;
@@ -843,8 +846,8 @@ fn amount(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
         ));
     }
     let (count, unit_at) = if matches!(lower, "a" | "an") {
-        let (unit, _) = time_unit(view.l(i + 1))?;
-        if view.l(i + 2) != "ago" || i + 2 >= end {
+        let (unit, _) = time_unit(view.word(i + 1))?;
+        if view.word(i + 2) != "ago" || i + 2 >= end {
             return None;
         }
         let _ = unit;
@@ -859,16 +862,16 @@ fn amount(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
     if unit_at >= end {
         return None;
     }
-    let (unit, factor) = time_unit(view.l(unit_at))?;
+    let (unit, factor) = time_unit(view.word(unit_at))?;
     let count = count * factor;
-    match view.l(unit_at + 1) {
+    match view.word(unit_at + 1) {
         "ago" if unit_at + 1 < end => Some(Expr::new(When::Ago { count, unit }, i, unit_at + 1)),
         "later" | "earlier" if unit_at + 1 < end => {
             Some(Expr::new(When::After { unit }, i, unit_at + 1))
         }
         "old" => None,
         _ if i > start
-            && view.l(i - 1) == "in"
+            && view.word(i - 1) == "in"
             && tense(view, i - 1, unit_at, start, end) == Tense::Future =>
         {
             Some(Expr::new(When::Ahead { count, unit }, i - 1, unit_at))
@@ -877,12 +880,12 @@ fn amount(view: &View<'_>, i: usize, start: usize, end: usize) -> Option<Expr> {
     }
 }
 
-fn tense_at(view: &View<'_>, k: usize) -> Option<Tense> {
-    let lower = view.l(k);
+fn tense_at(view: &TokenView<'_>, k: usize) -> Option<Tense> {
+    let lower = view.word(k);
     if time_word(lower, TimeWordUse::Future) {
         return Some(Tense::Future);
     }
-    if time_word(lower, TimeWordUse::Past) || view.is_past_tense(k) {
+    if time_word(lower, TimeWordUse::Past) || view.tag_is(k, PosTag::is_past_tense) {
         return Some(Tense::Past);
     }
     None
@@ -890,7 +893,7 @@ fn tense_at(view: &View<'_>, k: usize) -> Option<Tense> {
 
 /// The tense of the clause an expression sits in, from the markers within six
 /// tokens before it or, when it opens the sentence, after it.
-fn tense(view: &View<'_>, first: usize, last: usize, start: usize, end: usize) -> Tense {
+fn tense(view: &TokenView<'_>, first: usize, last: usize, start: usize, end: usize) -> Tense {
     let back = first.saturating_sub(6).max(start);
     // A future marker anywhere before wins: "will be held on May 5" has a past
     // participle nearer to the date than its "will".
@@ -913,7 +916,7 @@ fn tense(view: &View<'_>, first: usize, last: usize, start: usize, end: usize) -
 
 type Resolved = Result<(String, Granularity), (Granularity, &'static str)>;
 
-fn finish(view: &View<'_>, expr: &Expr, anchor: Option<Anchor>, tense: Tense) -> TimeExpr {
+fn finish(view: &TokenView<'_>, expr: &Expr, anchor: Option<Anchor>, tense: Tense) -> TimeExpr {
     let span = view
         .bytes(expr.first, expr.last)
         .and_then(|(s, e)| Span::try_new(s, e).ok())

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 use attest_doc::{
     Article, Attribution, AttributionKind, Doc, LayerError, SourceKind, Span, Stage, StanceLabel,
-    from_serde_name,
+    TokenView, from_serde_name,
 };
 use serde::Serialize;
 
@@ -831,9 +831,9 @@ fn score_article(article: &GoldArticle, doc: &Doc, report: &mut SourcesReport) {
 
 /// Token Jaccard overlap of two spans.
 fn jaccard(doc: &Doc, a: Span, b: Span) -> f64 {
-    let tokens = doc.tokens();
-    let ta = crate::words::tokens_in(tokens, a);
-    let tb = crate::words::tokens_in(tokens, b);
+    let view = TokenView::new(doc);
+    let ta = view.tokens_in(a);
+    let tb = view.tokens_in(b);
     let inter = ta.end.min(tb.end).saturating_sub(ta.start.max(tb.start));
     let union = ta.len() + tb.len() - inter;
     if union == 0 {

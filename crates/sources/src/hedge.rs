@@ -25,13 +25,15 @@
 
 use std::collections::BTreeSet;
 
-use attest_doc::{Doc, Hedge, Layer, LayerError, SourceKind, Span, Stage, TokenKind};
+use attest_doc::{
+    Doc, Hedge, Layer, LayerError, PosTag, SourceKind, Span, Stage, TokenKind, TokenView,
+};
 use attest_lang::{HedgeUse, hedge_word};
 use attest_learn::ModelError;
 
 use crate::classifier::{Classifier, Features, Names, overrule};
 use crate::lexicon::is_be;
-use crate::words::View;
+use crate::words::is_break;
 
 /// The kind of the hedge model's file.
 pub const MODEL_KIND: [u8; 4] = *b"HDG1";
@@ -81,7 +83,7 @@ impl HedgeFinder {
         let Some(model) = &self.model else {
             return find_hedges(doc);
         };
-        let view = View::new(doc);
+        let view = TokenView::new(doc);
         let context = Context::new(doc, &view);
         let accepted = candidates(&view, model.vocabulary())
             .into_iter()
@@ -131,7 +133,7 @@ struct Candidate {
     rule: bool,
 }
 
-fn candidates(view: &View<'_>, triggers: &BTreeSet<String>) -> Vec<Candidate> {
+fn candidates(view: &TokenView<'_>, triggers: &BTreeSet<String>) -> Vec<Candidate> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < view.len() {
@@ -161,7 +163,7 @@ fn candidates(view: &View<'_>, triggers: &BTreeSet<String>) -> Vec<Candidate> {
 /// The hedges the model accepted, each run of them with at most one word
 /// between two joined into one cue: "almost certainly", "unclear whether" and
 /// "might be expected" are each one hedge of one clause.
-fn joined(view: &View<'_>, accepted: impl IntoIterator<Item = Candidate>) -> Vec<Candidate> {
+fn joined(view: &TokenView<'_>, accepted: impl IntoIterator<Item = Candidate>) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = Vec::new();
     for candidate in accepted {
         if let Some(last) = out.last_mut() {
@@ -199,7 +201,7 @@ struct Context {
 }
 
 impl Context {
-    fn new(doc: &Doc, view: &View<'_>) -> Context {
+    fn new(doc: &Doc, view: &TokenView<'_>) -> Context {
         let mut kind_of = vec![None; doc.attributions().len()];
         for source in doc.sources() {
             for id in &source.attributions {
@@ -254,7 +256,12 @@ impl Context {
 }
 
 /// What the model reads of one candidate.
-fn features(view: &View<'_>, context: &Context, candidate: &Candidate, out: &mut impl Features) {
+fn features(
+    view: &TokenView<'_>,
+    context: &Context,
+    candidate: &Candidate,
+    out: &mut impl Features,
+) {
     let (start, end) = (candidate.start, candidate.end);
     let word = view.word(start);
     out.add(&["bias"]);
@@ -284,11 +291,11 @@ fn features(view: &View<'_>, context: &Context, candidate: &Candidate, out: &mut
         out.add(&[joint, word, "_", other]);
     }
     out.add(&["w_p1_n1=", word, "_", p1, "_", n1]);
-    if let Some(tag) = view.tag(start) {
+    if let Some(tag) = view.pos(start).map(PosTag::name) {
         out.add(&["pos=", tag]);
         out.add(&["w_pos=", word, "_", tag]);
     }
-    if let Some(tag) = after(1).and_then(|i| view.tag(i)) {
+    if let Some(tag) = after(1).and_then(|i| view.pos(i)).map(PosTag::name) {
         out.add(&["n1pos=", tag]);
     }
     if context.if_before.get(start).copied().unwrap_or(false) {
@@ -335,7 +342,7 @@ pub fn training_examples(
     hedges: &[Span],
     triggers: &BTreeSet<String>,
 ) -> Vec<(Vec<String>, u16)> {
-    let view = View::new(doc);
+    let view = TokenView::new(doc);
     let context = Context::new(doc, &view);
     candidates(&view, triggers)
         .into_iter()
@@ -364,7 +371,7 @@ pub fn triggers<'a>(labelled: impl IntoIterator<Item = (&'a Doc, &'a [Span])>) -
     // (in a labelled cue, anywhere), per word.
     let mut counts: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
     for (doc, cues) in labelled {
-        let view = View::new(doc);
+        let view = TokenView::new(doc);
         let mut in_cue = vec![false; view.len()];
         for i in view.tokens_of(cues) {
             in_cue[i] = true;
@@ -397,7 +404,7 @@ pub(crate) fn is_hedge_adverb(word: &str) -> bool {
 }
 
 /// The token range of a hedge cue starting at `i`, if one starts there.
-fn cue_at(view: &View<'_>, i: usize) -> Option<(usize, usize, bool)> {
+fn cue_at(view: &TokenView<'_>, i: usize) -> Option<(usize, usize, bool)> {
     let word = view.word(i);
     if is_hedge_adverb(word) {
         return Some((i, i + 1, false));
@@ -448,7 +455,7 @@ fn cue_at(view: &View<'_>, i: usize) -> Option<(usize, usize, bool)> {
 
 /// The hedges of `doc` by the rules alone, in text order.
 pub fn find_hedges(doc: &Doc) -> Vec<Hedge> {
-    let view = View::new(doc);
+    let view = TokenView::new(doc);
     let reported: Vec<Span> = doc
         .attributions()
         .iter()
@@ -486,7 +493,7 @@ pub fn find_hedges(doc: &Doc) -> Vec<Hedge> {
 }
 
 /// The clause a cue at `start..end` hedges.
-fn scope_of(view: &View<'_>, start: usize, end: usize, phrase: bool) -> Option<Span> {
+fn scope_of(view: &TokenView<'_>, start: usize, end: usize, phrase: bool) -> Option<Span> {
     let sentence = view.sentence_of(start);
     let mut from = (sentence.start..start)
         .rev()
@@ -497,17 +504,17 @@ fn scope_of(view: &View<'_>, start: usize, end: usize, phrase: bool) -> Option<S
         .unwrap_or(sentence.end);
     if phrase {
         // "according to reports" at a clause edge is not part of what it hedges.
-        let rest_is_closing = (end..to).all(|k| view.is_break(k));
+        let rest_is_closing = (end..to).all(|k| is_break(view, k));
         if rest_is_closing {
             to = start;
-        } else if (from..start).all(|k| view.is_break(k)) {
+        } else if (from..start).all(|k| is_break(view, k)) {
             from = end;
         }
     }
-    while from < to && view.is_break(from) {
+    while from < to && is_break(view, from) {
         from += 1;
     }
-    while to > from && view.is_break(to - 1) {
+    while to > from && is_break(view, to - 1) {
         to -= 1;
     }
     if from >= to {
@@ -519,7 +526,7 @@ fn scope_of(view: &View<'_>, start: usize, end: usize, phrase: bool) -> Option<S
 /// Whether token `k` closes the clause before it: a semicolon or a dash, or a
 /// comma before a word that opens another clause or an appositive ("…, and the
 /// mayor resigned", "…, a deal that…").
-fn clause_ends_before(view: &View<'_>, k: usize) -> bool {
+fn clause_ends_before(view: &TokenView<'_>, k: usize) -> bool {
     match view.kind(k) {
         Some(TokenKind::Dash) => true,
         _ if view.word(k) == ";" => true,
@@ -746,7 +753,7 @@ mod tests {
     fn accepted_candidates_a_word_apart_are_one_cue() {
         let text = "The dam will almost certainly hold, but it might be expected to leak, and may, in time, crack.";
         let doc = doc_with(text, Vec::new());
-        let view = View::new(&doc);
+        let view = TokenView::new(&doc);
         let at = |word: &str| (0..view.len()).find(|&i| view.word(i) == word).unwrap();
         let single = |i: usize| Candidate {
             start: i,

@@ -72,7 +72,7 @@
 
 use attest_doc::{
     AttributionId, ClusterId, Doc, Entity, EntityLabel, Gender, Layer, LayerError, Merge,
-    MergeReason, PosTag, Source, SourceKind, Span, Stage, TokenKind,
+    MergeReason, PosTag, Source, SourceKind, Span, Stage, TokenKind, TokenView,
 };
 use attest_lang::{WordList, listed};
 use attest_learn::ModelError;
@@ -89,7 +89,6 @@ use crate::lexicon::{
     is_public_body_word, names_kind_of, title_noun,
 };
 use crate::link::{Anaphor, Candidate, Choice};
-use crate::words::{View, tokens_in};
 
 /// How far back (in mentions, or in names and entities for the rules that
 /// join them) an antecedent is looked for: far more than any news article needs, and a bound that keeps
@@ -367,7 +366,7 @@ pub(crate) fn pronoun_choices(doc: &Doc) -> (Vec<Choice>, Vec<String>) {
 /// Resolves the sources of `doc`, linking pronouns with `links` when given,
 /// and keeping each pronoun's candidates when `keep_choices`.
 fn resolve_counted(doc: &Doc, links: Option<&Classifier>, keep_choices: bool) -> Resolved {
-    let view = View::new(doc);
+    let view = TokenView::new(doc);
     let mut state = State {
         links,
         choices: keep_choices.then(Vec::new),
@@ -414,7 +413,7 @@ fn resolve_counted(doc: &Doc, links: Option<&Classifier>, keep_choices: bool) ->
         let source_tokens: Vec<usize> = attribution
             .source
             .iter()
-            .flat_map(|span| tokens_in(view.tokens, *span))
+            .flat_map(|span| view.tokens_in(*span))
             .collect();
         if source_tokens.is_empty() || is_hedge_cue(&view, attribution) {
             continue;
@@ -489,11 +488,11 @@ fn resolve_counted(doc: &Doc, links: Option<&Classifier>, keep_choices: bool) ->
 /// Whether a sourceless attribution's cue is a question put to someone ("When
 /// asked whether…", "Asked about…"): the reporter asks, an implicit source, and
 /// the speaker before is not the one asking.
-fn is_question_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool {
+fn is_question_cue(view: &TokenView<'_>, attribution: &attest_doc::Attribution) -> bool {
     attribution
         .cue
         .iter()
-        .flat_map(|span| tokens_in(view.tokens, *span))
+        .flat_map(|span| view.tokens_in(*span))
         .map(|k| view.word(k))
         .find(|w| *w != "when")
         .is_some_and(|w| w.eq_ignore_ascii_case("asked"))
@@ -503,7 +502,7 @@ fn is_question_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bo
 /// "according to"): only such a cue can continue the speaker before it. A
 /// passive ("was criticized"), a noun ("criticism of") or an appearance
 /// ("seems") has no speaker to continue.
-fn is_speaking_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool {
+fn is_speaking_cue(view: &TokenView<'_>, attribution: &attest_doc::Attribution) -> bool {
     let cue = view.tokens_of(&attribution.cue);
     let be_at = |k: usize| is_be(view.word(k));
     // A verb of its own: "were" in "there were complaints" is none.
@@ -519,8 +518,8 @@ fn is_speaking_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bo
         be_at(k)
             && cue[at + 1..]
                 .iter()
-                .find(|&&j| !view.pos(j).is_some_and(PosTag::is_adverb))
-                .is_some_and(|&j| view.pos(j).is_some_and(PosTag::is_past_participle))
+                .find(|&&j| !view.tag_is(j, PosTag::is_adverb))
+                .is_some_and(|&j| view.tag_is(j, PosTag::is_past_participle))
     });
     let seeming = cue.iter().any(|&k| {
         matches!(
@@ -553,7 +552,7 @@ fn is_speaking_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bo
 /// Whether the attribution's cue is only a hedge adverb ("reportedly", "was
 /// reportedly"): such a statement names no speaker, and a source span beside
 /// it is the subject of what is reported, not who reports it.
-fn is_hedge_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool {
+fn is_hedge_cue(view: &TokenView<'_>, attribution: &attest_doc::Attribution) -> bool {
     let mut words = view
         .tokens_of(&attribution.cue)
         .into_iter()
@@ -563,11 +562,11 @@ fn is_hedge_cue(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool 
 }
 
 /// Whether an attribution is delivered as a social-media post.
-fn is_social(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool {
+fn is_social(view: &TokenView<'_>, attribution: &attest_doc::Attribution) -> bool {
     let cue: Vec<usize> = attribution
         .cue
         .iter()
-        .flat_map(|span| tokens_in(view.tokens, *span))
+        .flat_map(|span| view.tokens_in(*span))
         .collect();
     if cue.iter().any(|&i| is_posting_verb(view.word(i))) {
         return true;
@@ -584,7 +583,7 @@ fn is_social(view: &View<'_>, attribution: &attest_doc::Attribution) -> bool {
             attribution
                 .source
                 .iter()
-                .flat_map(|span| tokens_in(view.tokens, *span)),
+                .flat_map(|span| view.tokens_in(*span)),
         );
     window.into_iter().any(|i| is_platform(view.raw(i)))
 }
@@ -598,7 +597,7 @@ struct State<'v, 'a> {
     attribution: usize,
     /// The source of the attribution resolved last.
     last_speaker: Option<usize>,
-    view: &'v View<'a>,
+    view: &'v TokenView<'a>,
     names: Vec<Name>,
     /// How many of `names` were read from the entity layer (in text order);
     /// the rest were added for source phrases.
@@ -833,7 +832,9 @@ impl<'v, 'a> State<'v, 'a> {
             self.view.span(from),
             to.checked_sub(1).and_then(|k| self.view.span(k)),
         ) {
-            (Some(a), Some(b)) if from < to => a.cover(b).get(self.view.text).unwrap_or("").into(),
+            (Some(a), Some(b)) if from < to => {
+                a.cover(b).get(self.view.text()).unwrap_or("").into()
+            }
             _ => String::new(),
         }
     }
@@ -844,7 +845,7 @@ impl<'v, 'a> State<'v, 'a> {
         let view = self.view;
         let mut mentions: Vec<(std::ops::Range<usize>, EntityLabel, Option<ClusterId>)> = entities
             .iter()
-            .map(|e| (tokens_in(view.tokens, e.span), e.label, Some(e.cluster)))
+            .map(|e| (view.tokens_in(e.span), e.label, Some(e.cluster)))
             .collect();
         mentions.extend(
             self.company_names(&mentions)
@@ -889,7 +890,7 @@ impl<'v, 'a> State<'v, 'a> {
             let widens = |k: usize| {
                 view.kind(k) == Some(TokenKind::Word)
                     && view.is_capitalized(k)
-                    && !view.is_function_word(k)
+                    && !view.tag_is(k, PosTag::is_function_word)
                     && honorific(view.raw(k)).is_none()
                     && !is_name_stopword(view.raw(k))
             };
@@ -899,7 +900,10 @@ impl<'v, 'a> State<'v, 'a> {
             let title_case = *headline.entry(sentence.start).or_insert_with(|| {
                 let words: Vec<usize> = sentence
                     .clone()
-                    .filter(|&k| view.kind(k) == Some(TokenKind::Word) && !view.is_function_word(k))
+                    .filter(|&k| {
+                        view.kind(k) == Some(TokenKind::Word)
+                            && !view.tag_is(k, PosTag::is_function_word)
+                    })
                     .collect();
                 words.len() >= 3 && words.iter().all(|&k| view.is_capitalized(k))
             });
@@ -1211,9 +1215,7 @@ impl<'v, 'a> State<'v, 'a> {
                             )
                             // "a report by the firm Greyfin Labs" is the report's.
                             && !(part.start..n.start).any(|k| {
-                                self.view
-                                    .tag(k)
-                                    .is_some_and(|t| matches!(t, "IN" | "TO"))
+                                self.view.tag_is(k, PosTag::is_preposition)
                             })))
                 {
                     title_prefix = Some(part.start..n.start);
@@ -2018,7 +2020,7 @@ impl<'v, 'a> State<'v, 'a> {
                 continue;
             }
             let at_token = view
-                .tokens
+                .tokens()
                 .partition_point(|t| t.span.byte_start() < position);
             let opening = view.sentence_of(at_token).start;
             candidates.push(Candidate {
@@ -2039,8 +2041,7 @@ impl<'v, 'a> State<'v, 'a> {
                 mentions: r.positions.range(..at).rev().take(4).count(),
                 sentences_back: here.saturating_sub(view.sentence_index(at_token)),
                 subject: at_token - opening <= 12
-                    && !(opening..at_token)
-                        .any(|k| view.pos(k).is_some_and(PosTag::is_verb_or_modal)),
+                    && !(opening..at_token).any(|k| view.tag_is(k, PosTag::is_verb_or_modal)),
                 voice: !person && voice,
                 rule: Some(referent) == rule,
             });
@@ -2124,7 +2125,7 @@ impl<'v, 'a> State<'v, 'a> {
                 && between.len() <= 12
                 && !between
                     .clone()
-                    .any(|k| view.pos(k).is_some_and(PosTag::is_verb_or_modal)))
+                    .any(|k| view.tag_is(k, PosTag::is_verb_or_modal)))
             .then_some((a, b))
         })?;
         let (one, other) = (first.referent?, second.referent?);
@@ -2164,7 +2165,7 @@ impl<'v, 'a> State<'v, 'a> {
         if view.word(head) == "," {
             head = head.checked_sub(1).filter(|&k| k >= floor)?;
         }
-        if !view.pos(head).is_some_and(PosTag::is_noun) {
+        if !view.tag_is(head, PosTag::is_noun) {
             return None;
         }
         if let Some(name) = self.name_at(head) {
@@ -2173,7 +2174,7 @@ impl<'v, 'a> State<'v, 'a> {
         let mut start = head;
         while start > floor
             && head - start < 8
-            && view.pos(start - 1).is_some_and(|t| {
+            && view.tag_is(start - 1, |t| {
                 t.is_noun() || t.is_adjective() || t.is_determiner() || t.is_number()
             })
         {
@@ -2196,7 +2197,7 @@ impl<'v, 'a> State<'v, 'a> {
         let view = self.view;
         let floor = view.sentence_of(start).start;
         let mut before = start.checked_sub(1).filter(|&k| k >= floor)?;
-        while view.pos(before).is_some_and(PosTag::is_adverb) {
+        while view.tag_is(before, PosTag::is_adverb) {
             before = before.checked_sub(1).filter(|&k| k >= floor)?;
         }
         let person_ending_at = |end: usize| {
@@ -2210,7 +2211,7 @@ impl<'v, 'a> State<'v, 'a> {
             .then_some(referent)
         };
         // "is", not the possessive "’s" of "Lee’s best seller".
-        if is_be(view.word(before)) && view.pos(before).is_some_and(PosTag::is_verb) {
+        if is_be(view.word(before)) && view.tag_is(before, PosTag::is_verb) {
             return person_ending_at(before);
         }
         if !matches!(view.word(before), "," | "of" | "from") {
@@ -2220,7 +2221,7 @@ impl<'v, 'a> State<'v, 'a> {
         (floor..before)
             .rev()
             .take(16)
-            .take_while(|&k| !view.pos(k).is_some_and(PosTag::is_verb_or_modal))
+            .take_while(|&k| !view.tag_is(k, PosTag::is_verb_or_modal))
             .filter(|&k| view.word(k) == ",")
             .find_map(person_ending_at)
     }
@@ -2826,17 +2827,16 @@ mod tests {
             .collect();
         doc.set_entities(entities).expect("the spans fit");
         if !determiners.is_empty() {
-            let tag = |name: &str| attest_doc::PosTag::from_name(name).expect("a tag");
             let tags = doc
                 .tokens()
                 .iter()
                 .map(|t| {
                     let word = t.span.get(text).unwrap_or("");
-                    tag(if determiners.contains(&word) {
-                        "DT"
+                    if determiners.contains(&word) {
+                        PosTag::Dt
                     } else {
-                        "NNP"
-                    })
+                        PosTag::Nnp
+                    }
                 })
                 .collect();
             doc.set_pos(tags).expect("one tag a token");

@@ -18,7 +18,9 @@
 //! around, and decides; where it keeps the rule's answer, the rule's evidence
 //! stands, and where it overrules it, the cue is the evidence.
 
-use attest_doc::{Attribution, AttributionId, Doc, Layer, LayerError, Stage, Stance, StanceLabel};
+use attest_doc::{
+    Attribution, AttributionId, Doc, Layer, LayerError, Stage, Stance, StanceLabel, TokenView,
+};
 use attest_learn::ModelError;
 
 use crate::classifier::{Classifier, Features, Names, overrule};
@@ -26,7 +28,7 @@ use crate::lexicon::{
     is_decline_verb, is_decline_word, is_description_stop, is_media_noun, is_negator,
     is_outlet_word, is_silence_verb, negated, priority,
 };
-use crate::words::{View, tokens_in};
+use crate::words::is_break;
 
 /// How many tokens before and after a cue can change its stance.
 const WINDOW: usize = 4;
@@ -73,7 +75,7 @@ impl StanceClassifier {
 
     /// The stance of every attribution of `doc`, in attribution order.
     pub fn classify_all(&self, doc: &Doc) -> Vec<Stance> {
-        let view = View::new(doc);
+        let view = TokenView::new(doc);
         doc.attributions()
             .iter()
             .enumerate()
@@ -121,7 +123,7 @@ impl Stage for StanceClassifier {
 /// `(attribution index, stance)`, the features the model reads, with the
 /// rules' answer among them.
 pub fn training_examples(doc: &Doc, labelled: &[(usize, StanceLabel)]) -> Vec<(Vec<String>, u16)> {
-    let view = View::new(doc);
+    let view = TokenView::new(doc);
     labelled
         .iter()
         .filter_map(|&(index, label)| {
@@ -153,7 +155,7 @@ const MODALS: &[&str] = &[
 
 /// What the model reads of one attribution.
 fn features(
-    view: &View<'_>,
+    view: &TokenView<'_>,
     attribution: &Attribution,
     rule: StanceLabel,
     out: &mut impl Features,
@@ -264,11 +266,14 @@ fn features(
     }
 }
 
-fn classify(view: &View<'_>, attribution: &Attribution) -> (StanceLabel, Vec<attest_doc::Span>) {
+fn classify(
+    view: &TokenView<'_>,
+    attribution: &Attribution,
+) -> (StanceLabel, Vec<attest_doc::Span>) {
     let mut cue: Vec<usize> = attribution
         .cue
         .iter()
-        .flat_map(|span| tokens_in(view.tokens, *span))
+        .flat_map(|span| view.tokens_in(*span))
         .collect();
     cue.sort_unstable();
     cue.dedup();
@@ -280,10 +285,10 @@ fn classify(view: &View<'_>, attribution: &Attribution) -> (StanceLabel, Vec<att
     let sentence = view.sentence_of(first);
     let before: Vec<usize> = (sentence.start.max(first.saturating_sub(WINDOW))..first)
         .rev()
-        .take_while(|&i| !view.is_break(i))
+        .take_while(|&i| !is_break(view, i))
         .collect();
     let after: Vec<usize> = ((last + 1)..sentence.end.min(last + 1 + WINDOW))
-        .take_while(|&i| !view.is_break(i))
+        .take_while(|&i| !is_break(view, i))
         .collect();
     let negators: Vec<usize> = cue
         .iter()
@@ -362,8 +367,8 @@ fn classify(view: &View<'_>, attribution: &Attribution) -> (StanceLabel, Vec<att
             let medium = attribution
                 .source
                 .iter()
-                .flat_map(|span| tokens_in(view.tokens, *span))
-                .take_while(|&i| !is_description_stop(view.word(i)) && !view.is_break(i))
+                .flat_map(|span| view.tokens_in(*span))
+                .take_while(|&i| !is_description_stop(view.word(i)) && !is_break(view, i))
                 .find(|&i| {
                     is_outlet_word(view.raw(i)) || matches!(view.word(i), "reports" | "media")
                 });

@@ -14,12 +14,11 @@
 
 use std::collections::BTreeSet;
 
-use attest_doc::{Attribution, Doc, LabelledType, SourceKind};
+use attest_doc::{Attribution, Doc, LabelledType, SourceKind, TokenView};
 
 use crate::classifier::{Classifier, Features, Names, overrule};
 use crate::lexicon::{is_org_word, is_outlet_word};
 use crate::resolve::{Resolution, Route};
-use crate::words::View;
 
 /// The kind of the source type model's file.
 pub const MODEL_KIND: [u8; 4] = *b"STY1";
@@ -30,7 +29,7 @@ const OVERRULE_MARGIN: f32 = 10.0;
 
 /// Retypes the sources of `resolution` with `model`.
 pub(crate) fn retype(doc: &Doc, resolution: &mut Resolution, model: &Classifier) {
-    let view = View::new(doc);
+    let view = TokenView::new(doc);
     let mentioned = mention_labels(doc, resolution);
     let mut sums = vec![[0f32; 5]; resolution.sources.len()];
     for (index, attribution) in doc.attributions().iter().enumerate() {
@@ -80,7 +79,7 @@ pub(crate) fn retype(doc: &Doc, resolution: &mut Resolution, model: &Classifier)
 /// `(attribution index, type)` of an attribution with a source span, the
 /// features the model reads.
 pub fn training_examples(doc: &Doc, labelled: &[(usize, LabelledType)]) -> Vec<(Vec<String>, u16)> {
-    let view = View::new(doc);
+    let view = TokenView::new(doc);
     let resolution = crate::resolve(doc);
     let mentioned = mention_labels(doc, &resolution);
     labelled
@@ -113,7 +112,7 @@ pub fn class_names() -> Vec<&'static str> {
 
 /// What the model reads of one attribution's source.
 fn features(
-    view: &View<'_>,
+    view: &TokenView<'_>,
     doc: &Doc,
     resolution: &Resolution,
     mentioned: &[BTreeSet<&'static str>],
