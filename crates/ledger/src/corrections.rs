@@ -378,26 +378,30 @@ pub(crate) struct Reading {
 
 /// Reads the [`READING_COLUMNS`] of a row.
 pub(crate) fn reading(row: &Row) -> DbResult<Reading> {
-    let correction: Option<i64> = row.get("correction")?;
-    let found = match correction {
-        Some(_) => Some(Found {
-            source_id: row.get("found_source_id")?,
-            source: row.get("found_source")?,
-            source_type: row.get("found_source_type")?,
-            kind: row.get("found_kind")?,
-            stance: row.get("found_stance")?,
-        }),
-        None => None,
-    };
     Ok(Reading {
         source_id: row.get("source_id")?,
         source: row.get("source")?,
         source_type: row.get("source_type")?,
         kind: row.get("kind")?,
         stance: row.get("stance")?,
-        correction,
-        found,
+        correction: row.get("correction")?,
+        found: found(row)?,
     })
+}
+
+/// What attest found, from the `found_` columns of [`READING_COLUMNS`],
+/// when a correction applies (a row's `correction` is not null).
+pub(crate) fn found(row: &Row) -> DbResult<Option<Found>> {
+    if row.get::<Option<i64>>("correction")?.is_none() {
+        return Ok(None);
+    }
+    Ok(Some(Found {
+        source_id: row.get("found_source_id")?,
+        source: row.get("found_source")?,
+        source_type: row.get("found_source_type")?,
+        kind: row.get("found_kind")?,
+        stance: row.get("found_stance")?,
+    }))
 }
 
 /// Per source, how many statements the corrections take from it (negative)

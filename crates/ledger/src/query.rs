@@ -709,10 +709,8 @@ pub(crate) fn search(
             let text: String = row.get("text")?;
             let marked: String = row.get("marked")?;
             let rank: f64 = row.get("rank")?;
-            let found = match row.get::<Option<i64>>("correction")? {
-                Some(_) => corrections::reading(&row)?.found,
-                None => None,
-            };
+            // A quote has no reading; `found` reads only what a correction set.
+            let found = corrections::found(&row)?;
             hits.push((
                 rank,
                 SearchHit {
