@@ -1,6 +1,7 @@
 //! Checks on the source tree itself: every Rust module opens with a `//!` comment
-//! that says what it is for, and every crate depends only on the crates
-//! ARCHITECTURE.md allows it.
+//! that says what it is for, every crate depends only on the crates
+//! ARCHITECTURE.md allows it, and the test build compiles the binary's
+//! dependencies with the binary's features.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -147,4 +148,46 @@ fn the_code_map_is_read_as_written() {
         dependencies,
         BTreeSet::from(["attest-doc".to_owned(), "attest-lang".to_owned()])
     );
+}
+
+/// Every package of a `cargo tree` listing with its features, one line each.
+fn packages_with_features(arguments: &[&str]) -> BTreeSet<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let output = std::process::Command::new(cargo)
+        .current_dir(root)
+        .args(["tree", "--offline", "--prefix", "none", "--no-dedupe"])
+        .args(["--format", "{p} [{f}]"])
+        .args(arguments)
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        output.status.success(),
+        "cargo tree {arguments:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .expect("cargo tree writes UTF-8")
+        .lines()
+        .map(|line| line.trim_end_matches(" (*)").to_owned())
+        .collect()
+}
+
+/// README's second command, `cargo test --workspace --release`, builds on the
+/// first's `cargo build --release`: a dependency the tests compile with one more
+/// feature is compiled again, with everything above it (serde_json's
+/// `float_roundtrip` alone recompiled candle). attest-cli turns on in its own
+/// dependencies what the test build adds (docs/benchmarks.md#building).
+#[test]
+fn the_test_build_compiles_the_binarys_dependencies_as_the_binary_does() {
+    let binary = packages_with_features(&["--package", "attest-cli", "--edges", "normal,build"]);
+    let tests = packages_with_features(&["--workspace", "--edges", "normal,build,dev"]);
+    let differing: Vec<&String> = binary.difference(&tests).collect();
+    assert!(
+        differing.is_empty(),
+        "the test build gives these packages other features than the binary's build, so \
+         it compiles them again; turn the features the tests add on in attest-cli's \
+         [dependencies]: {differing:#?}"
+    );
+    assert!(binary.len() > 100, "{binary:?}");
 }
