@@ -5,20 +5,9 @@ use attest_lang::identity::{identity_key, lookup_name};
 use serde::{Deserialize, Serialize};
 
 /// The part an appearance plays in a claim's travel.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Debug,
-    Serialize,
-    Deserialize,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-    strum::EnumString,
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[derive(strum::VariantArray, strum::IntoStaticStr, strum::EnumString)]
 #[strum(serialize_all = "snake_case")]
 pub enum Role {
     /// The first appearance: by publication time, then by the order the
