@@ -404,6 +404,16 @@ pub(crate) fn found(row: &Row) -> DbResult<Option<Found>> {
     }))
 }
 
+/// Each corrected attribution twice, as rows `article, sign, kind, stance`:
+/// as attest found it, counted out (`sign` -1), and as corrected, counted in
+/// (+1) unless an editor marked it as not an attribution. Summed, `sign`
+/// gives what the corrections change in a count kept at ingest; the article
+/// rows and the statistics both read it.
+pub(crate) const RECOUNTED: &str = "(SELECT k.article AS article, -1 AS sign, t.kind AS kind, \
+     t.stance AS stance FROM corrected k JOIN attributions t ON t.id = k.attribution \
+     UNION ALL SELECT k.article, 1, coalesce(k.kind, t.kind), coalesce(k.stance, t.stance) \
+     FROM corrected k JOIN attributions t ON t.id = k.attribution WHERE k.wrong = 0)";
+
 /// Per source, how many statements the corrections take from it (negative)
 /// or give it, over the articles `conditions` keeps (on `a`): a statement
 /// moves when an editor gives it another source or marks it as not an

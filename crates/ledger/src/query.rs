@@ -18,7 +18,7 @@ use crate::rows::{
 };
 use attest_lang::identity;
 
-use crate::corrections::{READ_SOURCE, READ_WRONG, READING_COLUMNS, READING_JOIN};
+use crate::corrections::{READ_SOURCE, READ_WRONG, READING_COLUMNS, READING_JOIN, RECOUNTED};
 use crate::{cells, corrections};
 
 /// Which articles a query looks at. The default looks at all of them.
@@ -277,15 +277,19 @@ pub(crate) fn source(conn: &Conn<'_>, id: i64) -> DbResult<Option<SourceRow>> {
 }
 
 /// What [`article_row`] reads of an article `a`: its attributions and direct
-/// quotes counted at ingest, less those an editor marked as not
-/// attributions, and direct quotes as corrected.
-const ARTICLE_COLUMNS: &str = "a.article_id, a.title, a.outlet, a.url, a.published, a.words, \
-     a.n_attributions - (SELECT count(*) FROM corrected k \
-     WHERE k.article = a.id AND k.wrong = 1) AS n_attributions, a.n_sources, a.n_unnamed, \
-     a.n_direct + (SELECT coalesce(sum(CASE WHEN k.wrong = 0 \
-     AND coalesce(k.kind, t.kind) = 'direct' THEN 1 ELSE 0 END \
-     - CASE WHEN t.kind = 'direct' THEN 1 ELSE 0 END), 0) FROM corrected k \
-     JOIN attributions t ON t.id = k.attribution WHERE k.article = a.id) AS n_direct, a.n_hedges";
+/// quotes counted at ingest, as its corrections leave them.
+static ARTICLE_COLUMNS: LazyLock<String> = LazyLock::new(|| {
+    let recounted = |kind: &str| {
+        format!("(SELECT coalesce(sum(m.sign), 0) FROM {RECOUNTED} m WHERE m.article = a.id{kind})")
+    };
+    format!(
+        "a.article_id, a.title, a.outlet, a.url, a.published, a.words, \
+         a.n_attributions + {} AS n_attributions, a.n_sources, a.n_unnamed, \
+         a.n_direct + {} AS n_direct, a.n_hedges",
+        recounted(""),
+        recounted(" AND m.kind = 'direct'")
+    )
+});
 
 fn article_row(row: &Row) -> DbResult<ArticleRow> {
     Ok(ArticleRow {
@@ -314,8 +318,9 @@ pub(crate) fn articles(
     conditions.params.push(limit_value(limit));
     conditions.params.push(limit_value(offset));
     let sql = format!(
-        "SELECT {ARTICLE_COLUMNS} FROM articles a {} \
+        "SELECT {} FROM articles a {} \
          ORDER BY a.published_date IS NULL, a.published_date DESC, a.id DESC LIMIT ? OFFSET ?",
+        *ARTICLE_COLUMNS,
         conditions.where_clause()
     );
     conn.rows(&sql, &conditions.params)?
@@ -339,7 +344,7 @@ pub(crate) fn by_article_id(columns: &str) -> String {
 /// its corrections leave them.
 pub(crate) fn article(conn: &Conn<'_>, id: &str) -> DbResult<Option<ArticleDetail>> {
     let found = conn.row(
-        &by_article_id(&format!("{ARTICLE_COLUMNS}, a.id, a.key")),
+        &by_article_id(&format!("{}, a.id, a.key", *ARTICLE_COLUMNS)),
         values![id],
     )?;
     let Some(found) = found else {
@@ -964,25 +969,19 @@ fn moved_by_corrections(
 ) -> DbResult<HashMap<Option<String>, Moved>> {
     let conditions = Conditions::new(filter, "a.outlet", "a.published_date");
     let sql = format!(
-        "SELECT {} AS grp, k.wrong, t.kind AS found_kind, coalesce(k.kind, t.kind) AS kind, \
-         t.stance AS found_stance, coalesce(k.stance, t.stance) AS stance FROM corrected k \
-         JOIN attributions t ON t.id = k.attribution JOIN articles a ON a.id = k.article {}",
+        "SELECT {} AS grp, m.sign, m.kind, m.stance FROM {RECOUNTED} m \
+         JOIN articles a ON a.id = m.article {}",
         group_of(by, "a."),
         conditions.where_clause()
     );
     let mut moved: HashMap<Option<String>, Moved> = HashMap::new();
     for row in conn.rows(&sql, &conditions.params)? {
-        let group = moved.entry(row.get("grp")?).or_default();
-        let found_stance: Option<String> = row.get("found_stance")?;
-        group.count(
-            &row.get::<String>("found_kind")?,
-            found_stance.as_deref(),
-            -1,
+        let stance: Option<String> = row.get("stance")?;
+        moved.entry(row.get("grp")?).or_default().count(
+            &row.get::<String>("kind")?,
+            stance.as_deref(),
+            row.get("sign")?,
         );
-        if row.get::<i64>("wrong")? == 0 {
-            let stance: Option<String> = row.get("stance")?;
-            group.count(&row.get::<String>("kind")?, stance.as_deref(), 1);
-        }
     }
     Ok(moved)
 }
