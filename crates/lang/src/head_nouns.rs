@@ -30,6 +30,15 @@ pub enum HeadNoun {
     /// Not a class: a kind of business that "the company" can stand for
     /// ("the operator", "the insurer").
     Business,
+    /// Not a class: a kind of organization that is also a person's job ("a
+    /// crane operator").
+    Job,
+    /// Not a class: a lawyer, who speaks for a client ("a lawyer for the
+    /// family").
+    Counsel,
+    /// Not a class: plural people, which can stand for two people named
+    /// together ("both men", "the candidates").
+    People,
 }
 
 use_list!(HeadNoun, "head-nouns.tsv", lowercase: true);
@@ -55,10 +64,11 @@ pub fn head_noun_class(word: &str) -> Option<HeadNoun> {
         .find(|class| class.listed(word))
 }
 
-/// Whether a lowercase noun names a kind of business, which "the company"
-/// can stand for.
-pub fn is_business(word: &str) -> bool {
-    HeadNoun::Business.listed(word)
+/// Whether a lowercase noun is listed with a use that is not a class
+/// ([`HeadNoun::Business`], [`HeadNoun::Job`], [`HeadNoun::Counsel`],
+/// [`HeadNoun::People`]).
+pub fn head_noun_is(word: &str, used_as: HeadNoun) -> bool {
+    used_as.listed(word)
 }
 
 /// Whether a lowercase noun names a kind of organization or speaker rather
@@ -88,11 +98,14 @@ mod tests {
         words.sort_unstable();
         words.dedup();
         assert_eq!(words.len(), listed, "a word is listed in two classes");
-        for word in list
-            .words(HeadNoun::Description)
-            .iter()
-            .chain(list.words(HeadNoun::Business))
-        {
+        let uses = [
+            HeadNoun::Description,
+            HeadNoun::Business,
+            HeadNoun::Job,
+            HeadNoun::Counsel,
+            HeadNoun::People,
+        ];
+        for word in uses.iter().flat_map(|used| list.words(*used)) {
             assert!(head_noun_class(word).is_some(), "{word} has no class");
         }
     }
@@ -104,6 +117,10 @@ mod tests {
         assert_eq!(head_noun_class("Company"), None);
         assert!(describes("union") && describes("officials"));
         assert!(!describes("bank"));
-        assert!(is_business("insurer") && !is_business("union"));
+        assert!(head_noun_is("insurer", HeadNoun::Business));
+        assert!(!head_noun_is("union", HeadNoun::Business));
+        assert!(head_noun_is("operator", HeadNoun::Job) && !head_noun_is("mayor", HeadNoun::Job));
+        assert!(head_noun_is("attorneys", HeadNoun::Counsel));
+        assert!(head_noun_is("nominees", HeadNoun::People));
     }
 }

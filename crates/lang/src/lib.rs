@@ -48,7 +48,7 @@ pub use abbreviations::{AbbreviationClass, abbreviation};
 pub use attributing::{AttributingKind, attributing_words};
 pub use calendar::{Month, MonthForm, month, month_abbreviations, weekday};
 pub use currencies::{CurrencyUse, currency, starts_currency};
-pub use head_nouns::{HeadNoun, describes, head_noun_class, is_business};
+pub use head_nouns::{HeadNoun, describes, head_noun_class, head_noun_is};
 pub use hedges::{HedgeUse, hedge_word};
 pub use names::{NameList, names};
 pub use organizations::{OrganizationUse, organization_word, organization_words};

@@ -74,7 +74,7 @@ use attest_doc::{
     AttributionId, ClusterId, Doc, Entity, EntityLabel, Gender, Layer, LayerError, Merge,
     MergeReason, PosTag, Source, SourceKind, Span, Stage, TokenKind, TokenView,
 };
-use attest_lang::{WordList, listed};
+use attest_lang::{WordList, head_noun_is, listed};
 use attest_learn::ModelError;
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -773,7 +773,7 @@ impl<'v, 'a> State<'v, 'a> {
                 head = Some(k);
             }
             let head = view.word(head?);
-            if is_person_job(head) {
+            if head_noun_is(head, Head::Job) {
                 return None;
             }
             head_class(head)
@@ -792,7 +792,7 @@ impl<'v, 'a> State<'v, 'a> {
         let before = |k: usize| start.checked_sub(k).map_or("", |i| view.word(i));
         if before(1) == ","
             && head_class(before(2)) == Some(Head::Organization)
-            && !is_person_job(before(2))
+            && !head_noun_is(before(2), Head::Job)
             && (3..6).any(|k| {
                 matches!(
                     before(k),
@@ -1758,11 +1758,7 @@ impl<'v, 'a> State<'v, 'a> {
                 .find(|w| head_class(w) == Some(Head::Organization))
                 .map(str::to_string);
         }
-        let counsel = view.word(stop) == "for"
-            && matches!(
-                head_word.as_str(),
-                "lawyer" | "lawyers" | "attorney" | "attorneys" | "counsel"
-            );
+        let counsel = view.word(stop) == "for" && head_noun_is(&head_word, Head::Counsel);
         // "A spokesman for Ms. Lund" speaks for her as her own words.
         let voice_of_person =
             view.word(stop) == "for" && head_class(&head_word) == Some(Head::Spokesperson);
@@ -2296,11 +2292,8 @@ impl<'v, 'a> State<'v, 'a> {
         // together are those two.
         let of_two = matches!(self.view.word(range.start), "both" | "the")
             && match description.head {
-                None => head.ends_with('s') || matches!(head.as_str(), "men" | "women"),
-                Some(_) => matches!(
-                    head.as_str(),
-                    "men" | "women" | "candidates" | "nominees" | "leaders" | "lawmakers"
-                ),
+                None => head.ends_with('s'),
+                Some(_) => head_noun_is(&head, Head::People),
             };
         if of_two && let Some((pair, _)) = self.pair_before(range.start) {
             return (pair, Route::DescriptionToName);
@@ -2424,7 +2417,8 @@ impl<'v, 'a> State<'v, 'a> {
             }
             Some(Head::Group) => (Kind::Unnamed { plural: true }, Route::Unnamed),
             // No class: head_class never gives it.
-            Some(Head::Description | Head::Business) | None => (
+            Some(Head::Description | Head::Business | Head::Job | Head::Counsel | Head::People)
+            | None => (
                 Kind::Unnamed {
                     plural: head.ends_with('s'),
                 },
@@ -2453,7 +2447,7 @@ impl<'v, 'a> State<'v, 'a> {
     /// whose name holds the noun ("the department"), else, for company nouns, the
     /// most recent company.
     fn find_organization(&self, noun: &str, at: usize) -> Option<usize> {
-        if matches!(noun, "police" | "officers" | "deputies" | "troopers") {
+        if head_class(noun) == Some(Head::Police) {
             return self.most_recent(at, |r| {
                 r.kind == Kind::Organization
                     && (r.has_word("Police")
@@ -2477,7 +2471,7 @@ impl<'v, 'a> State<'v, 'a> {
                 r.kind == Kind::Organization && r.has_word("Association")
             });
         }
-        if !attest_lang::is_business(noun) {
+        if !head_noun_is(noun, Head::Business) {
             return None;
         }
         // "The company" is not the advocacy group that criticizes it.
@@ -2595,16 +2589,6 @@ fn is_acronym_of(acronym: &str, words: &[String]) -> bool {
         && acronym.chars().all(|c| c.is_ascii_uppercase())
         && initials.len() > 1
         && initials == acronym
-}
-
-/// Organization nouns that are also people's jobs ("a crane operator", "a
-/// software developer", "a roofing contractor"): in an apposition they say
-/// nothing of the kind of the name.
-fn is_person_job(word: &str) -> bool {
-    matches!(
-        word,
-        "operator" | "developer" | "landlord" | "contractor" | "maker" | "owner"
-    )
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
