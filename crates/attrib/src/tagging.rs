@@ -466,23 +466,20 @@ pub(crate) fn kind(
 /// line break lies between two of its tokens, as PolNeAR cuts its fragments
 /// (brat shows a fragment on one line).
 pub(crate) fn token_spans(doc: &Doc, range: (usize, usize)) -> Vec<Span> {
-    let tokens = doc.tokens().get(range.0..range.1).unwrap_or_default();
-    let text = doc.text();
+    let view = TokenView::new(doc);
+    let tokens = doc.tokens();
     let mut out = Vec::new();
-    let Some(first) = tokens.first() else {
-        return out;
-    };
-    let mut start = first.span.byte_start();
-    let mut end = first.span.byte_end();
-    for token in tokens.iter().skip(1) {
-        let gap = text.get(end..token.span.byte_start()).unwrap_or("");
-        if gap.contains(['\n', '\r']) {
-            out.extend(Span::try_new_in(text, start, end).ok());
-            start = token.span.byte_start();
+    let mut first = range.0;
+    for last in range.0..range.1.min(tokens.len()) {
+        if last + 1 == range.1 || view.breaks_after(last) {
+            let (start, end) = (
+                tokens[first].span.byte_start(),
+                tokens[last].span.byte_end(),
+            );
+            out.extend(Span::try_new_in(doc.text(), start, end).ok());
+            first = last + 1;
         }
-        end = token.span.byte_end();
     }
-    out.extend(Span::try_new_in(text, start, end).ok());
     out
 }
 
