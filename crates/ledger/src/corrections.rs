@@ -14,11 +14,11 @@
 use std::sync::LazyLock;
 
 use attest_doc::{AttributionKind, SourceKind, StanceLabel, from_serde_name, serde_name};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::db::{Conn, DbResult, Row, values};
-use crate::query;
-use crate::rows::Found;
+use crate::rows::{Correction, Found, Review};
+use crate::store::by_article_id;
 
 /// The longest note a correction keeps, in characters.
 pub const MAX_NOTE_CHARS: usize = 2_000;
@@ -66,52 +66,6 @@ pub enum SourceChoice {
         #[serde(rename = "type")]
         kind: SourceKind,
     },
-}
-
-/// An editor's correction of one attribution, stored beside what attest found.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct Correction {
-    /// Its ledger id; a later correction of the same attribution wins.
-    pub id: i64,
-    /// The article id.
-    pub article: String,
-    /// The attribution's index in its article.
-    pub attribution: i64,
-    /// When it was made (RFC 3339, UTC).
-    pub created: String,
-    /// The attribution is not one.
-    pub wrong: bool,
-    /// The source's name, when the correction gives one.
-    pub source: Option<String>,
-    /// The source's type, when the correction gives one.
-    pub source_type: Option<String>,
-    /// The index of the article's source the editor picked, if one was.
-    pub source_index: Option<i64>,
-    /// The stance, when the correction gives one.
-    pub stance: Option<String>,
-    /// The kind, when the correction gives one.
-    pub kind: Option<String>,
-    /// The editor's note.
-    pub note: Option<String>,
-    /// Whether it applies to the article as stored: `false` once the article
-    /// was stored again with a different analysis that moved the
-    /// attribution's cue, so that it would now name another statement.
-    pub applies: bool,
-}
-
-/// An editor's review of a whole stored article.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct Review {
-    /// The article id.
-    pub article: String,
-    /// When it was made (RFC 3339, UTC).
-    pub created: String,
-    /// Whether it applies to the article as stored: `false` once the article
-    /// was stored again with attributions whose cues moved, which nobody
-    /// has reviewed.
-    pub applies: bool,
 }
 
 /// Why a correction was refused.
@@ -295,12 +249,9 @@ fn check_input(input: &CorrectionInput) -> Result<(), String> {
 
 /// The row id, key and id of the article `id` names, as [`crate::Ledger::article`] finds it.
 pub(crate) fn find_article(conn: &Conn<'_>, id: &str) -> DbResult<Option<(i64, String, String)>> {
-    conn.row(
-        &query::by_article_id("a.id, a.key, a.article_id"),
-        values![id],
-    )?
-    .map(|row| Ok((row.get("id")?, row.get("key")?, row.get("article_id")?)))
-    .transpose()
+    conn.row(&by_article_id("a.id, a.key, a.article_id"), values![id])?
+        .map(|row| Ok((row.get("id")?, row.get("key")?, row.get("article_id")?)))
+        .transpose()
 }
 
 /// Every correction of the article stored under `key`, oldest first, each

@@ -131,8 +131,8 @@ pub use budget::Budget;
 pub use check::CheckReport;
 pub use claims::{ClaimAppearance, ClaimArticle, ClaimFilter, ClaimLine, ClaimRow};
 pub use corrections::{
-    Correction, CorrectionInput, GoldArticle, GoldAttribution, GoldCount, MAX_NAME_CHARS,
-    MAX_NOTE_CHARS, Review, SourceChoice,
+    CorrectionInput, GoldArticle, GoldAttribution, GoldCount, MAX_NAME_CHARS, MAX_NOTE_CHARS,
+    SourceChoice,
 };
 pub use error::LedgerError;
 pub use export::{
@@ -141,8 +141,8 @@ pub use export::{
 pub use location::Location;
 pub use query::{Filter, GroupBy, Page, plain_query};
 pub use rows::{
-    ArticleAttribution, ArticleDetail, ArticleRow, ArticleSource, ArticleSpan, Cell, Counts, Found,
-    RoleSpans, SearchHit, SourceRow, Statement, StatsRow, Tabular,
+    ArticleAttribution, ArticleDetail, ArticleRow, ArticleSource, ArticleSpan, Cell, Correction,
+    Counts, Found, Review, RoleSpans, SearchHit, SourceRow, Statement, StatsRow, Tabular,
 };
 pub use schema::{OpenOptions, SCHEMA_VERSION};
 pub use store::{ArticleKey, Entry, OnConflict, Stored, content_hash};

@@ -19,6 +19,7 @@ use crate::rows::{
 use attest_lang::identity;
 
 use crate::corrections::{READ_SOURCE, READ_WRONG, READING_COLUMNS, READING_JOIN, RECOUNTED};
+use crate::store::by_article_id;
 use crate::{cells, corrections};
 
 /// Which articles a query looks at. The default looks at all of them.
@@ -327,17 +328,6 @@ pub(crate) fn articles(
         .iter()
         .map(article_row)
         .collect()
-}
-
-/// The query for `columns` of the article that the id `?1` names: the one
-/// stored under that id when the input gave it, else the first stored whose
-/// made-up id it is.
-pub(crate) fn by_article_id(columns: &str) -> String {
-    format!(
-        "SELECT {columns} FROM articles a WHERE a.key = 'id:' || ?1 \
-         UNION ALL SELECT * FROM (SELECT {columns} FROM articles a \
-         WHERE a.article_id = ?1 ORDER BY a.id LIMIT 1) AS by_article_id LIMIT 1"
-    )
 }
 
 /// One stored article by its id (see [`by_article_id`]), its attributions as

@@ -10,8 +10,6 @@ use std::sync::LazyLock;
 use attest_doc::StanceLabel;
 use serde::Serialize;
 
-use crate::corrections::{Correction, Review};
-
 /// One value of a table cell.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -551,6 +549,52 @@ pub struct Counts {
     pub quantities: i64,
     /// Time expressions.
     pub times: i64,
+}
+
+/// An editor's correction of one attribution, stored beside what attest found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Correction {
+    /// Its ledger id; a later correction of the same attribution wins.
+    pub id: i64,
+    /// The article id.
+    pub article: String,
+    /// The attribution's index in its article.
+    pub attribution: i64,
+    /// When it was made (RFC 3339, UTC).
+    pub created: String,
+    /// The attribution is not one.
+    pub wrong: bool,
+    /// The source's name, when the correction gives one.
+    pub source: Option<String>,
+    /// The source's type, when the correction gives one.
+    pub source_type: Option<String>,
+    /// The index of the article's source the editor picked, if one was.
+    pub source_index: Option<i64>,
+    /// The stance, when the correction gives one.
+    pub stance: Option<String>,
+    /// The kind, when the correction gives one.
+    pub kind: Option<String>,
+    /// The editor's note.
+    pub note: Option<String>,
+    /// Whether it applies to the article as stored: `false` once the article
+    /// was stored again with a different analysis that moved the
+    /// attribution's cue, so that it would now name another statement.
+    pub applies: bool,
+}
+
+/// An editor's review of a whole stored article.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Review {
+    /// The article id.
+    pub article: String,
+    /// When it was made (RFC 3339, UTC).
+    pub created: String,
+    /// Whether it applies to the article as stored: `false` once the article
+    /// was stored again with attributions whose cues moved, which nobody
+    /// has reviewed.
+    pub applies: bool,
 }
 
 #[cfg(test)]

@@ -45,6 +45,17 @@ impl ArticleKey {
     }
 }
 
+/// The query for `columns` of the article that the id `?1` names: the one
+/// stored under that id when the input gave it, else the first stored whose
+/// made-up id it is.
+pub(crate) fn by_article_id(columns: &str) -> String {
+    format!(
+        "SELECT {columns} FROM articles a WHERE a.key = 'id:' || ?1 \
+         UNION ALL SELECT * FROM (SELECT {columns} FROM articles a \
+         WHERE a.article_id = ?1 ORDER BY a.id LIMIT 1) AS by_article_id LIMIT 1"
+    )
+}
+
 /// The SHA-256, in hex, of an article's text and metadata other than its id:
 /// title, outlet, URL, publication time and language, each with its length, so
 /// that the same wire story run by two outlets is two articles.
