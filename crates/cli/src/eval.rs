@@ -11,7 +11,8 @@ use attest_attrib::Calibration;
 use attest_corpus::SplitLabels;
 use attest_corpus::score::{
     AttributionScorer, HedgeLabelReport, HedgeLabelScorer, Reliability, SourceLabelReport,
-    SourceLabelScorer, evaluate_attributions, evaluate_segmentation, match_attributions,
+    SourceLabelScorer, evaluate_attributions, evaluate_entities, evaluate_segmentation,
+    match_attributions,
 };
 use attest_doc::{Doc, LayerError, Limits, Stage};
 use attest_pipeline::Pipeline;
@@ -24,12 +25,40 @@ pub(crate) fn run(command: &EvalCommand) -> anyhow::Result<()> {
     match command {
         EvalCommand::Tokens(args) => tokens(args),
         EvalCommand::Attributions(args) => attributions(args),
-        EvalCommand::Entities(args) => crate::entities::evaluate(args),
+        EvalCommand::Entities(args) => entities(args),
         EvalCommand::Quantities(args) => test_set(args, TestSet::Quantities),
         EvalCommand::Times(args) => test_set(args, TestSet::Times),
         EvalCommand::Sources(args) => sources(args),
         EvalCommand::Claims(args) => claims(args),
     }
+}
+
+/// `attest eval entities DIR`: the pipeline up to the bundled entity tagger
+/// over a split, against its silver CoreNLP mentions.
+fn entities(args: &EvalArgs) -> anyhow::Result<()> {
+    let corpus =
+        Corpus::open(&args.dir).with_context(|| format!("opening {}", args.dir.display()))?;
+    let pipeline = args.model.entity_pipeline(&Limits::DEFAULT)?;
+    let report = evaluate_entities(&corpus, 20, |article| {
+        analyze(&pipeline, article).entities().to_vec()
+    })
+    .with_context(|| format!("reading {}", args.dir.display()))?;
+    let mut out = io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", with_model(&report, args)?)?;
+    } else {
+        writeln!(
+            out,
+            "Entities of {} against silver CoreNLP ({} model)",
+            args.dir.display(),
+            args.model.kind().name()
+        )?;
+        write!(out, "{report}")?;
+    }
+    if let Some(floors) = &args.floors {
+        check_floors(&mut out, floors, "entities", &report.headline())?;
+    }
+    Ok(())
 }
 
 fn claims(args: &ClaimsEvalArgs) -> anyhow::Result<()> {

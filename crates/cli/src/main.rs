@@ -5,7 +5,6 @@
 mod analysed;
 mod analyze;
 mod dataset;
-mod entities;
 mod eval;
 mod export;
 mod flags;

@@ -74,7 +74,7 @@ pub(crate) fn run(args: &TrainArgs) -> anyhow::Result<()> {
     )?;
 
     let started = Instant::now();
-    let (entity_bytes, articles) = crate::entities::train(&corpus, &tagger, args.seed)?;
+    let (entity_bytes, articles) = train_entities(&corpus, &tagger, args.seed)?;
     write_model(&args.out.join("entities.model"), &entity_bytes)?;
     writeln!(
         out,
@@ -269,12 +269,39 @@ fn attribution_examples(
     Ok(examples)
 }
 
-/// An article segmented and tagged as the pipeline does before the learned
-/// stages that follow the tagger.
-pub(crate) fn tagged_doc(
-    article: &CorpusArticle,
+/// Trains the entity model on the silver CoreNLP mentions of `corpus`, tagging the
+/// documents with `tagger`; returns the model file's bytes and how many
+/// articles it learned from.
+fn train_entities(
+    corpus: &Corpus,
     tagger: &attest_tag::Tagger,
-) -> anyhow::Result<Doc> {
+    seed: u64,
+) -> anyhow::Result<(Vec<u8>, usize)> {
+    let mut examples = Vec::with_capacity(corpus.len());
+    for article in corpus.articles() {
+        let article = article.context("reading the silver entities")?;
+        let Some(silver) = &article.silver else {
+            continue;
+        };
+        let doc = tagged_doc(&article, tagger)?;
+        let gold = attest_corpus::silver_mentions(silver)
+            .into_iter()
+            .map(|mention| (mention.span, mention.label))
+            .collect();
+        examples.push(attest_entities::TrainingExample { doc, gold });
+    }
+    let config = attest_entities::TrainConfig {
+        seed,
+        ..attest_entities::TrainConfig::default()
+    };
+    let model = attest_entities::train(&examples, &config);
+    Ok((model.to_bytes(), examples.len()))
+}
+
+/// An article segmented and tagged as the pipeline does before the learned
+/// stages that follow the tagger, so that a model learns from the features it
+/// will see.
+fn tagged_doc(article: &CorpusArticle, tagger: &attest_tag::Tagger) -> anyhow::Result<Doc> {
     let mut doc = Doc::new(Article::new(article.name.as_str(), article.text.as_str()));
     doc.set_segmentation(attest_text::segment(&article.text, &Limits::DEFAULT))
         .with_context(|| format!("segmenting {}", article.name))?;
