@@ -21,11 +21,34 @@ UTF-8 bytes.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Optional, Union
 
 from . import _attest
 from ._attest import SCHEMA, AttestError, InputError, LedgerError, ModelError
+from ._views import (
+    AnalysisModel,
+    Attribution,
+    AttributionKind,
+    Certainty,
+    Entity,
+    EntityLabel,
+    Gender,
+    Granularity,
+    Hedge,
+    Layer,
+    Merge,
+    MergeReason,
+    Quantity,
+    Quotation,
+    QuoteStatus,
+    Source,
+    SourceKind,
+    Span,
+    Stance,
+    StanceLabel,
+    Summary,
+    Time,
+)
 
 __all__ = [
     "SCHEMA",
@@ -49,6 +72,16 @@ __all__ = [
     "Certainty",
     "Summary",
     "Ledger",
+    "AnalysisModel",
+    "AttributionKind",
+    "EntityLabel",
+    "Gender",
+    "Granularity",
+    "Layer",
+    "MergeReason",
+    "QuoteStatus",
+    "SourceKind",
+    "StanceLabel",
 ]
 
 #: How many articles ``analyze_many`` hands to Rust at once: enough to keep
@@ -66,185 +99,29 @@ def _analyzer(model: str, model_dir: Optional[str]) -> _attest.Analyzer:
     return _analyzers[key]
 
 
-@dataclass(frozen=True)
-class Span:
-    """A stretch of the article text: ``doc.text[start:end] == text``."""
-
-    start: int
-    end: int
-    byte_start: int
-    byte_end: int
-    text: str
-
-    @staticmethod
-    def _of(value: Mapping[str, Any]) -> "Span":
-        return Span(
-            value["cp_start"], value["cp_end"], value["byte_start"], value["byte_end"], value["text"]
-        )
-
-    def __repr__(self) -> str:
-        return f"Span({self.start}, {self.end}, {self.text!r})"
-
-
-def _spans(values: Iterable[Mapping[str, Any]]) -> tuple[Span, ...]:
-    return tuple(Span._of(value) for value in values)
+# The views' classes are generated from the document's JSON Schema
+# (python/attest/_views.py); what they do beyond holding and reading their
+# fields is written here.
+def _span_repr(span: Span) -> str:
+    return f"Span({span.start}, {span.end}, {span.text!r})"
 
 
 def _texts(spans: tuple[Span, ...]) -> str:
     return " … ".join(span.text for span in spans)
 
 
-@dataclass(frozen=True)
-class Attribution:
-    """Who said what: ``source``, ``cue`` and ``content`` spans (PolNeAR roles).
-
-    ``kind`` is ``direct``, ``mixed``, ``indirect`` or ``according_to``;
-    ``stance`` the stance label, or None when stances were not looked for;
-    a role the article leaves out (a source for "reportedly") is empty;
-    ``hedged_by_writer`` whether a hedge of the writer's lies in the cue or
-    content ("reportedly said"), None when hedges were not looked for.
-    """
-
-    index: int
-    kind: str
-    confidence: Optional[float]
-    source: tuple[Span, ...]
-    cue: tuple[Span, ...]
-    content: tuple[Span, ...]
-    stance: Optional[str]
-    hedged_by_writer: Optional[bool]
-
-    def __repr__(self) -> str:
-        return (
-            f"Attribution(source={_texts(self.source)!r}, cue={_texts(self.cue)!r}, "
-            f"content={_texts(self.content)!r}, kind={self.kind!r}, stance={self.stance!r})"
-        )
+def _attribution_repr(attribution: Attribution) -> str:
+    return (
+        f"Attribution(source={_texts(attribution.source)!r}, cue={_texts(attribution.cue)!r}, "
+        f"content={_texts(attribution.content)!r}, kind={attribution.kind!r}, "
+        f"stance={attribution.stance!r})"
+    )
 
 
-@dataclass(frozen=True)
-class Stance:
-    """The stance of one attribution and the words that decided it."""
-
-    attribution: int
-    label: str
-    evidence: tuple[Span, ...]
-
-
-@dataclass(frozen=True)
-class Merge:
-    """A mention that joined a source named or described before it, and why
-    (``surname``, ``honorific``, ``acronym``, ``pronoun``, ... as docs/schema.md lists)."""
-
-    mention: Span
-    reason: str
-
-
-@dataclass(frozen=True)
-class Source:
-    """One canonical source of the article, with every mention of it."""
-
-    name: str
-    kind: str
-    gender: Optional[str]
-    mentions: tuple[Span, ...]
-    descriptors: tuple[Span, ...]
-    attributions: tuple[int, ...]
-    merges: tuple[Merge, ...]
-
-
-@dataclass(frozen=True)
-class Hedge:
-    """What the article asserts only on hearsay: the hedging ``cue`` and its ``scope``."""
-
-    cue: Span
-    scope: Span
-
-
-class _Spanned:
-    """A record over one span, whose text it also gives as ``.text``."""
-
-    span: Span
-
-    @property
-    def text(self) -> str:
-        return self.span.text
-
-
-@dataclass(frozen=True)
-class Entity(_Spanned):
-    """A named entity; mentions of one entity share ``cluster``."""
-
-    span: Span
-    label: str
-    cluster: int
-
-
-@dataclass(frozen=True)
-class Quotation(_Spanned):
-    """A passage between quotation marks, marks left out, and whose words it is.
-
-    ``status`` is ``attributed`` (the content of ``attribution``), ``floating``
-    (a quote paragraph continuing ``source``, the last speaker), or why no one
-    speaks it: ``title``, ``scare``, ``slogan`` or ``unattributed``.
-    ``attribution`` and ``source`` index ``Document.attributions`` and
-    ``Document.sources``.
-    """
-
-    span: Span
-    status: str
-    attribution: Optional[int]
-    source: Optional[int]
-
-
-@dataclass(frozen=True)
-class Quantity(_Spanned):
-    """A number with its unit; ``low == high`` for an exact value, None for an open bound."""
-
-    span: Span
-    low: Optional[float]
-    high: Optional[float]
-    unit: Optional[str]
-
-
-@dataclass(frozen=True)
-class Time(_Spanned):
-    """A time expression resolved to an ISO 8601 ``value``, or why it has none."""
-
-    span: Span
-    value: Optional[str]
-    granularity: Optional[str]
-    unresolved: Optional[str]
-
-
-@dataclass(frozen=True)
-class Certainty:
-    """How many statements the writer hedged: attributions, and sentences in
-    the writer's own voice (those that attribute and quote no one); each share
-    is over its own kind."""
-
-    hedged_attributions: int
-    hedged_attribution_share: float
-    writers_voice_sentences: int
-    hedged_sentences: int
-    hedged_sentence_share: float
-
-
-@dataclass(frozen=True)
-class Summary:
-    """The sourcing summary, counted as every attest output counts it."""
-
-    attributions: int
-    sources: int
-    sources_by_kind: Mapping[str, int]
-    attributions_by_source_kind: Mapping[str, int]
-    without_source: int
-    unnamed_share: float
-    direct_quotes: int
-    direct_quote_share: float
-    stances: Mapping[str, int]
-    hedges: int
-    quotations: Mapping[str, int]
-    certainty: Optional[Certainty]
+# The generated dataclasses of these two write no repr (`repr=False`): a span
+# shows its offsets and text, an attribution the text of its roles.
+setattr(Span, "__repr__", _span_repr)
+setattr(Attribution, "__repr__", _attribution_repr)
 
 
 class Document:
@@ -268,7 +145,7 @@ class Document:
         """The ``attest.document/1`` object, as ``attest analyze --format json`` writes it."""
         return json.loads(json.dumps(self._data))
 
-    def has(self, layer: str) -> bool:
+    def has(self, layer: Layer) -> bool:
         """Whether ``layer`` (``"attributions"``, ``"entities"``, ...) was looked for."""
         return layer in self._data["layers"]
 
@@ -301,7 +178,7 @@ class Document:
         return self._data["language"]
 
     @property
-    def model(self) -> str:
+    def model(self) -> AnalysisModel:
         return self._data["model"]
 
     @property
@@ -321,89 +198,43 @@ class Document:
         labels = None if stances is None else {s["attribution"]: s["label"] for s in stances}
         return self._view(
             "attributions",
-            lambda a: Attribution(
-                a["index"],
-                a["kind"],
-                a["confidence"],
-                _spans(a["source"]),
-                _spans(a["cue"]),
-                _spans(a["content"]),
-                None if labels is None else labels.get(a["index"]),
-                a["hedged_by_writer"],
-            ),
+            lambda a: Attribution._of(a, None if labels is None else labels.get(a["index"])),
         )
 
     @property
     def quotations(self) -> Optional[tuple[Quotation, ...]]:
         """Every quoted passage, with the attribution or source it belongs to, or why none."""
-        return self._view(
-            "quotations",
-            lambda q: Quotation(Span._of(q["span"]), q["status"], q["attribution"], q["source"]),
-        )
+        return self._view("quotations", Quotation._of)
 
     @property
     def stances(self) -> Optional[tuple[Stance, ...]]:
-        return self._view(
-            "stances", lambda s: Stance(s["attribution"], s["label"], _spans(s["evidence"]))
-        )
+        return self._view("stances", Stance._of)
 
     @property
     def sources(self) -> Optional[tuple[Source, ...]]:
-        def source(s: Mapping[str, Any]) -> Source:
-            mentions = _spans(s["mentions"])
-            merges = tuple(Merge(mentions[m["mention"]], m["reason"]) for m in s["merges"])
-            return Source(
-                s["name"],
-                s["kind"],
-                s["gender"],
-                mentions,
-                _spans(s["descriptors"]),
-                tuple(s["attributions"]),
-                merges,
-            )
-
-        return self._view("sources", source)
+        return self._view("sources", Source._of)
 
     @property
     def hedges(self) -> Optional[tuple[Hedge, ...]]:
-        return self._view("hedges", lambda h: Hedge(Span._of(h["cue"]), Span._of(h["scope"])))
+        return self._view("hedges", Hedge._of)
 
     @property
     def entities(self) -> Optional[tuple[Entity, ...]]:
-        return self._view(
-            "entities", lambda e: Entity(Span._of(e["span"]), e["label"], e["cluster"])
-        )
+        return self._view("entities", Entity._of)
 
     @property
     def quantities(self) -> Optional[tuple[Quantity, ...]]:
-        return self._view(
-            "quantities",
-            lambda q: Quantity(Span._of(q["span"]), q["low"], q["high"], q["unit"]),
-        )
+        return self._view("quantities", Quantity._of)
 
     @property
     def times(self) -> Optional[tuple[Time, ...]]:
-        return self._view(
-            "times",
-            lambda t: Time(Span._of(t["span"]), t["value"], t["granularity"], t["unresolved"]),
-        )
+        return self._view("times", Time._of)
 
     @property
     def summary(self) -> Optional[Summary]:
         """The sourcing summary; None when attributions were not looked for."""
         summary = self._data.get("summary")
-        if summary is None:
-            return None
-        fields = _known_fields(Summary, summary)
-        if fields["certainty"] is not None:
-            fields["certainty"] = Certainty(**_known_fields(Certainty, fields["certainty"]))
-        return Summary(**fields)
-
-
-def _known_fields(record: Any, data: Mapping[str, Any]) -> dict[str, Any]:
-    """The fields of the dataclass ``record`` from ``data``: fields a later
-    schema adds are passed over, as docs/schema.md asks."""
-    return {name: data[name] for name in record.__dataclass_fields__}
+        return None if summary is None else Summary._of(summary)
 
 
 Article = Union[str, Mapping[str, Any]]
@@ -612,7 +443,7 @@ class Ledger:
         *,
         limit: int = 20,
         offset: int = 0,
-        kind: Optional[str] = None,
+        kind: Optional[SourceKind] = None,
         name: Optional[str] = None,
         outlet: Optional[str] = None,
         since: Optional[str] = None,

@@ -31,6 +31,8 @@ mod brat;
 mod json;
 mod offsets;
 mod pretty;
+#[cfg(feature = "schema")]
+mod python;
 mod report;
 mod terminal;
 #[cfg(test)]
@@ -43,5 +45,7 @@ pub use json::{
 };
 #[cfg(feature = "schema")]
 pub use json::{document_schema, json_schema};
+#[cfg(feature = "schema")]
+pub use python::{PythonViewsError, python_views};
 pub use report::{ReportConfig, write_report};
 pub use terminal::{TerminalSafeWriter, terminal_safe};
