@@ -234,19 +234,22 @@ pub fn python_views() -> Result<String, PythonViewsError> {
             out.push_str(&alias(name, def, &values));
         }
     }
-    if let Some(layers) = schema
+    // `Document.has` takes this alias, so a schema without the list of
+    // layers fails here rather than writing a module `__init__.py` cannot import.
+    let Some(layers) = schema
         .pointer("/properties/layers/items/enum")
         .and_then(Value::as_array)
-    {
-        let values: Vec<(&str, Option<&str>)> = layers
-            .iter()
-            .filter_map(Value::as_str)
-            .map(|value| (value, None))
-            .collect();
-        let doc =
-            serde_json::json!({"description": "The name of a layer, as `Document.has` takes it."});
-        out.push_str(&alias("Layer", &doc, &values));
-    }
+    else {
+        return fail("the schema lists no layers");
+    };
+    let values: Vec<(&str, Option<&str>)> = layers
+        .iter()
+        .filter_map(Value::as_str)
+        .map(|value| (value, None))
+        .collect();
+    let doc =
+        serde_json::json!({"description": "The name of a layer, as `Document.has` takes it."});
+    out.push_str(&alias("Layer", &doc, &values));
     for class in CLASSES {
         out.push_str(&class_source(class, defs)?);
     }
