@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use arrow_array::{Array, Float64Array, Int64Array, RecordBatch, StringArray};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use parquet::record::Field;
 use serde_json::{Map, Value};
 
 mod common;
@@ -78,44 +78,37 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
-/// One cell of an Arrow column as the JSON Lines export writes it.
-fn json_cell(column: &dyn Array, row: usize) -> Value {
-    if column.is_null(row) {
-        return Value::Null;
+/// One cell of a Parquet row as the JSON Lines export writes it.
+fn json_cell(field: &Field) -> Value {
+    match field {
+        Field::Null => Value::Null,
+        Field::Long(v) => Value::from(*v),
+        Field::Double(v) => Value::from(*v),
+        Field::Str(text) => Value::from(text.as_str()),
+        other => panic!("an unexpected cell {other:?}"),
     }
-    let any = column.as_any();
-    if let Some(ints) = any.downcast_ref::<Int64Array>() {
-        return Value::from(ints.value(row));
-    }
-    if let Some(reals) = any.downcast_ref::<Float64Array>() {
-        return Value::from(reals.value(row));
-    }
-    let texts = any
-        .downcast_ref::<StringArray>()
-        .unwrap_or_else(|| panic!("an unexpected column type {:?}", column.data_type()));
-    Value::from(texts.value(row))
 }
 
 /// The rows of one Parquet file as JSON objects, and its column names.
 fn parquet_rows(path: &Path) -> (Vec<String>, Vec<Map<String, Value>>) {
     let file = fs::File::open(path).expect("the part opens");
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file).expect("a Parquet file");
-    let names: Vec<String> = builder
-        .schema()
-        .fields()
+    let reader = SerializedFileReader::new(file).expect("a Parquet file");
+    let names: Vec<String> = reader
+        .metadata()
+        .file_metadata()
+        .schema_descr()
+        .columns()
         .iter()
-        .map(|f| f.name().clone())
+        .map(|c| c.name().to_string())
         .collect();
     let mut rows = Vec::new();
-    for batch in builder.build().expect("a reader") {
-        let batch: RecordBatch = batch.expect("a record batch");
-        for row in 0..batch.num_rows() {
-            let mut object = Map::new();
-            for (name, column) in names.iter().zip(batch.columns()) {
-                object.insert(name.clone(), json_cell(column.as_ref(), row));
-            }
-            rows.push(object);
-        }
+    for row in reader.get_row_iter(None).expect("a reader") {
+        let row = row.expect("a row");
+        let object = row
+            .get_column_iter()
+            .map(|(name, field)| (name.clone(), json_cell(field)))
+            .collect();
+        rows.push(object);
     }
     (names, rows)
 }
