@@ -37,10 +37,13 @@ pub mod wordpiece;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use attest_doc::{Budget, Doc, EntityLabel, Exhausted, FoundAttribution};
+use attest_doc::{Budget, Doc, EntityLabel, Exhausted, FoundAttribution, StanceLabel};
 
 use model::Network;
-pub use model::{DISTANCE_BUCKETS, ENTITY_LABELS, EncoderConfig, FORMAT, PAIR_LABELS, ROLE_LABELS};
+pub use model::{
+    DISTANCE_BUCKETS, ENTITY_LABELS, EncoderConfig, FORMAT, HEDGE_LABELS, PAIR_LABELS, ROLE_LABELS,
+    STANCE_LABELS,
+};
 use window::Units;
 use wordpiece::Vocab;
 
@@ -128,6 +131,44 @@ pub struct Prediction {
     pub attributions: Vec<FoundAttribution>,
     /// Entity mentions, in order.
     pub entities: Vec<PredictedEntity>,
+    /// The stance scores of each attribution, in the same order; empty when
+    /// the model has no stance head.
+    pub stances: Vec<StanceScores>,
+    /// The writer's hedge cues, as token ranges in order; empty when the
+    /// model has no hedge head.
+    pub hedges: Vec<Range<usize>>,
+}
+
+/// The stance head's scores for one attribution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StanceScores {
+    /// Logits in [`STANCE_LABELS`]' order.
+    pub logits: [f32; STANCE_LABELS.len()],
+}
+
+impl StanceScores {
+    /// The probability of each stance, in [`StanceLabel::ALL`]'s order.
+    pub fn probabilities(&self) -> [f32; STANCE_LABELS.len()] {
+        let mut out = self.logits;
+        decode::log_softmax_rows(&mut out, STANCE_LABELS.len());
+        out.map(f32::exp)
+    }
+
+    /// The likeliest stance; ties go to the earlier label.
+    pub fn label(&self) -> StanceLabel {
+        let best = self
+            .logits
+            .iter()
+            .enumerate()
+            .fold((0, f32::NEG_INFINITY), |best, (i, &l)| {
+                if l > best.1 { (i, l) } else { best }
+            })
+            .0;
+        StanceLabel::ALL
+            .get(best)
+            .copied()
+            .unwrap_or(StanceLabel::Asserts)
+    }
 }
 
 /// The encoder's raw view of a document: units, windows, owners and the
@@ -145,6 +186,9 @@ pub struct Analysis {
     pub roles: Vec<f32>,
     /// Entity logits, `[tokens, 9]` row-major.
     pub entities: Vec<f32>,
+    /// Hedge logits, `[tokens, 3]` row-major; empty when the model has no
+    /// hedge head.
+    pub hedges: Vec<f32>,
     /// Encoder output of each window, `[units, hidden]` row-major.
     states: Vec<Vec<f32>>,
     /// The sentence of each token.
@@ -160,6 +204,18 @@ pub struct PairScores {
     pub cue: Range<usize>,
     /// Pair logits, `[candidates, 5]` row-major.
     pub logits: Vec<f32>,
+}
+
+/// The cue as the pair and stance heads read it.
+struct CueView {
+    /// Its window: the owner of its first token.
+    window: usize,
+    /// Every token wholly inside that window.
+    candidates: Range<usize>,
+    /// The cue's tokens in that window.
+    cue: Range<usize>,
+    /// Their mean state.
+    mean: Vec<f32>,
 }
 
 /// The environment variable that names the model directory.
@@ -269,6 +325,7 @@ impl Encoder {
             owners,
             roles: Vec::new(),
             entities: Vec::new(),
+            hedges: Vec::new(),
             states,
             sentence,
         };
@@ -279,6 +336,9 @@ impl Encoder {
             })
             .collect();
         analysis.roles = self.network.roles(rows.clone())?;
+        if self.network.config.hedge {
+            analysis.hedges = self.network.hedges(rows.clone())?.unwrap_or_default();
+        }
         analysis.entities = self.network.entities(rows)?;
         Ok(analysis)
     }
@@ -302,23 +362,14 @@ impl Encoder {
             .unwrap_or_default()
     }
 
-    /// The pair head's logits for the cue on tokens `cue`: its window is the
-    /// owner of its first token, the candidates every token wholly in it.
-    pub fn pair_scores(
-        &self,
-        analysis: &Analysis,
-        cue: Range<usize>,
-    ) -> Result<PairScores, EncoderError> {
+    /// How the heads read the cue on tokens `cue`: its window (the owner of
+    /// its first token), the tokens wholly in that window, the cue's tokens
+    /// in it, and their mean state; `None` if the cue's window is not there.
+    fn cue_view(&self, analysis: &Analysis, cue: Range<usize>) -> Option<CueView> {
         let hidden = self.network.config.hidden;
         let tokens = &analysis.units.tokens;
         let window_index = analysis.owners.get(cue.start).copied().unwrap_or(0);
-        let Some(window) = analysis.windows.get(window_index) else {
-            return Ok(PairScores {
-                candidates: 0..0,
-                cue: cue.start..cue.start,
-                logits: Vec::new(),
-            });
-        };
+        let window = analysis.windows.get(window_index)?;
         let first = tokens.partition_point(|t| t.start < window.start);
         let end = tokens.partition_point(|t| t.end <= window.end);
         let candidates = first..end.max(first);
@@ -333,6 +384,69 @@ impl Encoder {
         for m in &mut mean {
             *m /= count;
         }
+        Some(CueView {
+            window: window_index,
+            candidates,
+            cue,
+            mean,
+        })
+    }
+
+    /// The stance head's scores for the attribution whose cue is on tokens
+    /// `cue` and which has a source span or not (`sourced`); `None` when the
+    /// model has no stance head.
+    pub fn stance_scores(
+        &self,
+        analysis: &Analysis,
+        cue: Range<usize>,
+        sourced: bool,
+    ) -> Result<Option<StanceScores>, EncoderError> {
+        if !self.network.config.stance {
+            return Ok(None);
+        }
+        let mean = self
+            .cue_view(analysis, cue)
+            .map_or_else(|| vec![0.0; self.network.config.hidden], |view| view.mean);
+        let Some(logits) = self.network.stance(mean, sourced)? else {
+            return Ok(None);
+        };
+        let logits = logits
+            .try_into()
+            .map_err(|l: Vec<f32>| EncoderError::Compute(format!("{} stance logits", l.len())))?;
+        Ok(Some(StanceScores { logits }))
+    }
+
+    /// The writer's hedge cues the hedge head finds, as token ranges in
+    /// order: the contract's constrained Viterbi over the whole document.
+    /// Empty when the model has no hedge head.
+    pub fn hedge_cues(&self, analysis: &Analysis) -> Vec<Range<usize>> {
+        let width = HEDGE_LABELS.len();
+        let mut scores = analysis.hedges.clone();
+        decode::log_softmax_rows(&mut scores, width);
+        decode::runs(&decode::viterbi(&scores, width, |_| false), 1)
+    }
+
+    /// The pair head's logits for the cue on tokens `cue`: its window is the
+    /// owner of its first token, the candidates every token wholly in it.
+    pub fn pair_scores(
+        &self,
+        analysis: &Analysis,
+        cue: Range<usize>,
+    ) -> Result<PairScores, EncoderError> {
+        let hidden = self.network.config.hidden;
+        let Some(CueView {
+            window: window_index,
+            candidates,
+            cue,
+            mean,
+        }) = self.cue_view(analysis, cue.clone())
+        else {
+            return Ok(PairScores {
+                candidates: 0..0,
+                cue: cue.start..cue.start,
+                logits: Vec::new(),
+            });
+        };
         let cue_last = cue.end.saturating_sub(1).max(cue.start);
         let cue_sentence = analysis.sentence.get(cue.start).copied();
         let mut rows = Vec::with_capacity(candidates.len() * hidden);
@@ -366,6 +480,7 @@ impl Encoder {
         decode::log_softmax_rows(&mut analysis.roles, roles);
         let labels = decode::viterbi(&analysis.roles, roles, |_| false);
         let mut attributions = Vec::new();
+        let mut stances = Vec::new();
         for cue in decode::runs(&labels, 3) {
             budget.check()?;
             let confidence = decode::run_confidence(&analysis.roles, roles, &labels, &cue);
@@ -381,9 +496,13 @@ impl Encoder {
                     .map(|r| r.start + offset..r.end + offset)
                     .collect()
             };
+            let sources = shift(decode::runs(&pair_labels, 1));
+            if let Some(stance) = self.stance_scores(&analysis, cue.clone(), !sources.is_empty())? {
+                stances.push(stance);
+            }
             attributions.push(FoundAttribution {
                 cue,
-                sources: shift(decode::runs(&pair_labels, 1)),
+                sources,
                 content: shift(decode::runs(&pair_labels, 3)),
                 confidence,
             });
@@ -409,6 +528,8 @@ impl Encoder {
         Ok(Prediction {
             attributions,
             entities,
+            stances,
+            hedges: self.hedge_cues(&analysis),
         })
     }
 }

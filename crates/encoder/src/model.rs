@@ -48,6 +48,19 @@ pub const ENTITY_LABELS: [&str; 9] = [
 /// Pair labels, in the order of the pair head's outputs.
 pub const PAIR_LABELS: [&str; 5] = ["O", "B-SOURCE", "I-SOURCE", "B-CONTENT", "I-CONTENT"];
 
+/// Stance labels, in the order of the stance head's outputs: the order of
+/// [`attest_doc::StanceLabel`].
+pub const STANCE_LABELS: [&str; 8] = [
+    "asserts", "confirms", "denies", "declines", "claims", "reports", "believes", "intends",
+];
+
+/// Hedge labels, in the order of the hedge head's outputs.
+pub const HEDGE_LABELS: [&str; 3] = ["O", "B-HEDGE", "I-HEDGE"];
+
+/// The heads every model has; `stance` and `hedge` are optional, and a
+/// config without a `heads` list (the first shipped model) has these alone.
+const REQUIRED_HEADS: [&str; 3] = ["role", "entity", "pair"];
+
 /// Distance buckets of the pair head (see [`crate::window::bucket`]).
 pub const DISTANCE_BUCKETS: usize = 19;
 
@@ -64,6 +77,18 @@ struct AttestSection {
     entity_labels: Vec<String>,
     pair_labels: Vec<String>,
     distance_buckets: usize,
+    #[serde(default)]
+    heads: Vec<String>,
+    #[serde(default)]
+    stance_labels: Vec<String>,
+    #[serde(default)]
+    hedge_labels: Vec<String>,
+}
+
+impl AttestSection {
+    fn has(&self, head: &str) -> bool {
+        self.heads.iter().any(|h| h == head)
+    }
 }
 
 /// How the encoder windows a document, from config.json.
@@ -75,6 +100,10 @@ pub struct EncoderConfig {
     pub stride_pieces: usize,
     /// Width of the encoder's outputs.
     pub hidden: usize,
+    /// Whether the model has the stance head.
+    pub stance: bool,
+    /// Whether the model has the hedge head.
+    pub hedge: bool,
 }
 
 impl EncoderConfig {
@@ -93,6 +122,8 @@ pub(crate) struct Network {
     same_sentence: Tensor,
     pair_hidden: Linear,
     pair_out: Linear,
+    stance: Option<Linear>,
+    hedge: Option<Linear>,
     pub(crate) config: EncoderConfig,
     device: Device,
 }
@@ -137,11 +168,30 @@ fn read_config(path: &Path) -> Result<(AttestSection, serde_json::Value), Encode
     }
     let section: AttestSection = serde_json::from_value(attest.clone())
         .map_err(|e| config_error(path, format!("the \"attest\" object: {e}")))?;
-    let labels = [
+    if !section.heads.is_empty() {
+        if let Some(head) = section.heads.iter().find(|h| {
+            !REQUIRED_HEADS.contains(&h.as_str()) && !["stance", "hedge"].contains(&h.as_str())
+        }) {
+            return Err(config_error(
+                path,
+                format!("heads names {head:?}, which this build does not read"),
+            ));
+        }
+        if let Some(head) = REQUIRED_HEADS.iter().find(|h| !section.has(h)) {
+            return Err(config_error(path, format!("heads lacks {head:?}")));
+        }
+    }
+    let mut labels = vec![
         ("role_labels", &section.role_labels, &ROLE_LABELS[..]),
         ("entity_labels", &section.entity_labels, &ENTITY_LABELS[..]),
         ("pair_labels", &section.pair_labels, &PAIR_LABELS[..]),
     ];
+    if section.has("stance") {
+        labels.push(("stance_labels", &section.stance_labels, &STANCE_LABELS[..]));
+    }
+    if section.has("hedge") {
+        labels.push(("hedge_labels", &section.hedge_labels, &HEDGE_LABELS[..]));
+    }
     for (name, found, expected) in labels {
         if found
             .iter()
@@ -284,6 +334,15 @@ impl Network {
             let bert = Bert::load(&vb, &bert_config, section.window_pieces)?;
             let heads = vb.pp("heads");
             let pair = heads.pp("pair");
+            // The stance head reads the cue's mean state and a has-a-source flag.
+            let stance = section
+                .has("stance")
+                .then(|| candle_nn::linear(hidden + 1, STANCE_LABELS.len(), heads.pp("stance")))
+                .transpose()?;
+            let hedge = section
+                .has("hedge")
+                .then(|| candle_nn::linear(hidden, HEDGE_LABELS.len(), heads.pp("hedge")))
+                .transpose()?;
             Ok(Network {
                 bert,
                 role: candle_nn::linear(hidden, ROLE_LABELS.len(), heads.pp("role"))?,
@@ -296,7 +355,11 @@ impl Network {
                     window_pieces: section.window_pieces,
                     stride_pieces: section.stride_pieces,
                     hidden,
+                    stance: stance.is_some(),
+                    hedge: hedge.is_some(),
                 },
+                stance,
+                hedge,
                 device: device.clone(),
             })
         };
@@ -377,6 +440,29 @@ impl Network {
     /// Entity logits (`[n, 9]`) for rows of token states.
     pub(crate) fn entities(&self, rows: Vec<f32>) -> candle_core::Result<Vec<f32>> {
         self.apply(&self.entity, rows)
+    }
+
+    /// Hedge logits (`[n, 3]`) for rows of token states; `None` without the hedge head.
+    pub(crate) fn hedges(&self, rows: Vec<f32>) -> candle_core::Result<Option<Vec<f32>>> {
+        self.hedge
+            .as_ref()
+            .map(|head| self.apply(head, rows))
+            .transpose()
+    }
+
+    /// Stance logits (`[8]`) of a cue's mean state, with whether its
+    /// attribution has a source; `None` without the stance head.
+    pub(crate) fn stance(
+        &self,
+        mut cue: Vec<f32>,
+        sourced: bool,
+    ) -> candle_core::Result<Option<Vec<f32>>> {
+        let Some(head) = &self.stance else {
+            return Ok(None);
+        };
+        cue.push(if sourced { 1.0 } else { 0.0 });
+        let x = Tensor::from_vec(cue, (1, self.config.hidden + 1), &self.device)?;
+        head.forward(&x)?.flatten_all()?.to_vec1::<f32>().map(Some)
     }
 
     /// Pair logits (`[n, 5]`) for candidate states `candidates` (`[n, hidden]`),

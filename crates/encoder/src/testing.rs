@@ -7,7 +7,9 @@ use std::path::Path;
 
 use candle_core::{DType, Device, Tensor};
 
-use crate::model::{DISTANCE_BUCKETS, ENTITY_LABELS, FORMAT, PAIR_LABELS, ROLE_LABELS};
+use crate::model::{
+    DISTANCE_BUCKETS, ENTITY_LABELS, FORMAT, HEDGE_LABELS, PAIR_LABELS, ROLE_LABELS, STANCE_LABELS,
+};
 
 /// The sizes of a random model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +32,8 @@ pub struct Size {
     pub pair_embedding: usize,
     /// Width of the pair head's hidden layer.
     pub pair_hidden: usize,
+    /// Whether it has the stance and hedge heads (the shipped model has not).
+    pub stance_and_hedge: bool,
 }
 
 impl Size {
@@ -45,6 +49,7 @@ impl Size {
         stride_pieces: 20,
         pair_embedding: 8,
         pair_hidden: 16,
+        stance_and_hedge: false,
     };
 
     /// The shipped model's size (all-MiniLM-L6-v2 and the contract's heads).
@@ -58,6 +63,7 @@ impl Size {
         stride_pieces: 192,
         pair_embedding: 64,
         pair_hidden: 256,
+        stance_and_hedge: false,
     };
 }
 
@@ -108,7 +114,7 @@ pub fn write_random_model(dir: &Path, size: Size, seed: u64) -> std::io::Result<
     std::fs::create_dir_all(dir)?;
     let vocab = pieces(size.vocab);
     std::fs::write(dir.join("vocab.txt"), vocab.join("\n") + "\n")?;
-    let config = serde_json::json!({
+    let mut config = serde_json::json!({
         "architectures": ["BertModel"],
         "model_type": "bert",
         "vocab_size": vocab.len(),
@@ -134,6 +140,16 @@ pub fn write_random_model(dir: &Path, size: Size, seed: u64) -> std::io::Result<
             "distance_buckets": DISTANCE_BUCKETS,
         },
     });
+    if size.stance_and_hedge
+        && let Some(attest) = config.get_mut("attest").and_then(|a| a.as_object_mut())
+    {
+        attest.insert(
+            "heads".into(),
+            serde_json::json!(["role", "entity", "pair", "stance", "hedge"]),
+        );
+        attest.insert("stance_labels".into(), serde_json::json!(STANCE_LABELS));
+        attest.insert("hedge_labels".into(), serde_json::json!(HEDGE_LABELS));
+    }
     std::fs::write(
         dir.join("config.json"),
         serde_json::to_string_pretty(&config).unwrap_or_default(),
@@ -226,6 +242,10 @@ pub fn write_random_model(dir: &Path, size: Size, seed: u64) -> std::io::Result<
         PAIR_LABELS.len(),
         size.pair_hidden,
     );
+    if size.stance_and_hedge {
+        linear(&mut add, "heads.stance", STANCE_LABELS.len(), h + 1);
+        linear(&mut add, "heads.hedge", HEDGE_LABELS.len(), h);
+    }
     candle_core::safetensors::save(&tensors, dir.join("model.safetensors"))
         .map_err(std::io::Error::other)
 }

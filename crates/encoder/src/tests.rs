@@ -155,3 +155,85 @@ fn a_missing_or_foreign_model_is_an_error_naming_the_file() {
     assert!(matches!(&err, EncoderError::Weights { .. }), "{err}");
     assert!(err.to_string().contains("model.safetensors"), "{err}");
 }
+
+/// A tiny model with the stance and hedge heads; its other weights are those
+/// of [`tiny`]'s model, since the heads are drawn after them from the same seed.
+fn tiny_with_heads(name: &str) -> (PathBuf, Encoder) {
+    let dir = temp_dir(name);
+    let size = Size {
+        stance_and_hedge: true,
+        ..Size::TINY
+    };
+    write_random_model(&dir, size, 7).unwrap();
+    let encoder = Encoder::load(&dir).unwrap();
+    (dir, encoder)
+}
+
+#[test]
+fn the_new_heads_add_scores_and_change_nothing_else() {
+    let (_dir, plain) = tiny("plain");
+    let (_dir2, headed) = tiny_with_heads("headed");
+    assert!(!plain.config().stance && !plain.config().hedge);
+    assert!(headed.config().stance && headed.config().hedge);
+    let doc = doc(TEXT);
+    let without = plain.predict(&doc, &Budget::unlimited()).unwrap();
+    let with = headed.predict(&doc, &Budget::unlimited()).unwrap();
+    assert!(without.stances.is_empty() && without.hedges.is_empty());
+    assert_eq!(without.attributions, with.attributions);
+    assert_eq!(without.entities, with.entities);
+    assert_eq!(with.stances.len(), with.attributions.len());
+    for stance in &with.stances {
+        let sum: f32 = stance.probabilities().iter().sum();
+        assert!((sum - 1.0).abs() < 1e-5, "{sum}");
+        let best = stance.label();
+        let index = attest_doc::StanceLabel::ALL
+            .iter()
+            .position(|&s| s == best)
+            .unwrap();
+        assert!(stance.logits.iter().all(|&l| l <= stance.logits[index]));
+    }
+    let analysis = headed.analyze(&doc, &Budget::unlimited()).unwrap();
+    assert_eq!(analysis.hedges.len(), doc.tokens().len() * 3);
+    assert_eq!(headed.hedge_cues(&analysis), with.hedges);
+    for pair in with.hedges.windows(2) {
+        assert!(pair[0].end <= pair[1].start);
+    }
+}
+
+#[test]
+fn stance_labels_are_the_documents_order() {
+    let names: Vec<&str> = attest_doc::StanceLabel::ALL
+        .iter()
+        .map(|s| s.name())
+        .collect();
+    assert_eq!(names, crate::STANCE_LABELS);
+}
+
+#[test]
+fn the_stance_head_reads_whether_the_attribution_has_a_source() {
+    let (_dir, encoder) = tiny_with_heads("sourced");
+    let doc = doc(TEXT);
+    let analysis = encoder.analyze(&doc, &Budget::unlimited()).unwrap();
+    let sourced = encoder
+        .stance_scores(&analysis, 2..3, true)
+        .unwrap()
+        .unwrap();
+    let sourceless = encoder
+        .stance_scores(&analysis, 2..3, false)
+        .unwrap()
+        .unwrap();
+    assert_ne!(sourced, sourceless);
+}
+
+#[test]
+fn a_config_naming_an_unknown_head_or_lacking_one_is_an_error() {
+    let (dir, _) = tiny_with_heads("unknown-head");
+    let config = dir.join("config.json");
+    let text = std::fs::read_to_string(&config).unwrap();
+    for (from, to) in [("\"hedge\"\n", "\"mood\"\n"), ("\"role\",", "")] {
+        assert!(text.contains(from), "{from:?} in {text}");
+        std::fs::write(&config, text.replacen(from, to, 1)).unwrap();
+        let err = Encoder::load(&dir).unwrap_err();
+        assert!(matches!(&err, EncoderError::Config { .. }), "{err}");
+    }
+}
