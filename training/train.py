@@ -30,12 +30,19 @@ ROLE_LABELS = ["O", "B-SOURCE", "I-SOURCE", "B-CUE", "I-CUE", "B-CONTENT", "I-CO
 ENTITY_LABELS = ["O", "B-PERSON", "I-PERSON", "B-ORGANIZATION", "I-ORGANIZATION",
                  "B-LOCATION", "I-LOCATION", "B-OTHER", "I-OTHER"]
 PAIR_LABELS = ["O", "B-SOURCE", "I-SOURCE", "B-CONTENT", "I-CONTENT"]
+# attest_doc::StanceLabel's order; the stance head's outputs.
+STANCE_LABELS = ["asserts", "confirms", "denies", "declines", "claims", "reports", "believes", "intends"]
+HEDGE_LABELS = ["O", "B-HEDGE", "I-HEDGE"]
 WINDOW_PIECES = 256
 STRIDE_PIECES = 192
 CAPACITY = WINDOW_PIECES - 2
 MAX_PIECES_PER_TOKEN = 16
 DISTANCE_BUCKETS = 19
 FIT_AFTER = 10
+# Arguments that may change between a run and its resumption: paths, stopping and checkpoint
+# cadence, threads and the budget (which a later session may extend).
+RESUME_FREE_ARGS = {"resume", "checkpoint", "checkpoint_every_minutes", "max_steps", "log",
+                    "threads", "train_budget_minutes"}
 NER_CLASS = {"PERSON": "PERSON", "ORGANIZATION": "ORGANIZATION", "LOCATION": "LOCATION",
              "CITY": "LOCATION", "COUNTRY": "LOCATION", "STATE_OR_PROVINCE": "LOCATION",
              "MISC": "OTHER", "NATIONALITY": "OTHER", "RELIGION": "OTHER"}
@@ -143,7 +150,7 @@ def read_silver(path):
 
 
 def read_ann(path):
-    """Attributions as dicts role -> sorted list of code-point fragments, from the E lines."""
+    """(E id, attribution) pairs, each attribution a dict role -> sorted list of code-point fragments."""
     bounds, events = {}, []
     for line in read(path).split("\n"):
         if line.startswith("T") and "\t" in line:
@@ -153,9 +160,10 @@ def read_ann(path):
             frags = [tuple(int(x) for x in f.split()) for f in offsets.split(";")]
             bounds[tid] = frags
         elif line.startswith("E") and "\t" in line:
-            events.append(line.split("\t", 1)[1].split())
+            eid, rest = line.split("\t", 1)
+            events.append((eid, rest.split()))
     out = []
-    for args in events:
+    for eid, args in events:
         att = {"SOURCE": [], "CUE": [], "CONTENT": []}
         for arg in args:
             role, target = arg.split(":", 1)
@@ -165,8 +173,22 @@ def read_ann(path):
         for role in att:
             att[role] = sorted(set(att[role]))
         if att["CUE"] or att["CONTENT"]:
-            out.append(att)
+            out.append((eid, att))
     return out
+
+
+def read_labels(path):
+    """Rows of a labels table (eval/polnear/*.tsv) grouped by article, each a dict by header."""
+    by_article = {}
+    if not os.path.exists(path):
+        return by_article
+    lines = read(path).split("\n")
+    header = lines[0].split("\t")
+    for line in lines[1:]:
+        if line:
+            row = dict(zip(header, line.split("\t")))
+            by_article.setdefault(row["article"], []).append(row)
+    return by_article
 
 
 def token_range(spans, frag):
@@ -221,8 +243,12 @@ def entity_runs(ner):
     return runs
 
 
-def load_split(root, tokenizer, max_docs=None):
+def load_split(root, tokenizer, labels_prefix, max_docs=None):
+    """Articles with tokens, windows, role/entity labels, and the stance and hedge labels of
+    `labels_prefix`.sources.tsv / .hedges.tsv (code-point offsets, keyed by the first .ann's E ids)."""
     sep_id = tokenizer.convert_tokens_to_ids("[SEP]")
+    stance_rows = read_labels(labels_prefix + ".sources.tsv")
+    hedge_rows = read_labels(labels_prefix + ".hedges.tsv")
     docs = []
     names = sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(root, "text", "*.txt")))
     for name in names[:max_docs]:
@@ -237,18 +263,25 @@ def load_split(root, tokenizer, max_docs=None):
         pieces = token_pieces(tokenizer, [text[b:e] for b, e in spans])
         units, first = unit_sequence(text, spans, pieces, sep_id)
         wins = windows(item_starts(len(units), first, pieces), len(units))
-        atts = []
-        for att in read_ann(anns[0]):
+        stance_of = {r["attribution_id"]: STANCE_LABELS.index(r["stance"]) for r in stance_rows.get(name, [])}
+        atts, stances = [], []
+        for eid, att in read_ann(anns[0]):
             tok = {role: [r for r in (token_range(spans, f) for f in frags) if r]
                    for role, frags in att.items()}
             if tok["CUE"] or tok["CONTENT"]:
                 atts.append(tok)
+                stances.append(stance_of.get(eid))
+        # Every labelled hedge is the writer's (the guideline leaves the sources' out), and the
+        # eval scores them all by cue overlap, so every row's cue is a B/I run here.
+        hedge_runs = sorted({r for r in (token_range(spans, (int(h["cue_start"]), int(h["cue_end"])))
+                                         for h in hedge_rows.get(name, [])) if r})
         docs.append({
             "name": name, "text": text, "spans": spans, "sents": sents, "pieces": pieces,
             "units": units, "first": first, "windows": wins,
             "owners": owner_windows(first, wins) if wins else [],
-            "atts": atts, "roles": role_labels(len(spans), atts),
-            "entity_runs": entity_runs(ner),
+            "atts": atts, "stances": stances, "roles": role_labels(len(spans), atts),
+            "entity_runs": entity_runs(ner), "hedge_runs": hedge_runs,
+            "hedges": bio_from_runs(len(spans), [(a, b, "HEDGE") for a, b in hedge_runs], HEDGE_LABELS),
         })
         docs[-1]["entities"] = bio_from_runs(len(spans), docs[-1]["entity_runs"], ENTITY_LABELS)
     return docs
@@ -277,7 +310,7 @@ def training_examples(docs):
             toks = tokens_in(doc, w)
             tok_set = set(toks)
             pairs = []
-            for att in doc["atts"]:
+            for att, stance in zip(doc["atts"], doc["stances"]):
                 if not att["CUE"]:
                     continue
                 cue_first = att["CUE"][0][0]
@@ -298,12 +331,14 @@ def training_examples(docs):
                 if labels and PAIR_LABELS[labels[0]].startswith("I-"):
                     labels[0] -= 1
                 dist, same = pair_rows(doc, w, cue, toks)
-                pairs.append({"cue": [t - toks[0] for t in cue], "dist": dist, "same": same, "labels": labels})
+                pairs.append({"cue": [t - toks[0] for t in cue], "dist": dist, "same": same, "labels": labels,
+                              "stance": -1 if stance is None else stance, "sourced": int(bool(att["SOURCE"]))})
             out.append({
                 "units": doc["units"][s:e],
                 "pos": [doc["first"][t] - s + 1 for t in toks],
                 "roles": [doc["roles"][t] for t in toks],
                 "entities": [doc["entities"][t] for t in toks],
+                "hedges": [doc["hedges"][t] for t in toks],
                 "pairs": pairs,
             })
     return out
@@ -330,6 +365,15 @@ class Heads(nn.Module):
         self.role = nn.Linear(hidden, len(ROLE_LABELS))
         self.entity = nn.Linear(hidden, len(ENTITY_LABELS))
         self.pair = PairHead(hidden)
+        # Stance of an attribution: its cue's mean state (as the pair head reads the cue) and a
+        # flag that it has a source span, since a source-less cue ("reportedly") reads differently.
+        self.stance = nn.Linear(hidden + 1, len(STANCE_LABELS))
+        self.hedge = nn.Linear(hidden, len(HEDGE_LABELS))
+
+
+def stance_input(h_c, sourced):
+    """Stance-head input: cue mean states `[n, hidden]` and a has-a-source flag per row."""
+    return torch.cat([h_c, torch.as_tensor(sourced, dtype=h_c.dtype).reshape(-1, 1)], -1)
 
 
 class Model(nn.Module):
@@ -362,25 +406,35 @@ def pair_inputs(h, b, pos, cue, dist, same):
 def loss_of(model, batch, cls_id, sep_id):
     h = model.encode([x["units"] for x in batch], cls_id, sep_id)
     role_logits, ent_logits, role_gold, ent_gold = [], [], [], []
+    hedge_logits, hedge_gold = [], []
     pt, pc, pd, ps, pg = [], [], [], [], []
+    sc, s_sourced, sg = [], [], []
     for b, x in enumerate(batch):
         pos = torch.tensor(x["pos"], dtype=torch.long)
         hs = h[b, pos]
         role_logits.append(model.heads.role(hs))
         ent_logits.append(model.heads.entity(hs))
+        hedge_logits.append(model.heads.hedge(hs))
         role_gold += x["roles"]
         ent_gold += x["entities"]
+        hedge_gold += x["hedges"]
         for p in x["pairs"]:
             h_t, h_c, d, s = pair_inputs(h, b, pos, torch.tensor(p["cue"]), p["dist"], p["same"])
             pt.append(h_t); pc.append(h_c); pd.append(d); ps.append(s)
             pg += p["labels"]
+            if p["stance"] >= 0:
+                sc.append(h_c[:1]); s_sourced.append(p["sourced"]); sg.append(p["stance"])
     losses = {
         "role": F.cross_entropy(torch.cat(role_logits), torch.tensor(role_gold)),
         "entity": F.cross_entropy(torch.cat(ent_logits), torch.tensor(ent_gold)),
+        "hedge": F.cross_entropy(torch.cat(hedge_logits), torch.tensor(hedge_gold)),
     }
     if pt:
         logits = model.heads.pair(torch.cat(pt), torch.cat(pc), torch.cat(pd), torch.cat(ps))
         losses["pair"] = F.cross_entropy(logits, torch.tensor(pg))
+    if sc:
+        logits = model.heads.stance(stance_input(torch.cat(sc), s_sourced))
+        losses["stance"] = F.cross_entropy(logits, torch.tensor(sg))
     return losses
 
 
@@ -439,10 +493,11 @@ def runs_of(path, labels, offset=0):
 
 @torch.no_grad()
 def predict(model, doc, cls_id, sep_id, batch_size=16):
-    """Decoded cues with their source/content fragments, and entity runs, for one document."""
+    """Decoded cues with their source/content fragments, entity runs, hedge cue runs, and the
+    stance argmax of each gold attribution with a stance label (its index -> label), for one document."""
     n = len(doc["spans"])
     if not doc["windows"]:
-        return [], []
+        return [], [], [], {}
     hs = []
     for i in range(0, len(doc["windows"]), batch_size):
         ws = doc["windows"][i:i + batch_size]
@@ -452,6 +507,18 @@ def predict(model, doc, cls_id, sep_id, batch_size=16):
                         for t in range(n)])
     role_path = viterbi(model.heads.role(rows), ROLE_LABELS)
     ent_runs = runs_of(viterbi(model.heads.entity(rows), ENTITY_LABELS), ENTITY_LABELS)
+    hedge_runs = [(a, b) for a, b, _ in runs_of(viterbi(model.heads.hedge(rows), HEDGE_LABELS), HEDGE_LABELS)]
+    stances = {}
+    for k, (att, gold) in enumerate(zip(doc["atts"], doc["stances"])):
+        if gold is None or not att["CUE"]:
+            continue
+        # Gold attributions given: the cue as training reads it, in its first token's owner window.
+        w = doc["owners"][att["CUE"][0][0]]
+        toks = tokens_in(doc, w)
+        cue = sorted({i for a, b in att["CUE"] for i in range(a, b + 1)} & set(toks))
+        pos = torch.tensor([doc["first"][t] - doc["windows"][w][0] + 1 for t in cue])
+        logits = model.heads.stance(stance_input(h[w, pos].mean(0, keepdim=True), [int(bool(att["SOURCE"]))]))
+        stances[k] = int(logits.argmax(-1))
     atts = []
     for a, b, cls in runs_of(role_path, ROLE_LABELS):
         if cls != "CUE":
@@ -469,7 +536,20 @@ def predict(model, doc, cls_id, sep_id, batch_size=16):
         atts.append({"CUE": [(a, b)],
                      "SOURCE": [(x, y) for x, y, c in frags if c == "SOURCE"],
                      "CONTENT": [(x, y) for x, y, c in frags if c == "CONTENT"]})
-    return atts, ent_runs
+    return atts, ent_runs, hedge_runs, stances
+
+
+def overlap_matches(found, gold):
+    """Found runs matched one-to-one to gold runs they overlap, first unused gold first, as
+    `attest eval sources` matches hedge cues."""
+    used, matched = [False] * len(gold), 0
+    for a, b in found:
+        for i, (c, d) in enumerate(gold):
+            if not used[i] and a <= d and c <= b:
+                used[i] = True
+                matched += 1
+                break
+    return matched
 
 
 def f1(tp, n_pred, n_gold):
@@ -490,8 +570,14 @@ def evaluate(model, docs, cls_id, sep_id):
     def key_of(att):
         return tuple(tuple(sorted(att[r])) for r in ("CUE", "SOURCE", "CONTENT"))
 
+    stance_right = stance_total = hedge_found = hedge_gold = hedge_matched = 0
     for doc in docs:
-        atts, ents = predict(model, doc, cls_id, sep_id)
+        atts, ents, hedges, stances = predict(model, doc, cls_id, sep_id)
+        stance_total += len(stances)
+        stance_right += sum(doc["stances"][k] == v for k, v in stances.items())
+        hedge_found += len(hedges)
+        hedge_gold += len(doc["hedge_runs"])
+        hedge_matched += overlap_matches(hedges, doc["hedge_runs"])
         for role in ("CUE", "SOURCE", "CONTENT"):
             add(role.lower(), {f for a in atts for f in a[role]}, {f for a in doc["atts"] for f in a[role]})
         add("linked", {key_of(a) for a in atts}, {key_of(a) for a in doc["atts"] if a["CUE"]})
@@ -500,7 +586,11 @@ def evaluate(model, docs, cls_id, sep_id):
             add("entity_" + cls.lower(), {r for r in ents if r[2] == cls},
                 {r for r in doc["entity_runs"] if r[2] == cls})
     model.train()
-    return {k: round(f1(*v), 4) for k, v in counts.items()}
+    scores = {k: round(f1(*v), 4) for k, v in counts.items()}
+    scores["stance_accuracy"] = round(stance_right / stance_total, 4) if stance_total else 0.0
+    scores["hedge_precision"] = round(hedge_matched / hedge_found, 4) if hedge_found else 0.0
+    scores["hedge_recall"] = round(hedge_matched / hedge_gold, 4) if hedge_gold else 0.0
+    return scores
 
 
 # ---------------------------------------------------------------- export
@@ -523,7 +613,9 @@ def export(model, out_dir, tokenizer, fixture_path):
         config.pop(k, None)
     config["attest"] = {"format": 1, "window_pieces": WINDOW_PIECES, "stride_pieces": STRIDE_PIECES,
                         "role_labels": ROLE_LABELS, "entity_labels": ENTITY_LABELS,
-                        "pair_labels": PAIR_LABELS, "distance_buckets": DISTANCE_BUCKETS}
+                        "pair_labels": PAIR_LABELS, "distance_buckets": DISTANCE_BUCKETS,
+                        "heads": ["role", "entity", "pair", "stance", "hedge"],
+                        "stance_labels": STANCE_LABELS, "hedge_labels": HEDGE_LABELS}
     with open(os.path.join(out_dir, "config.json"), "w") as f:
         json.dump(config, f, indent=2, sort_keys=True)
         f.write("\n")
@@ -584,12 +676,14 @@ def write_fixture(weights_path, tokenizer, path):
         rows = h[0, torch.tensor([p + 1 for p in doc["first"]])]
         cue = [next(i for i, t in enumerate(tokens) if t["text"] == cue_word)]
         dist, same = pair_rows(doc, 0, cue, list(range(len(tokens))))
-        pair = model.heads.pair(rows, rows[cue].mean(0, keepdim=True).expand_as(rows),
-                                torch.tensor(dist), torch.tensor(same))
+        cue_mean = rows[cue].mean(0, keepdim=True)
+        pair = model.heads.pair(rows, cue_mean.expand_as(rows), torch.tensor(dist), torch.tensor(same))
+        stance = model.heads.stance(stance_input(cue_mean, [1]))
         cases.append({"text": text, "tokens": tokens, "units": doc["units"], "windows": doc["windows"],
                       "role_logits": r(model.heads.role(rows)), "entity_logits": r(model.heads.entity(rows)),
                       "cue": [cue[0], cue[-1] + 1], "pair_distance_buckets": dist, "pair_same_sentence": same,
-                      "pair_logits": r(pair)})
+                      "pair_logits": r(pair), "stance_sourced": True, "stance_logits": r(stance)[0],
+                      "hedge_logits": r(model.heads.hedge(rows))})
     long_text = FIXTURE_LONG * 20
     doc, tokens = fixture_doc(long_text, tokenizer)
     h = model.encode([doc["units"][s:e] for s, e in doc["windows"]], cls_id, sep_id)
@@ -601,7 +695,8 @@ def write_fixture(weights_path, tokenizer, path):
         "sentences": cases,
         "multi_window": {"text": long_text, "tokens": tokens, "units": doc["units"],
                          "token_first_units": doc["first"], "windows": doc["windows"],
-                         "owner_windows": doc["owners"], "role_logits": r(model.heads.role(rows))},
+                         "owner_windows": doc["owners"], "role_logits": r(model.heads.role(rows)),
+                         "hedge_logits": r(model.heads.hedge(rows))},
     }
     assert len(doc["windows"]) >= 3, "the multi-window case must span at least 3 windows"
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -631,16 +726,38 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--max-train-windows", type=int, default=None, help="smoke tests only")
     ap.add_argument("--max-dev-docs", type=int, default=None, help="smoke tests only")
-    ap.add_argument("--max-steps", type=int, default=None, help="timing runs only: stop after this many steps")
+    ap.add_argument("--max-steps", type=int, default=None,
+                    help="timing and resume tests: stop after this many steps, leaving a checkpoint")
+    ap.add_argument("--labels", default="eval/polnear",
+                    help="directory of {train,dev}.sources.tsv (stances) and {train,dev}.hedges.tsv")
+    ap.add_argument("--stance-weight", type=float, default=1.0, help="weight of the stance head's loss")
+    ap.add_argument("--hedge-weight", type=float, default=1.0, help="weight of the hedge head's loss")
+    ap.add_argument("--checkpoint", default="training/.checkpoint/train.pt",
+                    help="where the resumable state is written (git-ignored); removed when the run ends")
+    ap.add_argument("--checkpoint-every-minutes", type=float, default=10.0,
+                    help="write the checkpoint this often (0: after every step), and after each epoch")
+    ap.add_argument("--resume", action=argparse.BooleanOptionalAction, default=None,
+                    help="continue from --checkpoint; default: resume when it exists")
     ap.add_argument("--train-budget-minutes", type=float, default=110.0,
                     help="stop training (then evaluate and export) this long after the start; logged if it fires")
     args = ap.parse_args()
 
-    script_start = time.time()
+    resume = os.path.exists(args.checkpoint) if args.resume is None else args.resume
+    state = None
+    if resume:
+        # weights_only=False: the checkpoint holds Python RNG states and the logged arguments.
+        state = torch.load(args.checkpoint, weights_only=False)
+        differ = {k: (state["args"].get(k), v) for k, v in vars(args).items()
+                  if k not in RESUME_FREE_ARGS and state["args"].get(k) != v}
+        if differ:
+            sys.exit(f"{args.checkpoint} was written with other arguments {differ}; "
+                     "rerun with those, or --no-resume to start afresh")
+    # The budget counts the time of earlier sessions of a resumed run too.
+    script_start = time.time() - (state["elapsed"] if state else 0.0)
     torch.manual_seed(args.seed)
     random.seed(args.seed)
     torch.set_num_threads(args.threads)
-    log_file = open(args.log, "w")
+    log_file = open(args.log, "a" if state else "w")
 
     def log(msg):
         line = time.strftime("%H:%M:%S ") + msg
@@ -652,11 +769,15 @@ def main():
     tokenizer = BertTokenizer(os.path.join(BASE_DIR, "vocab.txt"))
     cls_id, sep_id = tokenizer.convert_tokens_to_ids("[CLS]"), tokenizer.convert_tokens_to_ids("[SEP]")
     t0 = time.time()
-    train = load_split(os.path.join(args.data, "train"), tokenizer)
-    dev = load_split(os.path.join(args.data, "dev"), tokenizer, args.max_dev_docs)
+    train = load_split(os.path.join(args.data, "train"), tokenizer, os.path.join(args.labels, "train"))
+    dev = load_split(os.path.join(args.data, "dev"), tokenizer, os.path.join(args.labels, "dev"), args.max_dev_docs)
     examples = training_examples(train)[:args.max_train_windows]
     log(f"data: {len(train)} train docs, {len(examples)} windows, "
-        f"{sum(len(x['pairs']) for x in examples)} pair examples; {len(dev)} dev docs; {time.time() - t0:.0f}s")
+        f"{sum(len(x['pairs']) for x in examples)} pair examples, "
+        f"{sum(p['stance'] >= 0 for x in examples for p in x['pairs'])} with a stance, "
+        f"{sum(h == 1 for x in examples for h in x['hedges'])} hedge cues; {len(dev)} dev docs, "
+        f"{sum(s is not None for d in dev for s in d['stances'])} dev stances, "
+        f"{sum(len(d['hedge_runs']) for d in dev)} dev hedges; {time.time() - t0:.0f}s")
 
     model = Model(BertModel.from_pretrained(BASE_DIR, add_pooling_layer=False))
     model.train()
@@ -672,27 +793,62 @@ def main():
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: min((s + 1) / warm, max(0.0, (plan["total"] - s) / max(1, plan["total"] - warm))))
     log(f"{steps_per_epoch} steps per epoch; schedule over {plan['total']} steps, warm-up {warm}")
+    weights = {"stance": args.stance_weight, "hedge": args.hedge_weight}
 
-    best, step = -1.0, 0
-    train_start = time.time()
+    best, step, first_epoch, done, sums, train_elapsed = -1.0, 0, 1, 0, {}, 0.0
+    if state:
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["optimizer"])
+        sched.load_state_dict(state["scheduler"])
+        plan["total"] = state["plan_total"]
+        best, step, first_epoch, done, sums = state["best"], state["step"], state["epoch"], state["done"], state["sums"]
+        train_elapsed = state["train_elapsed"]
+        # Restored last, after every constructor above has drawn from the generators.
+        torch.set_rng_state(state["torch_rng"])
+        random.setstate(state["python_rng"])
+        np.random.set_state(state["numpy_rng"])
+        log(f"resumed from {args.checkpoint}: epoch {first_epoch}, {done} batches into it, step {step}, "
+            f"schedule over {plan['total']} steps, best so far {best:.4f}")
+    train_start = time.time() - train_elapsed
     run_start = time.time()
-    for epoch in range(1, args.epochs + 1):
+    last_save = time.time()
+
+    def checkpoint(epoch, done, sums):
+        """Everything the loop needs to go on as if uninterrupted, written atomically."""
+        os.makedirs(os.path.dirname(args.checkpoint) or ".", exist_ok=True)
+        tmp = args.checkpoint + ".tmp"
+        torch.save({"args": vars(args), "model": model.state_dict(), "optimizer": opt.state_dict(),
+                    "scheduler": sched.state_dict(), "plan_total": plan["total"], "best": best,
+                    "step": step, "epoch": epoch, "done": done, "sums": sums,
+                    "torch_rng": torch.get_rng_state(), "python_rng": random.getstate(),
+                    "numpy_rng": np.random.get_state(), "elapsed": time.time() - script_start,
+                    "train_elapsed": time.time() - train_start}, tmp)
+        os.replace(tmp, args.checkpoint)
+        log(f"checkpoint: epoch {epoch}, {done} batches into it, step {step}")
+
+    for epoch in range(first_epoch, args.epochs + 1):
         start = time.time()
+        # The data order is a function of the seed and the epoch, so a resumed epoch skips
+        # the batches already done and sees the rest in the same order.
         order = list(range(len(examples)))
         random.Random(args.seed + epoch).shuffle(order)
-        sums = {}
-        for i in range(0, len(order), args.batch):
+        if epoch != first_epoch:
+            done, sums = 0, {}
+        resumed_at = done
+        out_of_time = False
+        for i in range(done * args.batch, len(order), args.batch):
             batch = [examples[j] for j in order[i:i + args.batch]]
             # bf16 matmuls roughly halve step time on CPUs with avx512_bf16; eval and export stay f32.
             with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.bf16):
                 losses = loss_of(model, batch, cls_id, sep_id)
-            loss = sum(losses.values())
+            loss = sum(v * weights.get(k, 1.0) for k, v in losses.items())
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()
             sched.step()
             step += 1
+            done += 1
             if step == FIT_AFTER and not args.steps:
                 # Shared cores: the speed is only known once running, so the decay is fitted to the
                 # steps the budget allows; `--steps` with the logged figure reproduces the run.
@@ -705,27 +861,31 @@ def main():
             for k, v in losses.items():
                 sums[k] = sums.get(k, 0.0) + v.item()
             if step % 20 == 0:
-                done = i // args.batch + 1
                 log(f"epoch {epoch} step {done}/{steps_per_epoch} "
                     + " ".join(f"{k} {v / done:.4f}" for k, v in sums.items())
-                    + f" {(time.time() - start) / done:.2f}s/step")
+                    + f" {(time.time() - start) / max(1, done - resumed_at):.2f}s/step")
             if args.max_steps and step >= args.max_steps:
-                log(f"stopping after {step} steps: {(time.time() - start) / step:.2f}s/step")
+                checkpoint(epoch, done, sums)
+                log(f"stopping after {step} steps: {(time.time() - start) / max(1, done - resumed_at):.2f}s/step")
                 return
             if step >= plan["total"]:
                 break
             # The speed can drop after the fit; the budget still holds, and the log says it fired.
             if time.time() - script_start > args.train_budget_minutes * 60:
-                log(f"time budget reached: stopping epoch {epoch} after step {i // args.batch + 1}/{steps_per_epoch}")
+                log(f"time budget reached: stopping epoch {epoch} after step {done}/{steps_per_epoch}")
+                out_of_time = True
                 break
-        n = i // args.batch + 1
-        log(f"epoch {epoch} train loss " + " ".join(f"{k} {v / n:.4f}" for k, v in sums.items())
+            if time.time() - last_save >= args.checkpoint_every_minutes * 60:
+                checkpoint(epoch, done, sums)
+                last_save = time.time()
+        log(f"epoch {epoch} train loss " + " ".join(f"{k} {v / max(1, done):.4f}" for k, v in sums.items())
             + f" time {time.time() - start:.0f}s")
         eval_start = time.time()
         scores = evaluate(model, dev, cls_id, sep_id)
         total_f1 = scores["cue"] + scores["source"] + scores["content"]
         log(f"epoch {epoch} dev {json.dumps(scores, sort_keys=True)} eval time {time.time() - eval_start:.0f}s")
-        out_of_time = step >= plan["total"] or time.time() - script_start > args.train_budget_minutes * 60
+        out_of_time = (out_of_time or step >= plan["total"]
+                       or time.time() - script_start > args.train_budget_minutes * 60)
         if total_f1 > best:
             best = total_f1
             # Exported at each improvement so that a run cut short still leaves its best model.
@@ -733,6 +893,13 @@ def main():
             log(f"epoch {epoch} is the best so far (cue+source+content {total_f1:.4f}): exported to {args.out_dir}")
         if out_of_time:
             break
+        if epoch < args.epochs:
+            # Evaluated and exported: a resumed run starts the next epoch.
+            checkpoint(epoch + 1, 0, {})
+            last_save = time.time()
+    if os.path.exists(args.checkpoint):
+        # A finished run leaves nothing to resume, so the next train.sh starts afresh.
+        os.remove(args.checkpoint)
     log(f"done in {time.time() - run_start:.0f}s; best cue+source+content {best:.4f}")
 
 
