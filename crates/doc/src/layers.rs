@@ -392,23 +392,11 @@ pub struct FoundAttribution {
 ///
 /// Its order is the order of the enum, the order every list of stances
 /// follows (summaries, the ledger's statistics, their columns).
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Debug,
-    Serialize,
-    Deserialize,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(strum::VariantArray, strum::IntoStaticStr)]
 #[strum(serialize_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum StanceLabel {
     /// Said, told, wrote, according to.
     Asserts,
@@ -450,21 +438,11 @@ pub struct Stance {
 }
 
 /// What kind of source speaks.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Debug,
-    Serialize,
-    Deserialize,
-    strum::VariantArray,
-    strum::IntoStaticStr,
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(strum::VariantArray, strum::IntoStaticStr)]
 #[strum(serialize_all = "snake_case")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum SourceKind {
     /// A named person.
     Person,
