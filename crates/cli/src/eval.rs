@@ -44,15 +44,7 @@ fn entities(args: &EvalArgs) -> anyhow::Result<()> {
     })
     .with_context(|| format!("reading {}", args.dir.display()))?;
     let mut out = io::stdout().lock();
-    if args.json {
-        writeln!(out, "{}", with_model(&report, args)?)?;
-    } else {
-        writeln!(
-            out,
-            "Entities of {} against silver CoreNLP ({} model)",
-            args.dir.display(),
-            args.model.kind().name()
-        )?;
+    if !open_report(&mut out, &report, args, "Entities", "silver CoreNLP")? {
         write!(out, "{report}")?;
     }
     if let Some(floors) = &args.floors {
@@ -496,15 +488,7 @@ fn attributions(args: &EvalArgs) -> anyhow::Result<()> {
     .with_context(|| format!("reading {}", args.dir.display()))?;
     let seconds = started.elapsed().as_secs_f64();
     let mut out = io::stdout().lock();
-    if args.json {
-        writeln!(out, "{}", with_model(&report, args)?)?;
-    } else {
-        writeln!(
-            out,
-            "Attributions of {} against its gold ({} model)",
-            args.dir.display(),
-            args.model.kind().name()
-        )?;
+    if !open_report(&mut out, &report, args, "Attributions", "its gold")? {
         writeln!(out, "{report}")?;
         writeln!(
             out,
@@ -584,8 +568,27 @@ fn fit_calibration(args: &EvalArgs, corpus: &Corpus, out: &Path) -> anyhow::Resu
     Ok(())
 }
 
+/// Starts writing `report`: as JSON with the model that made it
+/// ([`with_model`]), which says all and gives `true`, or under the heading
+/// "`what` of DIR against `gold` (MODEL model)".
+fn open_report(
+    out: &mut impl Write,
+    report: &impl serde::Serialize,
+    args: &EvalArgs,
+    what: &str,
+    gold: &str,
+) -> anyhow::Result<bool> {
+    if args.json {
+        writeln!(out, "{}", with_model(report, args)?)?;
+    } else {
+        let (dir, model) = (args.dir.display(), args.model.kind().name());
+        writeln!(out, "{what} of {dir} against {gold} ({model} model)")?;
+    }
+    Ok(args.json)
+}
+
 /// A report as pretty JSON with the model that made it as its first field.
-pub(crate) fn with_model(
+fn with_model(
     report: &impl serde::Serialize,
     args: &EvalArgs,
 ) -> anyhow::Result<String> {
