@@ -588,10 +588,7 @@ fn open_report(
 }
 
 /// A report as pretty JSON with the model that made it as its first field.
-fn with_model(
-    report: &impl serde::Serialize,
-    args: &EvalArgs,
-) -> anyhow::Result<String> {
+fn with_model(report: &impl serde::Serialize, args: &EvalArgs) -> anyhow::Result<String> {
     let mut object = serde_json::Map::new();
     object.insert("model".into(), args.model.kind().name().into());
     match serde_json::to_value(report)? {
