@@ -57,8 +57,10 @@ pub fn normalize(name: &str) -> String {
             ch => out.push(ch),
         }
     }
-    let trimmed = out.trim_end();
-    trimmed.to_string()
+    // Dropping a period can leave two combining marks side by side, whose
+    // canonical order differs from the order they were written in; composing
+    // again puts them in it, so a normalized name normalizes to itself.
+    out.trim_end().nfc().collect()
 }
 
 /// The name a source is looked up by in `attest said`: normalized, and for a
@@ -202,6 +204,9 @@ mod tests {
     fn normalization_ignores_case_periods_and_quote_styles() {
         assert_eq!(normalize("J.R.  O’Neill-Baptiste"), "jr o'neill-baptiste");
         assert_eq!(normalize("ＡＢＣ News"), "abc news", "compatibility forms");
+        let marks_a_period_kept_apart = "\u{1e08f}.\u{11d42}";
+        let once = normalize(marks_a_period_kept_apart);
+        assert_eq!(normalize(&once), once, "combining marks in canonical order");
         assert_eq!(query_name("Mr. Whitcombe"), "whitcombe");
         assert_eq!(
             lookup_name("Mr. Whitcombe", SourceKind::Person),
