@@ -42,7 +42,6 @@ use attest_doc::{Budget, Doc, EntityLabel, Exhausted, FoundAttribution, StanceLa
 use model::Network;
 pub use model::{
     DISTANCE_BUCKETS, ENTITY_LABELS, EncoderConfig, FORMAT, HEDGE_LABELS, PAIR_LABELS, ROLE_LABELS,
-    STANCE_LABELS,
 };
 use window::Units;
 use wordpiece::Vocab;
@@ -142,30 +141,22 @@ pub struct Prediction {
 /// The stance head's scores for one attribution.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StanceScores {
-    /// Logits in [`STANCE_LABELS`]' order.
-    pub logits: [f32; STANCE_LABELS.len()],
+    /// Logits in [`StanceLabel::ALL`]'s order.
+    pub logits: [f32; StanceLabel::ALL.len()],
 }
 
 impl StanceScores {
     /// The probability of each stance, in [`StanceLabel::ALL`]'s order.
-    pub fn probabilities(&self) -> [f32; STANCE_LABELS.len()] {
+    pub fn probabilities(&self) -> [f32; StanceLabel::ALL.len()] {
         let mut out = self.logits;
-        decode::log_softmax_rows(&mut out, STANCE_LABELS.len());
+        decode::log_softmax_rows(&mut out, StanceLabel::ALL.len());
         out.map(f32::exp)
     }
 
     /// The likeliest stance; ties go to the earlier label.
     pub fn label(&self) -> StanceLabel {
-        let best = self
-            .logits
-            .iter()
-            .enumerate()
-            .fold((0, f32::NEG_INFINITY), |best, (i, &l)| {
-                if l > best.1 { (i, l) } else { best }
-            })
-            .0;
         StanceLabel::ALL
-            .get(best)
+            .get(attest_learn::argmax(&self.logits))
             .copied()
             .unwrap_or(StanceLabel::Asserts)
     }
@@ -401,12 +392,29 @@ impl Encoder {
         cue: Range<usize>,
         sourced: bool,
     ) -> Result<Option<StanceScores>, EncoderError> {
+        let view = self
+            .network
+            .config
+            .stance
+            .then(|| self.cue_view(analysis, cue))
+            .flatten();
+        self.stance_of(view.as_ref(), sourced)
+    }
+
+    /// [`Self::stance_scores`] for a cue already viewed (or whose window is
+    /// not there).
+    fn stance_of(
+        &self,
+        view: Option<&CueView>,
+        sourced: bool,
+    ) -> Result<Option<StanceScores>, EncoderError> {
         if !self.network.config.stance {
             return Ok(None);
         }
-        let mean = self
-            .cue_view(analysis, cue)
-            .map_or_else(|| vec![0.0; self.network.config.hidden], |view| view.mean);
+        let mean = view.map_or_else(
+            || vec![0.0; self.network.config.hidden],
+            |view| view.mean.clone(),
+        );
         let Some(logits) = self.network.stance(mean, sourced)? else {
             return Ok(None);
         };
@@ -433,13 +441,24 @@ impl Encoder {
         analysis: &Analysis,
         cue: Range<usize>,
     ) -> Result<PairScores, EncoderError> {
+        let view = self.cue_view(analysis, cue.clone());
+        self.pairs_of(analysis, cue, view.as_ref())
+    }
+
+    /// [`Self::pair_scores`] for the cue on tokens `cue`, already viewed.
+    fn pairs_of(
+        &self,
+        analysis: &Analysis,
+        cue: Range<usize>,
+        view: Option<&CueView>,
+    ) -> Result<PairScores, EncoderError> {
         let hidden = self.network.config.hidden;
-        let Some(CueView {
+        let Some(&CueView {
             window: window_index,
-            candidates,
-            cue,
-            mean,
-        }) = self.cue_view(analysis, cue.clone())
+            ref candidates,
+            ref cue,
+            ref mean,
+        }) = view
         else {
             return Ok(PairScores {
                 candidates: 0..0,
@@ -447,6 +466,7 @@ impl Encoder {
                 logits: Vec::new(),
             });
         };
+        let (candidates, cue) = (candidates.clone(), cue.clone());
         let cue_last = cue.end.saturating_sub(1).max(cue.start);
         let cue_sentence = analysis.sentence.get(cue.start).copied();
         let mut rows = Vec::with_capacity(candidates.len() * hidden);
@@ -464,7 +484,7 @@ impl Encoder {
             buckets.push(window::bucket(d) as u32);
             same.push(u32::from(analysis.sentence.get(t).copied() == cue_sentence));
         }
-        let logits = self.network.pairs(rows, mean, &buckets, &same)?;
+        let logits = self.network.pairs(rows, mean.clone(), &buckets, &same)?;
         Ok(PairScores {
             candidates,
             cue,
@@ -484,7 +504,8 @@ impl Encoder {
         for cue in decode::runs(&labels, 3) {
             budget.check()?;
             let confidence = decode::run_confidence(&analysis.roles, roles, &labels, &cue);
-            let mut pair = self.pair_scores(&analysis, cue.clone())?;
+            let view = self.cue_view(&analysis, cue.clone());
+            let mut pair = self.pairs_of(&analysis, cue.clone(), view.as_ref())?;
             let width = PAIR_LABELS.len();
             decode::log_softmax_rows(&mut pair.logits, width);
             let offset = pair.candidates.start;
@@ -497,7 +518,7 @@ impl Encoder {
                     .collect()
             };
             let sources = shift(decode::runs(&pair_labels, 1));
-            if let Some(stance) = self.stance_scores(&analysis, cue.clone(), !sources.is_empty())? {
+            if let Some(stance) = self.stance_of(view.as_ref(), !sources.is_empty())? {
                 stances.push(stance);
             }
             attributions.push(FoundAttribution {

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::Path;
 
-use attest_doc::Budget;
+use attest_doc::{Budget, StanceLabel};
 use candle_core::{DType, Device, Module, Tensor};
 use candle_nn::{Linear, VarBuilder};
 use serde::Deserialize;
@@ -47,12 +47,6 @@ pub const ENTITY_LABELS: [&str; 9] = [
 
 /// Pair labels, in the order of the pair head's outputs.
 pub const PAIR_LABELS: [&str; 5] = ["O", "B-SOURCE", "I-SOURCE", "B-CONTENT", "I-CONTENT"];
-
-/// Stance labels, in the order of the stance head's outputs: the order of
-/// [`attest_doc::StanceLabel`].
-pub const STANCE_LABELS: [&str; 8] = [
-    "asserts", "confirms", "denies", "declines", "claims", "reports", "believes", "intends",
-];
 
 /// Hedge labels, in the order of the hedge head's outputs.
 pub const HEDGE_LABELS: [&str; 3] = ["O", "B-HEDGE", "I-HEDGE"];
@@ -181,13 +175,15 @@ fn read_config(path: &Path) -> Result<(AttestSection, serde_json::Value), Encode
             return Err(config_error(path, format!("heads lacks {head:?}")));
         }
     }
+    // The stance head's outputs are in the order of `StanceLabel::ALL`.
+    let stance_names: Vec<&str> = StanceLabel::ALL.iter().map(|s| s.name()).collect();
     let mut labels = vec![
         ("role_labels", &section.role_labels, &ROLE_LABELS[..]),
         ("entity_labels", &section.entity_labels, &ENTITY_LABELS[..]),
         ("pair_labels", &section.pair_labels, &PAIR_LABELS[..]),
     ];
     if section.has("stance") {
-        labels.push(("stance_labels", &section.stance_labels, &STANCE_LABELS[..]));
+        labels.push(("stance_labels", &section.stance_labels, &stance_names[..]));
     }
     if section.has("hedge") {
         labels.push(("hedge_labels", &section.hedge_labels, &HEDGE_LABELS[..]));
@@ -337,7 +333,7 @@ impl Network {
             // The stance head reads the cue's mean state and a has-a-source flag.
             let stance = section
                 .has("stance")
-                .then(|| candle_nn::linear(hidden + 1, STANCE_LABELS.len(), heads.pp("stance")))
+                .then(|| candle_nn::linear(hidden + 1, StanceLabel::ALL.len(), heads.pp("stance")))
                 .transpose()?;
             let hedge = section
                 .has("hedge")

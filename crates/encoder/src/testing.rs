@@ -8,7 +8,7 @@ use std::path::Path;
 use candle_core::{DType, Device, Tensor};
 
 use crate::model::{
-    DISTANCE_BUCKETS, ENTITY_LABELS, FORMAT, HEDGE_LABELS, PAIR_LABELS, ROLE_LABELS, STANCE_LABELS,
+    DISTANCE_BUCKETS, ENTITY_LABELS, FORMAT, HEDGE_LABELS, PAIR_LABELS, ROLE_LABELS,
 };
 
 /// The sizes of a random model.
@@ -147,7 +147,15 @@ pub fn write_random_model(dir: &Path, size: Size, seed: u64) -> std::io::Result<
             "heads".into(),
             serde_json::json!(["role", "entity", "pair", "stance", "hedge"]),
         );
-        attest.insert("stance_labels".into(), serde_json::json!(STANCE_LABELS));
+        attest.insert(
+            "stance_labels".into(),
+            serde_json::json!(
+                attest_doc::StanceLabel::ALL
+                    .iter()
+                    .map(|s| s.name())
+                    .collect::<Vec<_>>()
+            ),
+        );
         attest.insert("hedge_labels".into(), serde_json::json!(HEDGE_LABELS));
     }
     std::fs::write(
@@ -243,7 +251,12 @@ pub fn write_random_model(dir: &Path, size: Size, seed: u64) -> std::io::Result<
         size.pair_hidden,
     );
     if size.stance_and_hedge {
-        linear(&mut add, "heads.stance", STANCE_LABELS.len(), h + 1);
+        linear(
+            &mut add,
+            "heads.stance",
+            attest_doc::StanceLabel::ALL.len(),
+            h + 1,
+        );
         linear(&mut add, "heads.hedge", HEDGE_LABELS.len(), h);
     }
     candle_core::safetensors::save(&tensors, dir.join("model.safetensors"))

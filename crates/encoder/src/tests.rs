@@ -201,15 +201,6 @@ fn the_new_heads_add_scores_and_change_nothing_else() {
 }
 
 #[test]
-fn stance_labels_are_the_documents_order() {
-    let names: Vec<&str> = attest_doc::StanceLabel::ALL
-        .iter()
-        .map(|s| s.name())
-        .collect();
-    assert_eq!(names, crate::STANCE_LABELS);
-}
-
-#[test]
 fn the_stance_head_reads_whether_the_attribution_has_a_source() {
     let (_dir, encoder) = tiny_with_heads("sourced");
     let doc = doc(TEXT);

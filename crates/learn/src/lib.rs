@@ -78,7 +78,7 @@ pub use features::{
 };
 pub use keys::{KeyMap, key1, key2, key3, mix};
 pub use model::{FORMAT_VERSION, Model, ModelError, expect_kind, open_model, seal_model};
-pub use perceptron::{Trainer, Weights};
+pub use perceptron::{Trainer, Weights, argmax};
 pub use quantised::{KeyTable, MAX_LABELS, QuantisedModel, Sums};
 pub use rng::SplitMix64;
 pub use scorer::Scorer;

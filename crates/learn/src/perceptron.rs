@@ -126,7 +126,7 @@ impl Trainer {
     pub fn predict(&mut self, features: &[u32]) -> u16 {
         self.scores.iter_mut().for_each(|s| *s = 0.0);
         self.params.add_scores(features, &mut self.scores);
-        argmax(&self.scores)
+        best_class(&self.scores)
     }
 
     /// Counts one training example: when `guess` is not `truth`, moves the
@@ -155,8 +155,9 @@ impl Trainer {
     }
 }
 
-/// The index of the highest score; ties go to the lowest index.
-pub(crate) fn argmax(scores: &[f32]) -> u16 {
+/// The index of the highest score; ties go to the lowest index, and an empty
+/// slice gives 0.
+pub fn argmax(scores: &[f32]) -> usize {
     let mut best = 0;
     let mut best_score = f32::NEG_INFINITY;
     for (class, score) in scores.iter().enumerate() {
@@ -165,7 +166,12 @@ pub(crate) fn argmax(scores: &[f32]) -> u16 {
             best_score = *score;
         }
     }
-    u16::try_from(best).unwrap_or(u16::MAX)
+    best
+}
+
+/// [`argmax`] as a class id, which is 16 bits wide.
+fn best_class(scores: &[f32]) -> u16 {
+    u16::try_from(argmax(scores)).unwrap_or(u16::MAX)
 }
 
 /// Trained weights: for each feature id, the classes it votes for and how much.
@@ -297,7 +303,7 @@ impl Weights {
         scores.clear();
         scores.resize(self.n_classes as usize, 0.0);
         self.add_scores(features, scores);
-        argmax(scores)
+        best_class(scores)
     }
 
     /// Drops the weights whose magnitude is below `threshold`, to keep model

@@ -390,7 +390,7 @@ impl Model {
                         self.tag_prefixes.get(previous).copied().unwrap_or_default();
                     context_hashes(&scratch.context, i, t1_word, t1_shape, &mut scratch.hashes);
                     self.scorer.add_all(&scratch.hashes, &mut scratch.scores);
-                    let class = argmax(&scratch.scores);
+                    let class = attest_learn::argmax(&scratch.scores);
                     self.tags.get(class).copied().or(fallback)
                 }
             };
@@ -423,17 +423,6 @@ impl Model {
         }
         (right, total)
     }
-}
-
-/// The index of the highest score; ties go to the lowest index.
-fn argmax(scores: &[f32]) -> usize {
-    let mut best = 0;
-    for (class, score) in scores.iter().enumerate() {
-        if scores.get(best).is_some_and(|b| score > b) {
-            best = class;
-        }
-    }
-    best
 }
 
 #[cfg(test)]
@@ -545,7 +534,6 @@ mod tests {
             None,
             "too ambiguous"
         );
-        assert_eq!(argmax(&[0.5, 2.0, 2.0]), 1);
     }
 
     #[test]
