@@ -4,9 +4,9 @@ use std::collections::HashSet;
 use std::fmt;
 
 use crate::{
-    Article, Attribution, Diagnostic, Entity, FoldedWords, Hedge, Paragraph, PosTag, Quantity,
-    Quotation, Sentence, SentenceId, Source, Span, SpanError, Stance, TimeExpr, Token, TokenId,
-    TokenKind,
+    Article, Attribution, Diagnostic, Entity, FoldedWords, Hedge, Paragraph, PosTag, Proposals,
+    Quantity, Quotation, Sentence, SentenceId, Source, Span, SpanError, Stance, TimeExpr, Token,
+    TokenId, TokenKind,
 };
 
 /// A layer of annotation a stage can assign.
@@ -153,6 +153,7 @@ pub struct Doc {
     quantities: Vec<Quantity>,
     times: Vec<TimeExpr>,
     quotations: Vec<Quotation>,
+    proposals: Proposals,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -187,6 +188,7 @@ impl Doc {
             quantities: Vec::new(),
             times: Vec::new(),
             quotations: Vec::new(),
+            proposals: Proposals::default(),
             diagnostics: Vec::new(),
         }
     }
@@ -388,7 +390,31 @@ impl Doc {
                 .flat_map(|a| a.source.iter().chain(&a.cue).chain(&a.content).copied()),
         )?;
         self.attributions = attributions;
+        // Proposed stances were for the attributions these replace.
+        self.proposals.stances.clear();
         self.annotated = self.annotated.with(Layer::Attributions);
+        Ok(())
+    }
+
+    /// What a model proposes to the stages after it (see [`Proposals`]).
+    pub fn proposals(&self) -> &Proposals {
+        &self.proposals
+    }
+
+    /// Sets the proposals, after the attributions they propose stances for:
+    /// proposed stances are none or one per attribution, and proposed hedges
+    /// are spans of the text, in order.
+    pub fn set_proposals(&mut self, proposals: Proposals) -> Result<(), LayerError> {
+        let (stances, attributions) = (proposals.stances.len(), self.attributions.len());
+        if stances != 0 && stances != attributions {
+            return Err(LayerError::BadReference {
+                layer: Layer::Stances,
+                what: format!("{stances} proposed stances for {attributions} attributions"),
+            });
+        }
+        check_spans(self.text(), Layer::Hedges, proposals.hedges.iter().copied())?;
+        check_ordered(Layer::Hedges, proposals.hedges.iter().copied())?;
+        self.proposals = proposals;
         Ok(())
     }
 
@@ -609,5 +635,44 @@ mod tests {
             .set_sources(vec![source(Span::must(4, 9))])
             .expect_err("a merge of no mention");
         assert!(err.to_string().contains("not one of its mentions"), "{err}");
+    }
+
+    #[test]
+    fn proposals_fit_the_attributions_and_go_with_them() {
+        let mut doc = Doc::new(Article::new("p", "Ada said it may rain."));
+        let said = Attribution {
+            source: vec![Span::must(0, 3)],
+            cue: vec![Span::must(4, 8)],
+            content: vec![Span::must(9, 20)],
+            kind: crate::AttributionKind::Indirect,
+            confidence: 1.0,
+        };
+        doc.set_attributions(vec![said.clone()]).unwrap();
+        let probabilities = [0.125; crate::StanceLabel::ALL.len()];
+        let two = Proposals {
+            stances: vec![probabilities; 2],
+            hedges: Vec::new(),
+        };
+        let err = doc
+            .set_proposals(two)
+            .expect_err("two stances, one attribution");
+        assert!(
+            err.to_string().contains("2 proposed stances for 1"),
+            "{err}"
+        );
+        let overlapping = Proposals {
+            stances: Vec::new(),
+            hedges: vec![Span::must(12, 15), Span::must(13, 20)],
+        };
+        assert!(doc.set_proposals(overlapping).is_err());
+        let one = Proposals {
+            stances: vec![probabilities],
+            hedges: vec![Span::must(12, 15)],
+        };
+        doc.set_proposals(one.clone()).unwrap();
+        assert_eq!(doc.proposals(), &one);
+        doc.set_attributions(vec![said]).unwrap();
+        assert!(doc.proposals().stances.is_empty(), "for other attributions");
+        assert_eq!(doc.proposals().hedges, one.hedges);
     }
 }

@@ -37,7 +37,9 @@ pub mod wordpiece;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use attest_doc::{Budget, Doc, EntityLabel, Exhausted, FoundAttribution, StanceLabel};
+use attest_doc::{
+    Budget, Doc, EntityLabel, Exhausted, FoundAttribution, Proposals, StanceLabel, TokenView,
+};
 
 use model::Network;
 pub use model::{
@@ -130,12 +132,6 @@ pub struct Prediction {
     pub attributions: Vec<FoundAttribution>,
     /// Entity mentions, in order.
     pub entities: Vec<PredictedEntity>,
-    /// The stance scores of each attribution, in the same order; empty when
-    /// the model has no stance head.
-    pub stances: Vec<StanceScores>,
-    /// The writer's hedge cues, as token ranges in order; empty when the
-    /// model has no hedge head.
-    pub hedges: Vec<Range<usize>>,
 }
 
 /// The stance head's scores for one attribution.
@@ -151,14 +147,6 @@ impl StanceScores {
         let mut out = self.logits;
         decode::log_softmax_rows(&mut out, StanceLabel::ALL.len());
         out.map(f32::exp)
-    }
-
-    /// The likeliest stance; ties go to the earlier label.
-    pub fn label(&self) -> StanceLabel {
-        StanceLabel::ALL
-            .get(attest_learn::argmax(&self.logits))
-            .copied()
-            .unwrap_or(StanceLabel::Asserts)
     }
 }
 
@@ -353,30 +341,49 @@ impl Encoder {
             .unwrap_or_default()
     }
 
-    /// How the heads read the cue on tokens `cue`: its window (the owner of
-    /// its first token), the tokens wholly in that window, the cue's tokens
-    /// in it, and their mean state; `None` if the cue's window is not there.
-    fn cue_view(&self, analysis: &Analysis, cue: Range<usize>) -> Option<CueView> {
-        let hidden = self.network.config.hidden;
+    /// The window of a cue whose first token is `first` (its owner) and the
+    /// tokens wholly inside it; `None` if that window is not there.
+    fn cue_window(&self, analysis: &Analysis, first: usize) -> Option<(usize, Range<usize>)> {
         let tokens = &analysis.units.tokens;
-        let window_index = analysis.owners.get(cue.start).copied().unwrap_or(0);
-        let window = analysis.windows.get(window_index)?;
-        let first = tokens.partition_point(|t| t.start < window.start);
+        let index = analysis.owners.get(first).copied().unwrap_or(0);
+        let window = analysis.windows.get(index)?;
+        let start = tokens.partition_point(|t| t.start < window.start);
         let end = tokens.partition_point(|t| t.end <= window.end);
-        let candidates = first..end.max(first);
-        let cue = cue.start.max(first)..cue.end.min(candidates.end).max(cue.start);
-        let mut mean = vec![0.0f32; hidden];
-        for t in cue.clone() {
-            for (m, s) in mean.iter_mut().zip(self.state(analysis, window_index, t)) {
+        Some((index, start..end.max(start)))
+    }
+
+    /// The mean state of `tokens` in window `window`; zeros for no tokens.
+    fn mean_state(
+        &self,
+        analysis: &Analysis,
+        window: usize,
+        tokens: impl Iterator<Item = usize>,
+    ) -> Vec<f32> {
+        let mut mean = vec![0.0f32; self.network.config.hidden];
+        let mut count = 0usize;
+        for t in tokens {
+            for (m, s) in mean.iter_mut().zip(self.state(analysis, window, t)) {
                 *m += s;
             }
+            count += 1;
         }
-        let count = cue.len().max(1) as f32;
+        let count = count.max(1) as f32;
         for m in &mut mean {
             *m /= count;
         }
+        mean
+    }
+
+    /// How the pair head reads the cue on tokens `cue`: its window (the owner
+    /// of its first token), the tokens wholly in that window, the cue's
+    /// tokens in it, and their mean state; `None` if the cue's window is not
+    /// there.
+    fn cue_view(&self, analysis: &Analysis, cue: Range<usize>) -> Option<CueView> {
+        let (window, candidates) = self.cue_window(analysis, cue.start)?;
+        let cue = cue.start.max(candidates.start)..cue.end.min(candidates.end).max(cue.start);
+        let mean = self.mean_state(analysis, window, cue.clone());
         Some(CueView {
-            window: window_index,
+            window,
             candidates,
             cue,
             mean,
@@ -384,37 +391,30 @@ impl Encoder {
     }
 
     /// The stance head's scores for the attribution whose cue is on tokens
-    /// `cue` and which has a source span or not (`sourced`); `None` when the
-    /// model has no stance head.
+    /// `cue` (in order, and not always adjacent: "said ... on Monday") and
+    /// which has a source span or not (`sourced`); `None` when the model has
+    /// no stance head. The head reads the mean state of the cue's tokens in
+    /// the window of its first, as training does.
     pub fn stance_scores(
         &self,
         analysis: &Analysis,
-        cue: Range<usize>,
-        sourced: bool,
-    ) -> Result<Option<StanceScores>, EncoderError> {
-        let view = self
-            .network
-            .config
-            .stance
-            .then(|| self.cue_view(analysis, cue))
-            .flatten();
-        self.stance_of(view.as_ref(), sourced)
-    }
-
-    /// [`Self::stance_scores`] for a cue already viewed (or whose window is
-    /// not there).
-    fn stance_of(
-        &self,
-        view: Option<&CueView>,
+        cue: &[usize],
         sourced: bool,
     ) -> Result<Option<StanceScores>, EncoderError> {
         if !self.network.config.stance {
             return Ok(None);
         }
-        let mean = view.map_or_else(
-            || vec![0.0; self.network.config.hidden],
-            |view| view.mean.clone(),
-        );
+        let window = cue
+            .first()
+            .and_then(|&first| self.cue_window(analysis, first));
+        let mean = match window {
+            Some((window, candidates)) => self.mean_state(
+                analysis,
+                window,
+                cue.iter().copied().filter(|t| candidates.contains(t)),
+            ),
+            None => vec![0.0; self.network.config.hidden],
+        };
         let Some(logits) = self.network.stance(mean, sourced)? else {
             return Ok(None);
         };
@@ -422,6 +422,37 @@ impl Encoder {
             .try_into()
             .map_err(|l: Vec<f32>| EncoderError::Compute(format!("{} stance logits", l.len())))?;
         Ok(Some(StanceScores { logits }))
+    }
+
+    /// What the stance and hedge heads propose for `doc`, whose attributions
+    /// are set, from its `analysis`: the stance probabilities of each
+    /// attribution and the writer's hedge cues. Empty where the model lacks
+    /// the head.
+    pub fn proposals(&self, analysis: &Analysis, doc: &Doc) -> Result<Proposals, EncoderError> {
+        let view = TokenView::new(doc);
+        let mut stances = Vec::new();
+        if self.network.config.stance {
+            stances.reserve(doc.attributions().len());
+            for attribution in doc.attributions() {
+                let cue = view.tokens_of(&attribution.cue);
+                if let Some(scores) =
+                    self.stance_scores(analysis, &cue, !attribution.source.is_empty())?
+                {
+                    stances.push(scores.probabilities());
+                }
+            }
+        }
+        let hedges = self
+            .hedge_cues(analysis)
+            .into_iter()
+            .filter_map(|run| {
+                Some(
+                    view.span(run.start)?
+                        .cover(view.span(run.end.checked_sub(1)?)?),
+                )
+            })
+            .collect();
+        Ok(Proposals { stances, hedges })
     }
 
     /// The writer's hedge cues the hedge head finds, as token ranges in
@@ -441,24 +472,13 @@ impl Encoder {
         analysis: &Analysis,
         cue: Range<usize>,
     ) -> Result<PairScores, EncoderError> {
-        let view = self.cue_view(analysis, cue.clone());
-        self.pairs_of(analysis, cue, view.as_ref())
-    }
-
-    /// [`Self::pair_scores`] for the cue on tokens `cue`, already viewed.
-    fn pairs_of(
-        &self,
-        analysis: &Analysis,
-        cue: Range<usize>,
-        view: Option<&CueView>,
-    ) -> Result<PairScores, EncoderError> {
         let hidden = self.network.config.hidden;
-        let Some(&CueView {
+        let Some(CueView {
             window: window_index,
-            ref candidates,
-            ref cue,
-            ref mean,
-        }) = view
+            candidates,
+            cue,
+            mean,
+        }) = self.cue_view(analysis, cue.clone())
         else {
             return Ok(PairScores {
                 candidates: 0..0,
@@ -466,7 +486,6 @@ impl Encoder {
                 logits: Vec::new(),
             });
         };
-        let (candidates, cue) = (candidates.clone(), cue.clone());
         let cue_last = cue.end.saturating_sub(1).max(cue.start);
         let cue_sentence = analysis.sentence.get(cue.start).copied();
         let mut rows = Vec::with_capacity(candidates.len() * hidden);
@@ -484,7 +503,7 @@ impl Encoder {
             buckets.push(window::bucket(d) as u32);
             same.push(u32::from(analysis.sentence.get(t).copied() == cue_sentence));
         }
-        let logits = self.network.pairs(rows, mean.clone(), &buckets, &same)?;
+        let logits = self.network.pairs(rows, mean, &buckets, &same)?;
         Ok(PairScores {
             candidates,
             cue,
@@ -495,17 +514,25 @@ impl Encoder {
     /// The attributions and entities of a segmented document, within
     /// `budget`, checked before each batch of windows and each cue.
     pub fn predict(&self, doc: &Doc, budget: &Budget) -> Result<Prediction, EncoderError> {
-        let mut analysis = self.analyze(doc, budget)?;
+        self.predict_from(&self.analyze(doc, budget)?, budget)
+    }
+
+    /// [`Encoder::predict`] from the document's analysis, which stays for
+    /// [`Encoder::proposals`].
+    pub fn predict_from(
+        &self,
+        analysis: &Analysis,
+        budget: &Budget,
+    ) -> Result<Prediction, EncoderError> {
         let roles = ROLE_LABELS.len();
-        decode::log_softmax_rows(&mut analysis.roles, roles);
-        let labels = decode::viterbi(&analysis.roles, roles, |_| false);
+        let mut role_scores = analysis.roles.clone();
+        decode::log_softmax_rows(&mut role_scores, roles);
+        let labels = decode::viterbi(&role_scores, roles, |_| false);
         let mut attributions = Vec::new();
-        let mut stances = Vec::new();
         for cue in decode::runs(&labels, 3) {
             budget.check()?;
-            let confidence = decode::run_confidence(&analysis.roles, roles, &labels, &cue);
-            let view = self.cue_view(&analysis, cue.clone());
-            let mut pair = self.pairs_of(&analysis, cue.clone(), view.as_ref())?;
+            let confidence = decode::run_confidence(&role_scores, roles, &labels, &cue);
+            let mut pair = self.pair_scores(analysis, cue.clone())?;
             let width = PAIR_LABELS.len();
             decode::log_softmax_rows(&mut pair.logits, width);
             let offset = pair.candidates.start;
@@ -517,19 +544,15 @@ impl Encoder {
                     .map(|r| r.start + offset..r.end + offset)
                     .collect()
             };
-            let sources = shift(decode::runs(&pair_labels, 1));
-            if let Some(stance) = self.stance_of(view.as_ref(), !sources.is_empty())? {
-                stances.push(stance);
-            }
             attributions.push(FoundAttribution {
                 cue,
-                sources,
+                sources: shift(decode::runs(&pair_labels, 1)),
                 content: shift(decode::runs(&pair_labels, 3)),
                 confidence,
             });
         }
         let width = ENTITY_LABELS.len();
-        let mut scores = std::mem::take(&mut analysis.entities);
+        let mut scores = analysis.entities.clone();
         decode::log_softmax_rows(&mut scores, width);
         let entity_labels = decode::viterbi(&scores, width, |_| false);
         let mut entities = Vec::new();
@@ -549,8 +572,6 @@ impl Encoder {
         Ok(Prediction {
             attributions,
             entities,
-            stances,
-            hedges: self.hedge_cues(&analysis),
         })
     }
 }

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use attest_doc::{Article, Budget, Doc, Limits};
+use attest_doc::{Article, Attribution, AttributionKind, Budget, Doc, Limits, Proposals, Span};
 
 use crate::testing::{Size, write_random_model};
 use crate::{Encoder, EncoderError};
@@ -175,29 +175,48 @@ fn the_new_heads_add_scores_and_change_nothing_else() {
     let (_dir2, headed) = tiny_with_heads("headed");
     assert!(!plain.config().stance && !plain.config().hedge);
     assert!(headed.config().stance && headed.config().hedge);
-    let doc = doc(TEXT);
-    let without = plain.predict(&doc, &Budget::unlimited()).unwrap();
-    let with = headed.predict(&doc, &Budget::unlimited()).unwrap();
-    assert!(without.stances.is_empty() && without.hedges.is_empty());
-    assert_eq!(without.attributions, with.attributions);
-    assert_eq!(without.entities, with.entities);
-    assert_eq!(with.stances.len(), with.attributions.len());
-    for stance in &with.stances {
-        let sum: f32 = stance.probabilities().iter().sum();
-        assert!((sum - 1.0).abs() < 1e-5, "{sum}");
-        let best = stance.label();
-        let index = attest_doc::StanceLabel::ALL
-            .iter()
-            .position(|&s| s == best)
-            .unwrap();
-        assert!(stance.logits.iter().all(|&l| l <= stance.logits[index]));
-    }
-    let analysis = headed.analyze(&doc, &Budget::unlimited()).unwrap();
+    let mut doc = doc(TEXT);
+    let (plain_analysis, analysis) = (
+        plain.analyze(&doc, &Budget::unlimited()).unwrap(),
+        headed.analyze(&doc, &Budget::unlimited()).unwrap(),
+    );
+    let without = plain.predict_from(&plain_analysis, &Budget::unlimited());
+    let with = headed.predict_from(&analysis, &Budget::unlimited());
+    assert_eq!(without.unwrap(), with.unwrap());
     assert_eq!(analysis.hedges.len(), doc.tokens().len() * 3);
-    assert_eq!(headed.hedge_cues(&analysis), with.hedges);
-    for pair in with.hedges.windows(2) {
-        assert!(pair[0].end <= pair[1].start);
+    // One cue of one word with a source, and one of two words apart without.
+    let spans: Vec<Span> = doc.tokens().iter().map(|t| t.span).collect();
+    let span = |token: usize| spans[token];
+    let said = |source: Vec<Span>, cue: Vec<Span>| Attribution {
+        source,
+        cue,
+        content: vec![span(3)],
+        kind: AttributionKind::Indirect,
+        confidence: 1.0,
+    };
+    doc.set_attributions(vec![
+        said(vec![span(1)], vec![span(2)]),
+        said(Vec::new(), vec![span(2), span(5)]),
+    ])
+    .unwrap();
+    assert_eq!(
+        plain.proposals(&plain_analysis, &doc).unwrap(),
+        Proposals::default()
+    );
+    let proposals = headed.proposals(&analysis, &doc).unwrap();
+    assert_eq!(proposals.stances.len(), 2);
+    for stance in &proposals.stances {
+        let sum: f32 = stance.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-5, "{sum}");
     }
+    assert_ne!(proposals.stances[0], proposals.stances[1]);
+    let cues = headed.hedge_cues(&analysis);
+    assert_eq!(proposals.hedges.len(), cues.len());
+    for (hedge, cue) in proposals.hedges.iter().zip(&cues) {
+        assert_eq!(hedge.byte_start(), span(cue.start).byte_start());
+        assert_eq!(hedge.byte_end(), span(cue.end - 1).byte_end());
+    }
+    doc.set_proposals(proposals).unwrap();
 }
 
 #[test]
@@ -206,11 +225,11 @@ fn the_stance_head_reads_whether_the_attribution_has_a_source() {
     let doc = doc(TEXT);
     let analysis = encoder.analyze(&doc, &Budget::unlimited()).unwrap();
     let sourced = encoder
-        .stance_scores(&analysis, 2..3, true)
+        .stance_scores(&analysis, &[2], true)
         .unwrap()
         .unwrap();
     let sourceless = encoder
-        .stance_scores(&analysis, 2..3, false)
+        .stance_scores(&analysis, &[2], false)
         .unwrap()
         .unwrap();
     assert_ne!(sourced, sourceless);

@@ -363,6 +363,9 @@ impl Pipeline {
         for stage in &self.stages {
             if stage.assigns().contains(&Layer::Attributions) {
                 doc.set_attributions(given.take().unwrap_or_default())?;
+                if let AnyStage::Accurate(accurate) = stage {
+                    accurate.propose_for_given(&mut doc)?;
+                }
             } else {
                 stage.run(&mut doc)?;
             }
@@ -514,22 +517,65 @@ impl Stage for Accurate {
     // The encoder is most of accurate mode's time, so it checks the budget
     // between batches of windows and between cues, not only before it starts.
     fn run_within(&self, doc: &mut Doc, budget: &Budget) -> Result<(), StageError> {
+        let analysis = self.encoder.analyze(doc, budget).map_err(stage_error)?;
         let prediction = self
             .encoder
-            .predict(doc, budget)
-            .map_err(|error| match error {
-                attest_encoder::EncoderError::Exhausted(exhausted) => {
-                    StageError::Exhausted(exhausted)
-                }
-                other => StageError::Layer(LayerError::Failed {
-                    layer: Layer::Attributions,
-                    message: other.to_string(),
-                }),
-            })?;
+            .predict_from(&analysis, budget)
+            .map_err(stage_error)?;
         let mut attributions =
             attest_attrib::attributions_from(doc, &prediction.attributions, &self.rules);
         self.calibration.calibrate(&mut attributions);
-        Ok(doc.set_attributions(attributions)?)
+        doc.set_attributions(attributions)?;
+        Ok(self.propose(doc, &analysis)?)
+    }
+}
+
+impl Accurate {
+    /// Leaves what the encoder's stance and hedge heads propose for the
+    /// document's attributions on it, for the stance and hedge stages; a
+    /// model without the heads proposes nothing.
+    fn propose(
+        &self,
+        doc: &mut Doc,
+        analysis: &attest_encoder::Analysis,
+    ) -> Result<(), LayerError> {
+        let config = self.encoder.config();
+        if !(config.stance || config.hedge) {
+            return Ok(());
+        }
+        let proposals = self.encoder.proposals(analysis, doc).map_err(failed)?;
+        doc.set_proposals(proposals)
+    }
+
+    /// [`Accurate::propose`] for attributions given in place of the
+    /// encoder's, as [`Pipeline::analyze_given`] sets them, so that an
+    /// evaluation with gold attributions scores the heads too.
+    fn propose_for_given(&self, doc: &mut Doc) -> Result<(), LayerError> {
+        let config = self.encoder.config();
+        if !(config.stance || config.hedge) {
+            return Ok(());
+        }
+        let analysis = self
+            .encoder
+            .analyze(doc, &Budget::unlimited())
+            .map_err(failed)?;
+        self.propose(doc, &analysis)
+    }
+}
+
+/// An encoder's error as the attribution stage's.
+fn stage_error(error: attest_encoder::EncoderError) -> StageError {
+    match error {
+        attest_encoder::EncoderError::Exhausted(exhausted) => StageError::Exhausted(exhausted),
+        other => StageError::Layer(failed(other)),
+    }
+}
+
+/// An encoder's failure as the attribution layer's.
+fn failed(error: attest_encoder::EncoderError) -> LayerError {
+    LayerError::Failed {
+        layer: Layer::Attributions,
+        message: error.to_string(),
     }
 }
 
@@ -696,6 +742,7 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use attest_doc::{Proposals, Span};
 
     #[test]
     fn linear_models_read_from_a_directory_analyse_as_the_bundled_ones() {
@@ -774,6 +821,51 @@ mod tests {
         }
         assert!(doc.diagnostics().is_empty(), "{:?}", doc.diagnostics());
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_encoder_with_stance_and_hedge_heads_proposes_for_found_and_given_attributions() {
+        let pipeline = |heads: bool| {
+            let dir = std::env::temp_dir().join(format!(
+                "attest-pipeline-heads-{heads}-{}",
+                std::process::id()
+            ));
+            let _ = std::fs::remove_dir_all(&dir);
+            let size = attest_encoder::testing::Size {
+                stance_and_hedge: heads,
+                ..attest_encoder::testing::Size::TINY
+            };
+            attest_encoder::testing::write_random_model(&dir, size, 3).unwrap();
+            let encoder = attest_encoder::Encoder::load(&dir).unwrap();
+            let _ = std::fs::remove_dir_all(&dir);
+            Pipeline::accurate(
+                &Limits::DEFAULT,
+                encoder,
+                attest_attrib::Calibration::identity(),
+                TaggingModels::bundled().unwrap(),
+            )
+            .unwrap()
+        };
+        let (plain, headed) = (pipeline(false), pipeline(true));
+        let text = "The union said on Monday that talks may end in May.";
+        let article = || Article::new("a", text);
+        let found = headed.analyze(article());
+        assert_eq!(found.proposals().stances.len(), found.attributions().len());
+        assert_eq!(plain.analyze(article()).proposals(), &Proposals::default());
+        let span = |word: &str| {
+            let start = text.find(word).unwrap();
+            Span::try_new_in(text, start, start + word.len()).unwrap()
+        };
+        let given = Attribution {
+            source: vec![span("The union")],
+            cue: vec![span("said")],
+            content: vec![span("talks may end in May")],
+            kind: attest_doc::AttributionKind::Indirect,
+            confidence: 1.0,
+        };
+        let doc = headed.analyze_given(article(), vec![given]).unwrap();
+        assert_eq!(doc.proposals().stances.len(), 1);
+        assert_eq!(doc.proposals().hedges, found.proposals().hedges);
     }
 
     #[test]

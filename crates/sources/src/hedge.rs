@@ -22,6 +22,10 @@
 //! its one word, and accepted candidates at most a word apart are one cue
 //! ("almost certainly", "might be expected"). Without a model, the rules decide alone, and a cue inside
 //! someone's content or the whole cue of an attribution is skipped.
+//!
+//! In accurate mode, with an encoder that has a hedge head, the cues it tags
+//! (the document's [`attest_doc::Proposals`]) are hedges too where those
+//! found here do not overlap them, each with its clause as scope.
 
 use std::collections::BTreeSet;
 
@@ -78,8 +82,42 @@ impl HedgeFinder {
         HedgeFinder::from_bytes(BUNDLED).map_err(|e| e.in_file("bundled hedges.model"))
     }
 
-    /// The writer's hedges of `doc`, in text order.
+    /// The writer's hedges of `doc`, in text order: those of the rules and
+    /// the model, and the cues accurate mode's hedge head proposes where they
+    /// found none (see [`attest_doc::Proposals`]).
     pub fn find(&self, doc: &Doc) -> Vec<Hedge> {
+        let found = self.find_own(doc);
+        let proposed = &doc.proposals().hedges;
+        if proposed.is_empty() {
+            return found;
+        }
+        let view = TokenView::new(doc);
+        let mut hedges = found.clone();
+        // Both lists are in text order, so one pass finds the overlaps.
+        let mut next = 0;
+        for &cue in proposed {
+            while found
+                .get(next)
+                .is_some_and(|h| h.cue.byte_end() <= cue.byte_start())
+            {
+                next += 1;
+            }
+            let overlapped = found
+                .get(next)
+                .is_some_and(|h| h.cue.byte_start() < cue.byte_end());
+            let tokens = view.tokens_in(cue);
+            if tokens.is_empty() || overlapped {
+                continue;
+            }
+            let scope = scope_of(&view, tokens.start, tokens.end, false).unwrap_or(cue);
+            hedges.push(Hedge { cue, scope });
+        }
+        hedges.sort_by_key(|h| (h.cue.byte_start(), h.cue.byte_end()));
+        hedges
+    }
+
+    /// The hedges of the rules and the model alone.
+    fn find_own(&self, doc: &Doc) -> Vec<Hedge> {
         let Some(model) = &self.model else {
             return find_hedges(doc);
         };
@@ -595,6 +633,32 @@ mod tests {
                 "appears to".to_string(),
                 "The ferry appears to have run aground".to_string()
             )]
+        );
+    }
+
+    #[test]
+    fn proposed_cues_join_where_the_rules_found_none() {
+        let text = "The chef reportedly quit. The mill may close; few expect it.";
+        let mut doc = doc_with(text, Vec::new());
+        let span = |word: &str| {
+            let start = text.find(word).unwrap();
+            Span::try_new_in(text, start, start + word.len()).unwrap()
+        };
+        doc.set_proposals(attest_doc::Proposals {
+            stances: Vec::new(),
+            hedges: vec![span("chef reportedly"), span("may")],
+        })
+        .unwrap();
+        assert_eq!(
+            texts(&doc, HedgeFinder::rules().find(&doc)),
+            [
+                (
+                    "reportedly".to_string(),
+                    "The chef reportedly quit".to_string()
+                ),
+                ("may".to_string(), "The mill may close".to_string()),
+            ],
+            "the rules' own cue stands; the proposed one they overlap is dropped"
         );
     }
 

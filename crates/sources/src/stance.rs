@@ -17,6 +17,10 @@
 //! "whether", a quotation), the source's first and last words and the words
 //! around, and decides; where it keeps the rule's answer, the rule's evidence
 //! stands, and where it overrules it, the cue is the evidence.
+//!
+//! In accurate mode, with an encoder that has a stance head, the head's
+//! stance (the document's [`attest_doc::Proposals`]) decides instead where
+//! the head is sure enough of it.
 
 use attest_doc::{
     Attribution, AttributionId, Doc, Layer, LayerError, Stage, Stance, StanceLabel, TokenView,
@@ -36,6 +40,10 @@ const WINDOW: usize = 4;
 /// How much more the model must score another stance than the rule's before
 /// it overrules the rule (tuned on dev; see docs/sources.md).
 const OVERRULE_MARGIN: f32 = 3.0;
+
+/// How sure accurate mode's stance head must be of a stance to overrule the
+/// rules and the linear model (tuned on dev; see docs/sources.md).
+const HEAD_OVERRULES_AT: f32 = 0.7;
 
 /// The kind of the stance model's file.
 pub const MODEL_KIND: [u8; 4] = *b"STN1";
@@ -81,22 +89,24 @@ impl StanceClassifier {
             .enumerate()
             .filter_map(|(index, attribution)| {
                 let (rule, evidence) = classify(&view, attribution);
-                let (label, evidence) = match &self.model {
-                    None => (rule, evidence),
-                    Some(model) => {
+                let label = match (proposed(doc, index), &self.model) {
+                    (Some(label), _) => label,
+                    (None, None) => rule,
+                    (None, Some(model)) => {
                         let scores = model.scores(|out| features(&view, attribution, rule, out));
                         let held = StanceLabel::ALL
                             .iter()
                             .position(|&l| l == rule)
                             .unwrap_or(0);
                         let chosen = overrule(&scores, held, OVERRULE_MARGIN);
-                        let label = StanceLabel::ALL.get(chosen).copied().unwrap_or(rule);
-                        if label == rule {
-                            (rule, evidence)
-                        } else {
-                            (label, attribution.cue.clone())
-                        }
+                        StanceLabel::ALL.get(chosen).copied().unwrap_or(rule)
                     }
+                };
+                // Where a model overrules the rules, the cue is the evidence.
+                let evidence = if label == rule {
+                    evidence
+                } else {
+                    attribution.cue.clone()
                 };
                 AttributionId::new(index).map(|attribution| Stance {
                     attribution,
@@ -117,6 +127,15 @@ impl Stage for StanceClassifier {
         let stances = self.classify_all(doc);
         doc.set_stances(stances)
     }
+}
+
+/// The stance accurate mode's stance head proposes for attribution `index`
+/// of `doc`, when it is sure enough of it.
+fn proposed(doc: &Doc, index: usize) -> Option<StanceLabel> {
+    let probabilities = doc.proposals().stances.get(index)?;
+    let best = attest_learn::argmax(probabilities);
+    let sure = *probabilities.get(best)? >= HEAD_OVERRULES_AT;
+    sure.then(|| StanceLabel::ALL.get(best).copied()).flatten()
 }
 
 /// The examples of a document whose attributions are labelled: for each
@@ -449,6 +468,33 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn a_sure_proposal_overrules_the_rules_and_an_unsure_one_does_not() {
+        let text = "Ann Lee said the bridge was safe.";
+        let mut doc = doc_with(
+            text,
+            vec![attribution(text, "Ann Lee", "said", "the bridge was safe")],
+        );
+        let stance = |doc: &Doc| {
+            let stance = StanceClassifier::rules().classify_all(doc).remove(0);
+            let evidence: Vec<&str> = stance.evidence.iter().map(|s| doc.span_text(*s)).collect();
+            (stance.label, evidence.join(" | "))
+        };
+        let claims = |p: f32| {
+            let mut probabilities = [(1.0 - p) / 7.0; StanceLabel::ALL.len()];
+            probabilities[4] = p;
+            assert_eq!(StanceLabel::ALL[4], StanceLabel::Claims);
+            attest_doc::Proposals {
+                stances: vec![probabilities],
+                hedges: Vec::new(),
+            }
+        };
+        doc.set_proposals(claims(HEAD_OVERRULES_AT)).unwrap();
+        assert_eq!(stance(&doc), (StanceLabel::Claims, "said".to_string()));
+        doc.set_proposals(claims(HEAD_OVERRULES_AT - 0.01)).unwrap();
+        assert_eq!(stance(&doc), (StanceLabel::Asserts, "said".to_string()));
     }
 
     #[test]
