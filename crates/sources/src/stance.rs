@@ -43,7 +43,7 @@ const OVERRULE_MARGIN: f32 = 3.0;
 
 /// How sure accurate mode's stance head must be of a stance to overrule the
 /// rules and the linear model (tuned on dev; see docs/sources.md).
-const HEAD_OVERRULES_AT: f32 = 0.7;
+const HEAD_OVERRULES_AT: f32 = 0.5;
 
 /// The kind of the stance model's file.
 pub const MODEL_KIND: [u8; 4] = *b"STN1";
