@@ -46,7 +46,8 @@ impl ClaimTraits {
 /// ones: enough to hold its different wordings.
 pub const EXEMPLARS: usize = 8;
 
-/// How many statements of one band key are candidates: the latest indexed.
+/// How many statements of one band key are candidates: the latest indexed,
+/// which are all that a key keeps.
 pub const PER_BAND_KEY: usize = 8;
 
 /// How many statements, of those its band keys find (each key cut to its
@@ -109,7 +110,7 @@ impl ClaimIndex {
             .band_keys()
             .iter()
             .filter_map(|key| self.bands.get(key))
-            .flat_map(|members| &members[members.len().saturating_sub(PER_BAND_KEY)..])
+            .flatten()
             .copied()
             .collect();
         found.sort_unstable();
@@ -158,7 +159,12 @@ impl ClaimIndex {
             traits.add(&fingerprint);
             let member = self.members.len();
             for key in fingerprint.band_keys() {
-                self.bands.entry(key).or_default().push(member);
+                let members = self.bands.entry(key).or_default();
+                // Only a key's latest are ever read, as in the ledger.
+                if members.len() == PER_BAND_KEY {
+                    members.remove(0);
+                }
+                members.push(member);
             }
             self.members.push((claim, fingerprint));
         }
@@ -211,6 +217,30 @@ mod tests {
             true,
         );
         assert_eq!(again, season, "a year more is no year less");
+    }
+
+    #[test]
+    fn a_band_key_keeps_only_its_latest_statements() {
+        let mut index = ClaimIndex::new();
+        let claims: Vec<Option<u64>> = (1..=12)
+            .map(|figure| {
+                index.add(
+                    print("plant fail safety inspect since", figure as f64),
+                    true,
+                )
+            })
+            .collect();
+        assert_eq!(
+            claims,
+            (1..=12).map(Some).collect::<Vec<_>>(),
+            "figures differ"
+        );
+        let longest = index.bands.values().map(Vec::len).max();
+        assert_eq!(longest, Some(PER_BAND_KEY));
+        assert_eq!(
+            index.find(&print("plant fail safety inspect since", 12.0)),
+            Some(12)
+        );
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! Grouping runs inside the batch's transaction, under the write lock both
 //! backends take, so two writers never start the same claim twice. A new
 //! statement's candidates come from `claim_bands` by index, so storing an
-//! article costs the same at any ledger size (see attest-claims). Roles are
+//! article costs the same at any ledger size (see attest-claims); a band key
+//! keeps only the rows a lookup reads, so the index grows with the keys, not
+//! with the statements under each. Roles are
 //! worked out when claims are read, from the order of publication, since an
 //! article published earlier but stored later changes them.
 
@@ -24,28 +26,50 @@ use crate::db::{Conn, DbResult, Row, values};
 use crate::query::Filter;
 use crate::rows::{ArticleSpan, Cell, Tabular};
 
-/// Candidates: of the latest [`PER_BAND_KEY`] statements of each band key of
-/// a new one (only a claim's first [`EXEMPLARS`] statements have band keys),
-/// the [`MOST_CANDIDATES`] found under the most keys, the latest first among
-/// equals; so a lookup reads a bounded number of index entries and of
-/// statements at any size.
-pub(crate) static CANDIDATES_SQL: LazyLock<String> = LazyLock::new(|| {
+/// The latest [`PER_BAND_KEY`] statements of each band key of a new
+/// statement (only a claim's first [`EXEMPLARS`] statements have band keys),
+/// each row with the place of its key (1 to [`BANDS`]): a bounded slice of
+/// the index at any size, from which [`lookup`] keeps the
+/// [`MOST_CANDIDATES`] found under the most keys and learns which keys are
+/// full.
+pub(crate) static BAND_SLICES_SQL: LazyLock<String> = LazyLock::new(|| {
     let per_key: Vec<String> = (1..=BANDS)
         .map(|i| {
             format!(
-                "SELECT statement FROM (SELECT statement FROM claim_bands WHERE band_key = ?{i} \
-                 ORDER BY statement DESC LIMIT {PER_BAND_KEY}) AS k{i}"
+                "SELECT {i} AS band, statement FROM (SELECT statement FROM claim_bands \
+                 WHERE band_key = ?{i} ORDER BY statement DESC LIMIT {PER_BAND_KEY}) AS k{i}"
             )
         })
         .collect();
+    per_key.join(" UNION ALL ")
+});
+
+/// The candidates' statements and claims, by id: [`MOST_CANDIDATES`]
+/// parameters, null where fewer were found.
+pub(crate) static CANDIDATES_SQL: LazyLock<String> = LazyLock::new(|| {
+    let ids: Vec<String> = (1..=MOST_CANDIDATES).map(|i| format!("?{i}")).collect();
     format!(
         "SELECT s.id, s.claim, s.stems, s.figures, s.names, s.years, c.names AS claim_names, \
          c.years AS claim_years, c.n_statements AS claim_statements \
          FROM statements s JOIN claims c ON c.id = s.claim \
-         WHERE s.id IN (SELECT statement FROM ({}) AS found GROUP BY statement \
-         ORDER BY COUNT(*) DESC, statement DESC LIMIT {MOST_CANDIDATES}) ORDER BY s.id",
-        per_key.join(" UNION ALL ")
+         WHERE s.id IN ({}) ORDER BY s.id",
+        ids.join(", ")
     )
+});
+
+/// Takes the oldest row out of each band key that a new exemplar filled
+/// past [`PER_BAND_KEY`]: a pair of parameters (key, statement) for each of
+/// the [`BANDS`] keys, null for a key that was not full. A lookup never
+/// reads past a key's latest [`PER_BAND_KEY`] rows, so older ones only
+/// made the index larger, and every search and insert in it slower: at
+/// 20,000 generated articles they were half its rows. (`OR` of the pairs,
+/// which both databases search by the primary key; SQLite scans the table
+/// for a row value `IN` a list.)
+pub(crate) static TRIM_SQL: LazyLock<String> = LazyLock::new(|| {
+    let pairs: Vec<String> = (0..BANDS)
+        .map(|i| format!("(band_key = ?{} AND statement = ?{})", 2 * i + 1, 2 * i + 2))
+        .collect();
+    format!("DELETE FROM claim_bands WHERE {}", pairs.join(" OR "))
 });
 
 /// A statement's text, cut from its article's (`t`) by code points, which
@@ -78,8 +102,9 @@ pub(crate) fn store(tx: &Conn<'_>, doc: &Doc, article: i64) -> DbResult<()> {
         };
         let print = &statement.fingerprint;
         let key_values = band_values(print);
-        let (claim, mut traits, before) = match best_claim(tx, print, &key_values)? {
-            Some(found) => found,
+        let found = lookup(tx, print, &key_values)?;
+        let (claim, mut traits, before) = match found.claim {
+            Some(claim) => claim,
             None if statement.may_start_a_claim() => (
                 tx.insert(
                     "INSERT INTO claims (names, years, n_statements, n_articles) \
@@ -131,6 +156,17 @@ pub(crate) fn store(tx: &Conn<'_>, doc: &Doc, article: i64) -> DbResult<()> {
             let mut bands = key_values;
             bands.push(Value::Integer(row));
             tx.execute(&BANDS_SQL, &bands)?;
+            if found.full.iter().any(Option::is_some) {
+                let trimmed: Vec<Value> = found
+                    .full
+                    .into_iter()
+                    .flat_map(|pair| match pair {
+                        Some((key, oldest)) => [key, Value::Integer(oldest)],
+                        None => [Value::Null, Value::Null],
+                    })
+                    .collect();
+                tx.execute(&TRIM_SQL, &trimmed)?;
+            }
         }
         let new_article = i64::from(claims_of_article.insert(claim));
         tx.execute(
@@ -152,7 +188,9 @@ pub(crate) fn store(tx: &Conn<'_>, doc: &Doc, article: i64) -> DbResult<()> {
 /// words the removed statements brought: they only ever keep statements
 /// apart, and a replaced article brings its names back. `claim_bands` has no
 /// index by statement, which would cost as much again as the table: each
-/// statement's band keys are worked out again from its stored stems.
+/// statement's band keys are worked out again from its stored stems. A key
+/// left with fewer than [`PER_BAND_KEY`] rows does not get back the older
+/// rows that its removed ones pushed out.
 pub(crate) fn remove(tx: &Conn<'_>, article: i64) -> DbResult<()> {
     let stored = tx.rows(
         "SELECT id, stems FROM statements WHERE article = ?1",
@@ -215,17 +253,48 @@ fn band_values(print: &Fingerprint) -> Vec<Value> {
         .collect()
 }
 
-/// The stored claim a statement of this fingerprint carries, with the
-/// claim's names and years and its statements so far: the best of the
-/// candidates its band keys find.
-fn best_claim(
-    conn: &Conn<'_>,
-    print: &Fingerprint,
-    key_values: &[Value],
-) -> DbResult<Option<(i64, ClaimTraits, i64)>> {
+/// What the band keys of a statement found.
+struct Found {
+    /// The stored claim it carries, with the claim's names and years and
+    /// its statements so far: the best of the candidates.
+    claim: Option<(i64, ClaimTraits, i64)>,
+    /// For each band key, in order, the key and its oldest statement if it
+    /// holds [`PER_BAND_KEY`] already: the row that a new exemplar's row
+    /// pushes out.
+    full: Vec<Option<(Value, i64)>>,
+}
+
+/// Looks a statement of this fingerprint up: of the statements its band
+/// keys find, the [`MOST_CANDIDATES`] found under the most keys, the latest
+/// first among equals, are read and compared.
+fn lookup(conn: &Conn<'_>, print: &Fingerprint, key_values: &[Value]) -> DbResult<Found> {
+    let mut keys_found: HashMap<i64, usize> = HashMap::new();
+    let mut slices = vec![(0, i64::MAX); key_values.len()];
+    for row in conn.rows(&BAND_SLICES_SQL, key_values)? {
+        let statement: i64 = row.get("statement")?;
+        *keys_found.entry(statement).or_default() += 1;
+        let band = usize::try_from(row.get::<i64>("band")? - 1)
+            .ok()
+            .and_then(|band| slices.get_mut(band));
+        if let Some((rows, oldest)) = band {
+            *rows += 1;
+            *oldest = statement.min(*oldest);
+        }
+    }
+    let mut ranked: Vec<(usize, i64)> = keys_found
+        .into_iter()
+        .map(|(statement, keys)| (keys, statement))
+        .collect();
+    ranked.sort_unstable_by(|a, b| b.cmp(a));
+    let mut ids: Vec<Value> = ranked
+        .iter()
+        .take(MOST_CANDIDATES)
+        .map(|&(_, statement)| Value::Integer(statement))
+        .collect();
+    ids.resize(MOST_CANDIDATES, Value::Null);
     let mut candidates = Vec::new();
     let mut claims: HashMap<u64, (ClaimTraits, i64)> = HashMap::new();
-    for row in conn.rows(&CANDIDATES_SQL, key_values)? {
+    for row in conn.rows(&CANDIDATES_SQL, &ids)? {
         let claim = row.get::<i64>("claim")? as u64;
         candidates.push((claim, fingerprint(&row)?));
         let traits = ClaimTraits {
@@ -239,10 +308,18 @@ fn best_claim(
         candidates.iter().map(|(claim, print)| (*claim, print)),
         |claim| claims.get(&claim).map(|(traits, _)| traits),
     );
-    Ok(claim.and_then(|claim| {
-        let (traits, statements) = claims.remove(&claim)?;
-        Some((claim as i64, traits, statements))
-    }))
+    let full = key_values
+        .iter()
+        .zip(slices)
+        .map(|(key, (rows, oldest))| (rows >= PER_BAND_KEY).then(|| (key.clone(), oldest)))
+        .collect();
+    Ok(Found {
+        claim: claim.and_then(|claim| {
+            let (traits, statements) = claims.remove(&claim)?;
+            Some((claim as i64, traits, statements))
+        }),
+        full,
+    })
 }
 
 /// Figures as stored: their bits, space-separated.
@@ -597,7 +674,7 @@ pub(crate) fn trace(conn: &Conn<'_>, doc: &Doc) -> DbResult<Vec<ClaimRow>> {
     let mut found = Vec::new();
     for statement in statements(doc) {
         let print = &statement.fingerprint;
-        if let Some((claim, _, _)) = best_claim(conn, print, &band_values(print))?
+        if let Some((claim, _, _)) = lookup(conn, print, &band_values(print))?.claim
             && !found.contains(&claim)
         {
             found.push(claim);

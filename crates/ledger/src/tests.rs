@@ -59,6 +59,7 @@ on_both_backends!(
     a_version_4_ledger_gains_claims_as_its_articles_are_stored_again,
     a_version_5_ledger_keeps_its_band_rows_and_replaced_articles_take_theirs_out,
     a_version_6_ledger_gains_reviews_and_keeps_its_corrections,
+    a_band_key_keeps_its_latest_statements_and_a_version_8_ledger_drops_the_rest,
     one_claim_is_read_by_its_id_and_claims_by_an_article_they_appear_in,
     a_toy_layer_described_once_is_made_stored_checked_and_exported,
 );
@@ -1335,35 +1336,55 @@ fn finds_the_cell_of_an_article_through_its_index(db: &TestDb) {
 
 /// A new statement's candidates are read through the band keys' primary key
 /// (`claim_bands_key`, which SQLite's plan calls the primary key of a table
-/// without row ids), a bounded slice of each key, and their statements and
-/// claims by primary key: never a scan, which would make storing an article
-/// cost more as the ledger grows.
+/// without row ids), a bounded slice of each key, then their statements and
+/// claims by primary key, and a full key's oldest row is taken out by the
+/// same key: never a scan, which would make storing an article cost more as
+/// the ledger grows.
 fn finds_a_statements_candidates_through_the_band_index(db: &TestDb) {
     let ledger = Ledger::open(db.location()).unwrap();
     let conn = ledger.conn();
-    let keys: Vec<rusqlite::types::Value> = (0..attest_claims::BANDS as i64)
-        .map(rusqlite::types::Value::Integer)
-        .collect();
-    let plan = query_plan(&conn, &claims::CANDIDATES_SQL, &keys);
+    let integers = |n: usize| -> Vec<rusqlite::types::Value> {
+        (0..n as i64).map(rusqlite::types::Value::Integer).collect()
+    };
     let band_index = if conn.is_postgres() {
         "claim_bands_key"
     } else {
         "claim_bands USING PRIMARY KEY"
     };
-    assert!(
-        plan.iter().any(|line| line.contains(band_index)),
-        "{plan:?}"
-    );
-    // SQLite names the per-key slices k1..k63 and their union `found`, read
-    // as co-routines; any other scan, or PostgreSQL's sequential one, reads
-    // a whole table.
-    for line in &plan {
-        let scans_a_table = line.contains("Seq Scan")
-            || line
-                .trim_start()
-                .strip_prefix("SCAN ")
-                .is_some_and(|rest| !rest.starts_with('k') && rest != "found");
-        assert!(!scans_a_table, "{line}: {plan:?}");
+    let statement_index = if conn.is_postgres() {
+        "statements_pkey"
+    } else {
+        "SEARCH s USING INTEGER PRIMARY KEY"
+    };
+    for (sql, params, index) in [
+        (
+            &*claims::BAND_SLICES_SQL,
+            integers(attest_claims::BANDS),
+            band_index,
+        ),
+        (
+            &*claims::CANDIDATES_SQL,
+            integers(attest_claims::MOST_CANDIDATES),
+            statement_index,
+        ),
+        (
+            &*claims::TRIM_SQL,
+            integers(2 * attest_claims::BANDS),
+            band_index,
+        ),
+    ] {
+        let plan = query_plan(&conn, sql, &params);
+        assert!(plan.iter().any(|line| line.contains(index)), "{plan:?}");
+        // SQLite names the per-key slices k1..k63, read as co-routines; any
+        // other scan, or PostgreSQL's sequential one, reads a whole table.
+        for line in &plan {
+            let scans_a_table = line.contains("Seq Scan")
+                || line
+                    .trim_start()
+                    .strip_prefix("SCAN ")
+                    .is_some_and(|rest| !rest.starts_with('k'));
+            assert!(!scans_a_table, "{line}: {plan:?}");
+        }
     }
 }
 
@@ -1611,6 +1632,78 @@ fn a_version_5_ledger_keeps_its_band_rows_and_replaced_articles_take_theirs_out(
         both,
         "the old rows went with the old statements"
     );
+    let report = ledger.check().unwrap();
+    assert!(report.is_ok(), "{report:?}");
+}
+
+/// A band key holds at most [`attest_claims::PER_BAND_KEY`] rows, the
+/// latest, which are all a lookup reads: a new exemplar's row pushes the
+/// oldest out, and a ledger of version 8, which kept every row, keeps only
+/// the latest of each key once it is opened.
+fn a_band_key_keeps_its_latest_statements_and_a_version_8_ledger_drops_the_rest(db: &TestDb) {
+    let per_key = attest_claims::PER_BAND_KEY as i64;
+    let rows_of = |ledger: &Ledger, key: i64| -> Vec<i64> {
+        ledger
+            .conn()
+            .column(
+                "SELECT statement FROM claim_bands WHERE band_key = ?1 ORDER BY statement",
+                values![key],
+            )
+            .unwrap()
+    };
+    let add_rows = |ledger: &Ledger, key: i64, statements: std::ops::RangeInclusive<i64>| {
+        for statement in statements {
+            ledger
+                .conn()
+                .execute(
+                    "INSERT INTO claim_bands (band_key, statement) VALUES (?1, ?2)",
+                    values![key, statement],
+                )
+                .unwrap();
+        }
+    };
+    let docs = travelling_claim();
+    let keys: Vec<i64> = attest_claims::statements(&docs[0])
+        .iter()
+        .flat_map(|statement| statement.fingerprint.band_keys())
+        .map(|key| key as i64)
+        .collect();
+    assert!(!keys.is_empty(), "c1 makes a statement");
+    // Rows of statements that are not stored, older than any that is: the
+    // lookup finds no candidate in them, so c1 starts its claim, and its
+    // row goes into full keys.
+    let mut ledger = Ledger::open(db.location()).unwrap();
+    for &key in &keys {
+        add_rows(&ledger, key, -per_key..=-1);
+    }
+    store_all(&mut ledger, &docs[..1], OnConflict::Skip, Stored::Added);
+    let statement: i64 = ledger
+        .conn()
+        .value("SELECT id FROM statements", &[])
+        .unwrap();
+    for &key in &keys {
+        let mut expected: Vec<i64> = (1 - per_key..=-1).collect();
+        expected.push(statement);
+        assert_eq!(rows_of(&ledger, key), expected, "key {key}");
+    }
+
+    let crowded = 42;
+    add_rows(&ledger, crowded, 1..=per_key + 4);
+    drop(ledger);
+    db.set_schema_version(8);
+    let ledger = Ledger::open(db.location()).unwrap();
+    assert_eq!(
+        rows_of(&ledger, crowded),
+        (5..=per_key + 4).collect::<Vec<i64>>()
+    );
+    assert_eq!(rows_of(&ledger, keys[0]).len() as i64, per_key);
+    ledger
+        .conn()
+        .execute(
+            "DELETE FROM claim_bands WHERE statement < 1 OR band_key = ?1",
+            values![crowded],
+        )
+        .unwrap();
     let report = ledger.check().unwrap();
     assert!(report.is_ok(), "{report:?}");
 }
