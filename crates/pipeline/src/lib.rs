@@ -531,6 +531,12 @@ impl Stage for Accurate {
 }
 
 impl Accurate {
+    /// Whether the encoder has a head whose output it proposes.
+    fn proposes(&self) -> bool {
+        let config = self.encoder.config();
+        config.stance || config.hedge
+    }
+
     /// Leaves what the encoder's stance and hedge heads propose for the
     /// document's attributions on it, for the stance and hedge stages; a
     /// model without the heads proposes nothing.
@@ -539,8 +545,7 @@ impl Accurate {
         doc: &mut Doc,
         analysis: &attest_encoder::Analysis,
     ) -> Result<(), LayerError> {
-        let config = self.encoder.config();
-        if !(config.stance || config.hedge) {
+        if !self.proposes() {
             return Ok(());
         }
         let proposals = self.encoder.proposals(analysis, doc).map_err(failed)?;
@@ -551,8 +556,8 @@ impl Accurate {
     /// encoder's, as [`Pipeline::analyze_given`] sets them, so that an
     /// evaluation with gold attributions scores the heads too.
     fn propose_for_given(&self, doc: &mut Doc) -> Result<(), LayerError> {
-        let config = self.encoder.config();
-        if !(config.stance || config.hedge) {
+        // Without the heads there is nothing to run the encoder for.
+        if !self.proposes() {
             return Ok(());
         }
         let analysis = self

@@ -92,7 +92,7 @@ impl HedgeFinder {
             return found;
         }
         let view = TokenView::new(doc);
-        let mut hedges = found.clone();
+        let mut added = Vec::new();
         // Both lists are in text order, so one pass finds the overlaps.
         let mut next = 0;
         for &cue in proposed {
@@ -110,8 +110,10 @@ impl HedgeFinder {
                 continue;
             }
             let scope = scope_of(&view, tokens.start, tokens.end, false).unwrap_or(cue);
-            hedges.push(Hedge { cue, scope });
+            added.push(Hedge { cue, scope });
         }
+        let mut hedges = found;
+        hedges.extend(added);
         hedges.sort_by_key(|h| (h.cue.byte_start(), h.cue.byte_end()));
         hedges
     }
