@@ -10,6 +10,7 @@
 use attest_doc::{Doc, Layer, Span, serde_name};
 use rusqlite::types::Value;
 
+use crate::batch::Rows;
 use crate::db::{Conn, DbResult};
 
 /// One layer's table: a row per record of the layer, numbered `idx` in the
@@ -198,12 +199,46 @@ pub(crate) fn rows_of(doc: &Doc) -> ArticleRows {
         .collect()
 }
 
-/// Stores the rows of every layer table for the article stored as `article`.
-pub(crate) fn insert(tx: &Conn<'_>, article: i64, rows: ArticleRows) -> DbResult<()> {
-    for (table, rows) in LAYER_TABLES.iter().zip(rows) {
-        table.insert(tx, article, rows.unwrap_or_default())?;
+/// The rows of layer tables, gathered over a batch of articles and written
+/// by one statement a table.
+pub(crate) struct BatchRows(Vec<Rows>);
+
+impl BatchRows {
+    /// No rows yet, for `tables` (the store's are [`LAYER_TABLES`]).
+    pub(crate) fn of(tables: &[LayerTable]) -> BatchRows {
+        BatchRows(
+            tables
+                .iter()
+                .map(|table| {
+                    let columns: Vec<&'static str> = ["article", "idx"]
+                        .into_iter()
+                        .chain(table.columns.iter().map(|(name, _)| *name))
+                        .collect();
+                    Rows::new(table.name, &columns)
+                })
+                .collect(),
+        )
     }
-    Ok(())
+
+    /// Adds the rows of the article stored as `article`, numbered in order:
+    /// for each table, as [`rows_of`] gives them.
+    pub(crate) fn add(&mut self, article: i64, rows: ArticleRows) -> DbResult<()> {
+        for (table, rows) in self.0.iter_mut().zip(rows) {
+            for (idx, values) in rows.unwrap_or_default().into_iter().enumerate() {
+                table.push(
+                    [Value::Integer(article), Value::Integer(idx as i64)]
+                        .into_iter()
+                        .chain(values),
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores the rows.
+    pub(crate) fn insert(&self, tx: &Conn<'_>) -> DbResult<()> {
+        self.0.iter().try_for_each(|rows| rows.insert(tx))
+    }
 }
 
 impl LayerTable {
@@ -232,28 +267,6 @@ impl LayerTable {
     /// The rows of one article, or `None` where the layer was not looked for.
     pub(crate) fn rows_of(&self, doc: &Doc) -> Option<Vec<Vec<Value>>> {
         doc.has(self.layer).then(|| (self.rows)(doc))
-    }
-
-    /// Stores one article's rows, numbered in order.
-    pub(crate) fn insert(
-        &self,
-        tx: &Conn<'_>,
-        article: i64,
-        rows: Vec<Vec<Value>>,
-    ) -> DbResult<()> {
-        let names: Vec<&str> = self.columns.iter().map(|(name, _)| *name).collect();
-        let placeholders: String = (3..3 + names.len()).map(|i| format!(", ?{i}")).collect();
-        let sql = format!(
-            "INSERT INTO {} (article, idx, {}) VALUES (?1, ?2{placeholders})",
-            self.name,
-            names.join(", ")
-        );
-        for (idx, values) in rows.into_iter().enumerate() {
-            let mut params = vec![Value::Integer(article), Value::Integer(idx as i64)];
-            params.extend(values);
-            tx.execute(&sql, &params)?;
-        }
-        Ok(())
     }
 }
 

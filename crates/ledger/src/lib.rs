@@ -100,6 +100,7 @@
 
 #![deny(missing_docs)]
 
+mod batch;
 mod budget;
 mod cells;
 mod check;

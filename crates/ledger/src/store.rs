@@ -1,7 +1,7 @@
 //! Writing analysed documents: one transaction per batch, one savepoint per
 //! article, so an article is stored with all its layers or not at all.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::sync::LazyLock;
 
@@ -17,7 +17,8 @@ use sha2::{Digest, Sha256};
 use crate::db::{Conn, DbError, DbResult, values};
 use attest_lang::identity;
 
-use crate::layers::{self, LAYER_TABLES};
+use crate::batch::{self, Rows};
+use crate::layers::{self, ArticleRows, LAYER_TABLES};
 use crate::{LedgerError, cells, claims, pg, quotes};
 
 /// What makes two articles the same article for the ledger.
@@ -124,6 +125,9 @@ pub enum Stored {
 /// article fails is the transaction rolled back and the batch written again
 /// with a savepoint per article, so that the failure stays its own.
 ///
+/// Straight through, the batch's rows go in one statement a table
+/// ([`insert`]); in the second pass each article is a batch of its own.
+///
 /// For the same reason SQLite's full-text indexes are not kept by triggers:
 /// FTS5 flushes its pending terms at every statement savepoint, so the texts to
 /// index are gathered in [`Pending`] and indexed by one statement per batch.
@@ -140,14 +144,11 @@ pub(crate) fn store_batch(
     fail: &dyn Fn(DbError) -> LedgerError,
 ) -> Result<Vec<Result<Stored, LedgerError>>, LedgerError> {
     begin(db).map_err(fail)?;
-    let straight = (|| {
-        let mut outcomes = Vec::with_capacity(batch.len());
+    let straight: DbResult<Vec<Result<Stored, LedgerError>>> = (|| {
         let mut pending = Pending::default();
-        for entry in batch {
-            outcomes.push(Ok(store_one(db, entry, on_conflict, &mut pending)?));
-        }
+        let outcomes = store_entries(db, batch, on_conflict, &mut pending)?;
         pending.index(db)?;
-        Ok(outcomes)
+        Ok(outcomes.into_iter().map(Ok).collect())
     })();
     match straight {
         Ok(outcomes) => return commit(db).map(|()| outcomes).map_err(fail),
@@ -163,9 +164,12 @@ pub(crate) fn store_batch(
     for entry in batch {
         let stored = db.batch("SAVEPOINT article").and_then(|()| {
             let mut pending = Pending::default();
-            let stored = store_one(db, entry, on_conflict, &mut pending)?;
+            let stored = store_entries(db, std::slice::from_ref(entry), on_conflict, &mut pending)?;
             pending.index(db)?;
-            Ok(stored)
+            stored
+                .into_iter()
+                .next()
+                .ok_or(DbError::Sqlite(rusqlite::Error::QueryReturnedNoRows))
         });
         let stored = match stored {
             Ok(stored) => db.batch("RELEASE article").map(|()| stored),
@@ -296,25 +300,62 @@ impl Pending {
     }
 }
 
-fn store_one(
+/// Stores entries in order, as [`store_run`] does, in runs of distinct keys:
+/// an article given twice in a batch is looked up again after its first
+/// copy is written, and skipped or replaced as it would be in a later batch.
+fn store_entries(
     tx: &Conn<'_>,
-    entry: &Entry<'_>,
+    entries: &[Entry<'_>],
     on_conflict: OnConflict,
     pending: &mut Pending,
-) -> DbResult<Stored> {
-    let stored = match (article_row(tx, entry.key)?, on_conflict) {
-        (None, _) => Stored::Added,
-        (Some(_), OnConflict::Skip) => return Ok(Stored::Skipped),
-        (Some(id), OnConflict::Replace) => {
-            // The article may have been stored earlier in this batch: index
-            // what is pending first, so that its removal finds it indexed.
-            pending.index(tx)?;
-            remove(tx, id)?;
-            Stored::Replaced
-        }
-    };
-    insert(tx, entry, pending)?;
-    Ok(stored)
+) -> DbResult<Vec<Stored>> {
+    let mut outcomes = Vec::with_capacity(entries.len());
+    let mut rest = entries;
+    while !rest.is_empty() {
+        let mut keys = HashSet::new();
+        let run = rest
+            .iter()
+            .take_while(|entry| keys.insert(entry.key))
+            .count();
+        let (now, later) = rest.split_at(run);
+        outcomes.extend(store_run(tx, now, on_conflict, pending)?);
+        rest = later;
+    }
+    Ok(outcomes)
+}
+
+/// Stores entries of distinct keys: those already stored are skipped or
+/// removed first, and the new ones written together ([`insert`]).
+fn store_run(
+    tx: &Conn<'_>,
+    run: &[Entry<'_>],
+    on_conflict: OnConflict,
+    pending: &mut Pending,
+) -> DbResult<Vec<Stored>> {
+    let stored = batch::ids_by_key(tx, "articles", run.iter().map(|entry| entry.key.as_str()))?;
+    let mut outcomes = Vec::with_capacity(run.len());
+    let mut new = Vec::with_capacity(run.len());
+    for entry in run {
+        let outcome = match (stored.get(entry.key.as_str()), on_conflict) {
+            (None, _) => Stored::Added,
+            (Some(_), OnConflict::Skip) => {
+                outcomes.push(Stored::Skipped);
+                continue;
+            }
+            (Some(&id), OnConflict::Replace) => {
+                // The article may have been stored earlier in this batch:
+                // index what is pending first, so that its removal finds it
+                // indexed.
+                pending.index(tx)?;
+                remove(tx, id)?;
+                Stored::Replaced
+            }
+        };
+        outcomes.push(outcome);
+        new.push(*entry);
+    }
+    insert(tx, &new, pending)?;
+    Ok(outcomes)
 }
 
 /// Removes an article and its layers, and takes it out of its sources' counts.
@@ -360,10 +401,11 @@ fn remove(tx: &Conn<'_>, article: i64) -> DbResult<()> {
     Ok(())
 }
 
-/// The `INSERT` of an article row, written once: the article's own columns,
-/// then the count of each layer table.
-static INSERT_ARTICLE_SQL: LazyLock<String> = LazyLock::new(|| {
-    let columns = [
+/// The columns of an article row: its id and own columns, then the count of
+/// each layer table, as [`article_values`] gives them.
+static ARTICLE_COLUMNS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    [
+        "id",
         "key",
         "article_id",
         "content_hash",
@@ -388,41 +430,37 @@ static INSERT_ARTICLE_SQL: LazyLock<String> = LazyLock::new(|| {
     ]
     .into_iter()
     .chain(LAYER_TABLES.iter().map(|table| table.count))
-    .collect::<Vec<_>>();
-    let placeholders: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
-    format!(
-        "INSERT INTO articles ({}) VALUES ({})",
-        columns.join(", "),
-        placeholders.join(", ")
-    )
+    .collect()
 });
 
-fn insert(tx: &Conn<'_>, entry: &Entry<'_>, pending: &mut Pending) -> DbResult<()> {
+/// The values of an article's row, stored as `id`, for [`ARTICLE_COLUMNS`].
+fn article_values(
+    entry: &Entry<'_>,
+    id: i64,
+    counts: &ArticleCounts,
+    layer_rows: &ArticleRows,
+) -> Vec<Value> {
     let doc = entry.doc;
     let article = doc.article();
-    let text = doc.text();
-    let counts = ArticleCounts::of(doc);
-    let published = article.published.map(|p| p.to_string());
-    let published_date = article.published.map(|p| p.date().to_string());
     let layers = doc
         .layers()
         .iter()
         .map(Layer::name)
         .collect::<Vec<_>>()
         .join(" ");
-    let layer_rows = layers::rows_of(doc);
-    let mut params = values![
+    let mut values = values![
+        id,
         entry.key.as_str(),
         article.id,
         content_hash(article),
         article.title,
         article.outlet,
         article.url,
-        published,
-        published_date,
+        article.published.map(|p| p.to_string()),
+        published_date(doc),
         article.language,
         layers,
-        text.len() as i64,
+        doc.text().len() as i64,
         counts.words,
         counts.sources,
         counts.unnamed,
@@ -435,184 +473,374 @@ fn insert(tx: &Conn<'_>, entry: &Entry<'_>, pending: &mut Pending) -> DbResult<(
         counts.hedged_sentences,
     ]
     .to_vec();
-    params.extend(layer_rows.iter().map(|rows| {
+    values.extend(layer_rows.iter().map(|rows| {
         rows.as_ref()
             .map_or(Value::Null, |rows| Value::Integer(rows.len() as i64))
     }));
-    let article_row = tx.insert(&INSERT_ARTICLE_SQL, &params)?;
-    for (label, n) in &counts.stances {
-        tx.execute(
-            "INSERT INTO article_stances (article, stance, attributions) VALUES (?1, ?2, ?3)",
-            values![article_row, label.name(), n],
-        )?;
-    }
-    cells::count(tx, article_row, 1)?;
-    tx.execute(
-        "INSERT INTO article_texts (article, text) VALUES (?1, ?2)",
-        values![article_row, text],
-    )?;
-
-    let appearance_of = insert_sources(tx, doc, article_row, published_date.as_deref())?;
-    let attribution_rows = insert_attributions(tx, doc, article_row, &appearance_of, pending)?;
-    insert_quotes(tx, doc, article_row, &attribution_rows, pending)?;
-    claims::store(tx, doc, article_row)?;
-
-    layers::insert(tx, article_row, layer_rows)
+    values
 }
 
-/// Stores the article's sources, merging each with its identity across articles,
-/// and returns for each attribution the row of the source that speaks in it.
+/// The article's publication date (`YYYY-MM-DD`), as stored beside it and
+/// its appearances.
+fn published_date(doc: &Doc) -> Option<String> {
+    doc.article().published.map(|p| p.date().to_string())
+}
+
+/// Writes new articles with all their rows: one statement a table for the
+/// whole batch ([`Rows`]), with the ids that rows refer to taken beforehand
+/// ([`batch::next_ids`]); then counts each in its statistics cell and groups
+/// its statements into claims, which depend on the articles before it.
+fn insert(tx: &Conn<'_>, entries: &[Entry<'_>], pending: &mut Pending) -> DbResult<()> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let ids = batch::next_ids(tx, "articles", entries.len())?;
+    let mut articles = Rows::new("articles", &ARTICLE_COLUMNS);
+    let mut texts = Rows::new("article_texts", &["article", "text"]);
+    let mut stances = Rows::new("article_stances", &["article", "stance", "attributions"]);
+    let mut layers = layers::BatchRows::of(&LAYER_TABLES);
+    for (entry, &id) in entries.iter().zip(&ids) {
+        let counts = ArticleCounts::of(entry.doc);
+        let layer_rows = layers::rows_of(entry.doc);
+        articles.push(article_values(entry, id, &counts, &layer_rows))?;
+        texts.push(values![id, entry.doc.text()].to_vec())?;
+        for (label, n) in &counts.stances {
+            stances.push(values![id, label.name(), n].to_vec())?;
+        }
+        layers.add(id, layer_rows)?;
+    }
+    articles.insert(tx)?;
+    texts.insert(tx)?;
+    stances.insert(tx)?;
+    let appearance_of = insert_sources(tx, entries, &ids)?;
+    let attribution_rows = insert_attributions(tx, entries, &ids, &appearance_of, pending)?;
+    insert_quotes(tx, entries, &ids, &attribution_rows, pending)?;
+    layers.insert(tx)?;
+    for (entry, &id) in entries.iter().zip(&ids) {
+        cells::count(tx, id, 1)?;
+        claims::store(tx, entry.doc, id)?;
+    }
+    Ok(())
+}
+
+/// A source row that a batch adds to or makes, and what the batch adds to
+/// its counts.
+struct SourceCounts {
+    id: i64,
+    /// The values of a new row after its id (key, name, name_norm, kind);
+    /// `None` for a row stored before the batch.
+    new: Option<Vec<Value>>,
+    articles: i64,
+    statements: i64,
+}
+
+/// Stores the batch's sources, merging each with its identity across
+/// articles, and returns for each article, for each attribution, the row of
+/// the appearance that speaks in it.
 fn insert_sources(
     tx: &Conn<'_>,
-    doc: &Doc,
-    article_row: i64,
-    published_date: Option<&str>,
-) -> DbResult<Vec<Option<i64>>> {
-    let mut appearance_of = vec![None; doc.attributions().len()];
-    let mut counted = HashSet::new();
-    for (idx, source) in doc.sources().iter().enumerate() {
-        let kind = serde_name(&source.kind);
-        let key = identity::identity_key(&source.name, source.kind);
-        let existing: Option<i64> = match &key {
-            Some(key) => tx
-                .row("SELECT id FROM sources WHERE key = ?1", values![key])?
-                .map(|row| row.get("id"))
-                .transpose()?,
-            None => None,
-        };
-        let source_row = match existing {
-            Some(id) => id,
-            None => tx.insert(
-                "INSERT INTO sources (key, name, name_norm, kind, n_articles, n_statements) \
-                 VALUES (?1, ?2, ?3, ?4, 0, 0)",
+    entries: &[Entry<'_>],
+    article_ids: &[i64],
+) -> DbResult<Vec<Vec<Option<i64>>>> {
+    let keys: Vec<Vec<Option<String>>> = entries
+        .iter()
+        .map(|entry| {
+            let sources = entry.doc.sources().iter();
+            sources
+                .map(|source| identity::identity_key(&source.name, source.kind))
+                .collect()
+        })
+        .collect();
+    let asked: HashSet<&String> = keys.iter().flatten().flatten().collect();
+    let mut row_of = batch::ids_by_key(tx, "sources", asked.iter().map(|key| key.as_str()))?;
+    // A source without a key is a row of its own; a key is one row.
+    let unkeyed = keys.iter().flatten().filter(|key| key.is_none()).count();
+    let new_keys = asked
+        .iter()
+        .filter(|key| !row_of.contains_key(**key))
+        .count();
+    let mut new_ids = batch::next_ids(tx, "sources", unkeyed + new_keys)?.into_iter();
+    let n_appearances = keys.iter().map(Vec::len).sum();
+    let mut appearance_ids = batch::next_ids(tx, "appearances", n_appearances)?.into_iter();
+
+    let mut sources: Vec<SourceCounts> = Vec::new();
+    let mut position: HashMap<i64, usize> = HashMap::new();
+    let mut appearances = Rows::new(
+        "appearances",
+        &[
+            "id",
+            "article",
+            "idx",
+            "source",
+            "name",
+            "kind",
+            "gender",
+            "mentions",
+            "descriptors",
+            "attributions",
+            "n_statements",
+            "outlet",
+            "published_date",
+        ],
+    );
+    let mut appearance_of = Vec::with_capacity(entries.len());
+    for ((entry, &article), keys) in entries.iter().zip(article_ids).zip(keys) {
+        let doc = entry.doc;
+        let published_date = published_date(doc);
+        let mut speaks = vec![None; doc.attributions().len()];
+        let mut counted = HashSet::new();
+        for ((idx, source), key) in doc.sources().iter().enumerate().zip(keys) {
+            let kind = serde_name(&source.kind);
+            let stored = key.as_ref().and_then(|key| row_of.get(key)).copied();
+            let source_row = match stored {
+                Some(id) => id,
+                None => {
+                    let id = new_ids.next().ok_or(rusqlite::Error::QueryReturnedNoRows)?;
+                    let new = values![
+                        key,
+                        source.name,
+                        identity::lookup_name(&source.name, source.kind),
+                        kind,
+                    ]
+                    .to_vec();
+                    if let Some(key) = key {
+                        row_of.insert(key, id);
+                    }
+                    position.insert(id, sources.len());
+                    sources.push(SourceCounts {
+                        id,
+                        new: Some(new),
+                        articles: 0,
+                        statements: 0,
+                    });
+                    id
+                }
+            };
+            let at = *position.entry(source_row).or_insert_with(|| {
+                sources.push(SourceCounts {
+                    id: source_row,
+                    new: None,
+                    articles: 0,
+                    statements: 0,
+                });
+                sources.len() - 1
+            });
+            let statements = source.attributions.len() as i64;
+            if let Some(counts) = sources.get_mut(at) {
+                counts.statements += statements;
+                counts.articles += i64::from(counted.insert(source_row));
+            }
+            let attributions = serde_json::to_string(
+                &source
+                    .attributions
+                    .iter()
+                    .map(|a| a.index())
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap_or_else(|_| "[]".to_string());
+            let appearance_row = appearance_ids
+                .next()
+                .ok_or(rusqlite::Error::QueryReturnedNoRows)?;
+            appearances.push(
                 values![
-                    key,
+                    appearance_row,
+                    article,
+                    idx as i64,
+                    source_row,
                     source.name,
-                    identity::lookup_name(&source.name, source.kind),
                     kind,
-                ],
-            )?,
-        };
-        let statements = source.attributions.len() as i64;
-        let new_article = i64::from(counted.insert(source_row));
-        tx.execute(
-            "UPDATE sources SET n_articles = n_articles + ?2, n_statements = n_statements + ?3 \
-             WHERE id = ?1",
-            values![source_row, new_article, statements],
-        )?;
-        let attributions = serde_json::to_string(
-            &source
-                .attributions
-                .iter()
-                .map(|a| a.index())
-                .collect::<Vec<_>>(),
-        )
-        .unwrap_or_else(|_| "[]".to_string());
-        let appearance_row = tx.insert(
-            "INSERT INTO appearances (article, idx, source, name, kind, gender, mentions, \
-             descriptors, attributions, n_statements, outlet, published_date) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-            values![
-                article_row,
-                idx as i64,
-                source_row,
-                source.name,
-                kind,
-                source.gender.map(|g| serde_name(&g)),
-                spans_json(&source.mentions),
-                spans_json(&source.descriptors),
-                attributions,
-                statements,
-                doc.article().outlet,
-                published_date,
-            ],
-        )?;
-        for attribution in &source.attributions {
-            // An attribution listed by two sources keeps the first for queries;
-            // `appearances.attributions` keeps every link.
-            if let Some(slot @ None) = appearance_of.get_mut(attribution.index()) {
-                *slot = Some(appearance_row);
+                    source.gender.map(|g| serde_name(&g)),
+                    spans_json(&source.mentions),
+                    spans_json(&source.descriptors),
+                    attributions,
+                    statements,
+                    doc.article().outlet,
+                    published_date,
+                ]
+                .to_vec(),
+            )?;
+            for attribution in &source.attributions {
+                // An attribution listed by two sources keeps the first for
+                // queries; `appearances.attributions` keeps every link.
+                if let Some(slot @ None) = speaks.get_mut(attribution.index()) {
+                    *slot = Some(appearance_row);
+                }
             }
         }
+        appearance_of.push(speaks);
     }
+
+    let mut new_rows = Rows::new(
+        "sources",
+        &[
+            "id",
+            "key",
+            "name",
+            "name_norm",
+            "kind",
+            "n_articles",
+            "n_statements",
+        ],
+    );
+    let mut added = Rows::new("sources", &["id", "n_articles", "n_statements"]);
+    for counts in sources {
+        let tally = values![counts.articles, counts.statements].to_vec();
+        match counts.new {
+            Some(new) => new_rows.push(
+                std::iter::once(Value::Integer(counts.id))
+                    .chain(new)
+                    .chain(tally),
+            )?,
+            None => added.push(std::iter::once(Value::Integer(counts.id)).chain(tally))?,
+        }
+    }
+    new_rows.insert(tx)?;
+    if !added.is_empty() {
+        tx.execute(
+            &format!(
+                "UPDATE sources SET n_articles = sources.n_articles + j.n_articles, \
+                 n_statements = sources.n_statements + j.n_statements FROM {} \
+                 WHERE sources.id = j.id",
+                added.source(tx)
+            ),
+            &[added.param()?],
+        )?;
+    }
+    appearances.insert(tx)?;
     Ok(appearance_of)
 }
 
 fn insert_attributions(
     tx: &Conn<'_>,
-    doc: &Doc,
-    article_row: i64,
-    appearance_of: &[Option<i64>],
+    entries: &[Entry<'_>],
+    article_ids: &[i64],
+    appearance_of: &[Vec<Option<i64>>],
     pending: &mut Pending,
-) -> DbResult<Vec<i64>> {
-    let mut stance_of = vec![None; doc.attributions().len()];
-    for stance in doc.stances() {
-        if let Some(slot @ None) = stance_of.get_mut(stance.attribution.index()) {
-            *slot = Some(stance);
+) -> DbResult<Vec<Vec<i64>>> {
+    let total = entries.iter().map(|e| e.doc.attributions().len()).sum();
+    let mut ids = batch::next_ids(tx, "attributions", total)?.into_iter();
+    let mut rows = Rows::new(
+        "attributions",
+        &[
+            "id",
+            "article",
+            "idx",
+            "appearance",
+            "kind",
+            "confidence",
+            "stance",
+            "stance_evidence",
+            "source_spans",
+            "cue_spans",
+            "content_spans",
+            "source_text",
+            "cue_text",
+            "content_text",
+        ],
+    );
+    let mut ids_of = Vec::with_capacity(entries.len());
+    for ((entry, &article), speaks) in entries.iter().zip(article_ids).zip(appearance_of) {
+        let doc = entry.doc;
+        let mut stance_of = vec![None; doc.attributions().len()];
+        for stance in doc.stances() {
+            if let Some(slot @ None) = stance_of.get_mut(stance.attribution.index()) {
+                *slot = Some(stance);
+            }
         }
+        let mut article_rows = Vec::with_capacity(doc.attributions().len());
+        for (idx, (attribution, stance)) in doc.attributions().iter().zip(stance_of).enumerate() {
+            let id = ids.next().ok_or(rusqlite::Error::QueryReturnedNoRows)?;
+            let confidence = f64::from(attribution.confidence);
+            let content = joined(doc, &attribution.content);
+            rows.push(
+                values![
+                    id,
+                    article,
+                    idx as i64,
+                    speaks.get(idx).copied().flatten(),
+                    serde_name(&attribution.kind),
+                    confidence.is_finite().then_some(confidence),
+                    stance.map(|s| serde_name(&s.label)),
+                    stance.map(|s| spans_json(&s.evidence)),
+                    spans_json(&attribution.source),
+                    spans_json(&attribution.cue),
+                    spans_json(&attribution.content),
+                    joined(doc, &attribution.source),
+                    joined(doc, &attribution.cue),
+                    content,
+                ]
+                .to_vec(),
+            )?;
+            article_rows.push(id);
+            pending.attributions.push((id, content));
+        }
+        ids_of.push(article_rows);
     }
-    let mut rows = Vec::with_capacity(doc.attributions().len());
-    for (idx, attribution) in doc.attributions().iter().enumerate() {
-        let stance = stance_of[idx];
-        let confidence = f64::from(attribution.confidence);
-        let content = joined(doc, &attribution.content);
-        let row = tx.insert(
-            "INSERT INTO attributions (article, idx, appearance, kind, confidence, stance, \
-             stance_evidence, source_spans, cue_spans, content_spans, source_text, cue_text, \
-             content_text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-            values![
-                article_row,
-                idx as i64,
-                appearance_of.get(idx).copied().flatten(),
-                serde_name(&attribution.kind),
-                confidence.is_finite().then_some(confidence),
-                stance.map(|s| serde_name(&s.label)),
-                stance.map(|s| spans_json(&s.evidence)),
-                spans_json(&attribution.source),
-                spans_json(&attribution.cue),
-                spans_json(&attribution.content),
-                joined(doc, &attribution.source),
-                joined(doc, &attribution.cue),
-                content,
-            ],
-        )?;
-        rows.push(row);
-        pending.attributions.push((row, content));
-    }
-    Ok(rows)
+    rows.insert(tx)?;
+    Ok(ids_of)
 }
 
 fn insert_quotes(
     tx: &Conn<'_>,
-    doc: &Doc,
-    article_row: i64,
-    attribution_rows: &[i64],
+    entries: &[Entry<'_>],
+    article_ids: &[i64],
+    attribution_rows: &[Vec<i64>],
     pending: &mut Pending,
 ) -> DbResult<()> {
-    if !(doc.has(Layer::Tokens) && doc.has(Layer::Paragraphs)) {
-        return Ok(());
-    }
-    let quotes = quotes::find_quotes(doc);
-    let speaking = quotes::speaking_attribution(doc, &quotes);
-    for (idx, (quote, speaking)) in quotes.into_iter().zip(speaking).enumerate() {
-        let attribution = speaking.and_then(|position| attribution_rows.get(position).copied());
-        let row = tx.insert(
-            "INSERT INTO quotes (article, idx, byte_start, byte_end, text, attribution) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            values![
-                article_row,
-                idx as i64,
-                quote.byte_start() as i64,
-                quote.byte_end() as i64,
-                doc.span_text(quote),
-                attribution,
-            ],
-        )?;
-        if attribution.is_none() {
-            pending.quotes.push((row, doc.span_text(quote).to_string()));
+    let found: Vec<_> = entries
+        .iter()
+        .map(|entry| {
+            let doc = entry.doc;
+            if !(doc.has(Layer::Tokens) && doc.has(Layer::Paragraphs)) {
+                return Vec::new();
+            }
+            let quotes = quotes::find_quotes(doc);
+            let speaking = quotes::speaking_attribution(doc, &quotes);
+            quotes.into_iter().zip(speaking).collect()
+        })
+        .collect();
+    let mut ids = batch::next_ids(tx, "quotes", found.iter().map(Vec::len).sum())?.into_iter();
+    let mut rows = Rows::new(
+        "quotes",
+        &[
+            "id",
+            "article",
+            "idx",
+            "byte_start",
+            "byte_end",
+            "text",
+            "attribution",
+        ],
+    );
+    for (((entry, &article), quotes), attributions) in entries
+        .iter()
+        .zip(article_ids)
+        .zip(found)
+        .zip(attribution_rows)
+    {
+        let doc = entry.doc;
+        for (idx, (quote, speaking)) in quotes.into_iter().enumerate() {
+            let id = ids.next().ok_or(rusqlite::Error::QueryReturnedNoRows)?;
+            let attribution = speaking.and_then(|position| attributions.get(position).copied());
+            let text = doc.span_text(quote);
+            rows.push(
+                values![
+                    id,
+                    article,
+                    idx as i64,
+                    quote.byte_start() as i64,
+                    quote.byte_end() as i64,
+                    text,
+                    attribution,
+                ]
+                .to_vec(),
+            )?;
+            if attribution.is_none() {
+                pending.quotes.push((id, text.to_string()));
+            }
         }
     }
-    Ok(())
+    rows.insert(tx)
 }
 
 /// The counts stored next to an article; `None` where the layer was not

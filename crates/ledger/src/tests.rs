@@ -50,6 +50,7 @@ on_both_backends!(
     an_article_replaced_within_its_own_batch_leaves_a_sound_index,
     refuses_a_newer_schema,
     two_writers_store_each_key_once,
+    an_article_the_database_refuses_fails_alone_and_the_rest_are_stored,
     corrections_stand_beside_what_attest_found,
     finds_the_cell_of_an_article_through_its_index,
     finds_a_statements_candidates_through_the_band_index,
@@ -171,6 +172,17 @@ fn ingest(db: &TestDb, docs: &[Doc]) -> Ledger {
 
 /// Stores `docs` in one batch, keyed by id, each with the outcome `expected`.
 fn store_all(ledger: &mut Ledger, docs: &[Doc], on_conflict: OnConflict, expected: Stored) {
+    for outcome in store_batch(ledger, docs, on_conflict) {
+        assert_eq!(outcome.expect("each article is stored"), expected);
+    }
+}
+
+/// Stores `docs` in one batch, keyed by id, and gives each one's outcome.
+fn store_batch(
+    ledger: &mut Ledger,
+    docs: &[Doc],
+    on_conflict: OnConflict,
+) -> Vec<Result<Stored, LedgerError>> {
     let keys: Vec<ArticleKey> = docs
         .iter()
         .map(|d| ArticleKey::by_id(&d.article().id))
@@ -180,12 +192,9 @@ fn store_all(ledger: &mut Ledger, docs: &[Doc], on_conflict: OnConflict, expecte
         .zip(&keys)
         .map(|(doc, key)| Entry { doc, key })
         .collect();
-    for outcome in ledger
+    ledger
         .store(&entries, on_conflict)
         .expect("the batch is stored")
-    {
-        assert_eq!(outcome.expect("each article is stored"), expected);
-    }
 }
 
 fn stores_every_layer_and_passes_its_own_check(db: &TestDb) {
@@ -940,6 +949,41 @@ fn two_writers_store_each_key_once(db: &TestDb) {
     let [first, _] = writers;
     assert_eq!(first.counts().unwrap().articles, 3);
     assert!(first.check().unwrap().is_ok());
+}
+
+/// An article that the database refuses fails alone, with its own error:
+/// the batch, written first in one statement a table, is written again an
+/// article at a time, and the others are stored.
+fn an_article_the_database_refuses_fails_alone_and_the_rest_are_stored(db: &TestDb) {
+    let docs = corpus();
+    let refused = docs[1].article().id.clone();
+    let mut ledger = Ledger::open(db.location()).unwrap();
+    {
+        let conn = ledger.conn();
+        let refuse = if conn.is_postgres() {
+            format!("ALTER TABLE articles ADD CONSTRAINT refused CHECK (article_id <> '{refused}')")
+        } else {
+            format!(
+                "CREATE TRIGGER refused BEFORE INSERT ON articles \
+                 WHEN NEW.article_id = '{refused}' BEGIN SELECT RAISE(ABORT, 'refused'); END"
+            )
+        };
+        conn.batch(&refuse).unwrap();
+    }
+    let outcomes = store_batch(&mut ledger, &docs, OnConflict::Skip);
+    assert_eq!(outcomes.len(), 3);
+    for (i, outcome) in outcomes.iter().enumerate() {
+        if i == 1 {
+            assert!(
+                matches!(outcome, Err(LedgerError::Article { id, .. }) if *id == refused),
+                "{outcome:?}"
+            );
+        } else {
+            assert_eq!(outcome.as_ref().unwrap(), &Stored::Added);
+        }
+    }
+    assert_eq!(ledger.counts().unwrap().articles, 2);
+    assert!(ledger.check().unwrap().is_ok());
 }
 
 fn corrections_stand_beside_what_attest_found(db: &TestDb) {
@@ -1947,7 +1991,9 @@ fn a_toy_layer_described_once_is_made_stored_checked_and_exported(db: &TestDb) {
             values![rows.len() as i64, article],
         )
         .unwrap();
-        TOY.insert(&conn, article, rows).unwrap();
+        let mut batch = layers::BatchRows::of(&[TOY]);
+        batch.add(article, vec![Some(rows)]).unwrap();
+        batch.insert(&conn).unwrap();
     }
     assert!(words > 0);
     assert_eq!(
