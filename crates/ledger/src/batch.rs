@@ -125,26 +125,36 @@ fn write_json(out: &mut Vec<u8>, column: &str, value: &Value) -> DbResult<()> {
 }
 
 /// The ids of the rows of `table` whose `key` is one of `keys`, by key, in
-/// one statement (through the table's index of keys).
+/// one statement ([`by_key`]).
 pub(crate) fn ids_by_key<'k>(
     db: &Conn<'_>,
     table: &'static str,
     keys: impl Iterator<Item = &'k str>,
 ) -> DbResult<HashMap<String, i64>> {
+    let (sql, param) = by_key(db, table, keys)?;
+    db.rows(&sql, &[param])?
+        .into_iter()
+        .map(|row| Ok((row.get("key")?, row.get("id")?)))
+        .collect()
+}
+
+/// The query of [`ids_by_key`] and its parameter. It reads `table` (`t`)
+/// through its index of keys, a row a key asked for, never the whole table
+/// (test `finds_stored_articles_and_sources_by_key_through_their_index`).
+pub(crate) fn by_key<'k>(
+    db: &Conn<'_>,
+    table: &'static str,
+    keys: impl Iterator<Item = &'k str>,
+) -> DbResult<(String, Value)> {
     let mut wanted = Rows::new(table, &["key"]);
     for key in keys {
         wanted.push([Value::Text(key.to_string())])?;
     }
-    db.rows(
-        &format!(
-            "SELECT t.id, t.key FROM {table} t WHERE t.key IN (SELECT j.key FROM {})",
-            wanted.source(db)
-        ),
-        &[wanted.param()?],
-    )?
-    .into_iter()
-    .map(|row| Ok((row.get("key")?, row.get("id")?)))
-    .collect()
+    let sql = format!(
+        "SELECT t.id, t.key FROM {table} t WHERE t.key IN (SELECT j.key FROM {})",
+        wanted.source(db)
+    );
+    Ok((sql, wanted.param()?))
 }
 
 /// Takes `n` new ids of `table`, in increasing order, in one round trip, so

@@ -53,6 +53,7 @@ on_both_backends!(
     an_article_the_database_refuses_fails_alone_and_the_rest_are_stored,
     corrections_stand_beside_what_attest_found,
     finds_the_cell_of_an_article_through_its_index,
+    finds_stored_articles_and_sources_by_key_through_their_index,
     finds_a_statements_candidates_through_the_band_index,
     a_version_2_ledger_migrates_its_stance_counts_without_loss,
     statistics_give_the_shares_the_writer_hedged_by_outlet_and_month,
@@ -1375,6 +1376,30 @@ fn finds_the_cell_of_an_article_through_its_index(db: &TestDb) {
                 "{sql}: {plan:?}"
             );
         }
+    }
+}
+
+/// A batch looks up its articles and merged sources by key in one
+/// statement each, through the tables' unique index of keys: reading the
+/// whole table instead would make each batch cost more as the ledger grows.
+fn finds_stored_articles_and_sources_by_key_through_their_index(db: &TestDb) {
+    let ledger = ingest(db, &corpus());
+    let conn = ledger.conn();
+    for table in ["articles", "sources"] {
+        let keys = ["id:a1", "person:ann lee"];
+        let (sql, param) = batch::by_key(&conn, table, keys.into_iter()).unwrap();
+        let plan = query_plan(&conn, &sql, &[param]);
+        let through_index = |line: &String| {
+            if conn.is_postgres() {
+                line.contains(&format!("Index Scan using {table}_key_key on {table} t"))
+                    || line.contains(&format!(
+                        "Index Only Scan using {table}_key_key on {table} t"
+                    ))
+            } else {
+                line.starts_with("SEARCH t USING") && line.contains("(key=?)")
+            }
+        };
+        assert!(plan.iter().any(through_index), "{sql}: {plan:?}");
     }
 }
 
