@@ -595,6 +595,22 @@ def evaluate(model, docs, cls_id, sep_id):
 
 # ---------------------------------------------------------------- export
 
+def initialize(model, weights_path):
+    """Loads an exported model.safetensors; heads it lacks keep their fresh initialization."""
+    state = {k: v.float() for k, v in load_file(weights_path).items()}
+    encoder = {k: v for k, v in state.items() if not k.startswith("heads.")}
+    name = "embeddings.position_embeddings.weight"
+    # The export keeps only the window's positions; the rest are never read.
+    full = model.encoder_model.state_dict()[name].clone()
+    full[:len(encoder[name])] = encoder[name]
+    encoder[name] = full
+    missing, unexpected = model.encoder_model.load_state_dict(encoder, strict=False)
+    assert not unexpected and all(k.endswith("position_ids") for k in missing), (missing, unexpected)
+    missing, unexpected = model.heads.load_state_dict(
+        {k[6:]: v for k, v in state.items() if k.startswith("heads.")}, strict=False)
+    assert not unexpected, unexpected
+
+
 def export(model, out_dir, tokenizer, fixture_path):
     """F16 weights under the contract's names, config with the attest object, vocab, parity fixture."""
     os.makedirs(out_dir, exist_ok=True)
@@ -662,11 +678,7 @@ def write_fixture(weights_path, tokenizer, path):
     config = BertConfig.from_pretrained(BASE_DIR)
     config.max_position_embeddings = WINDOW_PIECES
     model = Model(BertModel(config, add_pooling_layer=False))
-    state = {k: v.float() for k, v in load_file(weights_path).items()}
-    missing, unexpected = model.encoder_model.load_state_dict(
-        {k: v for k, v in state.items() if not k.startswith("heads.")}, strict=False)
-    assert not unexpected and all(k.endswith("position_ids") for k in missing), (missing, unexpected)
-    model.heads.load_state_dict({k[6:]: v for k, v in state.items() if k.startswith("heads.")})
+    initialize(model, weights_path)
     model.eval()
     r = lambda t: [[round(float(x), 5) for x in row] for row in t]
     cases = []
@@ -732,6 +744,8 @@ def main():
                     help="directory of {train,dev}.sources.tsv (stances) and {train,dev}.hedges.tsv")
     ap.add_argument("--stance-weight", type=float, default=1.0, help="weight of the stance head's loss")
     ap.add_argument("--hedge-weight", type=float, default=1.0, help="weight of the hedge head's loss")
+    ap.add_argument("--init", default=None,
+                    help="start from this exported model directory instead of all-MiniLM-L6-v2")
     ap.add_argument("--checkpoint", default="training/.checkpoint/train.pt",
                     help="where the resumable state is written (git-ignored); removed when the run ends")
     ap.add_argument("--checkpoint-every-minutes", type=float, default=10.0,
@@ -780,6 +794,9 @@ def main():
         f"{sum(len(d['hedge_runs']) for d in dev)} dev hedges; {time.time() - t0:.0f}s")
 
     model = Model(BertModel.from_pretrained(BASE_DIR, add_pooling_layer=False))
+    if args.init:
+        initialize(model, os.path.join(args.init, "model.safetensors"))
+        log(f"initialized from {args.init}")
     model.train()
     emb = model.encoder_model.embeddings.word_embeddings.weight
     emb.requires_grad_(not args.freeze_embeddings)
