@@ -74,30 +74,29 @@ impl Rows {
         }
     }
 
-    /// The parameter that [`Rows::source`] reads.
-    pub(crate) fn param(&self) -> DbResult<Value> {
-        let mut json = self.json.clone();
-        json.extend_from_slice(if self.len == 0 { b"[]" } else { b"]" });
-        let json = String::from_utf8(json)
+    /// The parameter that [`Rows::source`] reads. It takes the rows, so
+    /// that a batch's JSON, the largest value a statement sends, is closed
+    /// in place rather than copied.
+    pub(crate) fn into_param(mut self) -> DbResult<Value> {
+        self.json
+            .extend_from_slice(if self.len == 0 { b"[]" } else { b"]" });
+        let json = String::from_utf8(self.json)
             .map_err(|err| rusqlite::Error::ToSqlConversionFailure(Box::new(err)))?;
         Ok(Value::Text(json))
     }
 
     /// Inserts the rows into their table, in one statement.
-    pub(crate) fn insert(&self, db: &Conn<'_>) -> DbResult<()> {
+    pub(crate) fn insert(self, db: &Conn<'_>) -> DbResult<()> {
         if self.len == 0 {
             return Ok(());
         }
         let columns = self.columns.join(", ");
-        db.execute(
-            &format!(
-                "INSERT INTO {} ({columns}) SELECT {columns} FROM {}",
-                self.table,
-                self.source(db)
-            ),
-            &[self.param()?],
-        )
-        .map(drop)
+        let sql = format!(
+            "INSERT INTO {} ({columns}) SELECT {columns} FROM {}",
+            self.table,
+            self.source(db)
+        );
+        db.execute(&sql, &[self.into_param()?]).map(drop)
     }
 }
 
@@ -154,7 +153,7 @@ pub(crate) fn by_key<'k>(
         "SELECT t.id, t.key FROM {table} t WHERE t.key IN (SELECT j.key FROM {})",
         wanted.source(db)
     );
-    Ok((sql, wanted.param()?))
+    Ok((sql, wanted.into_param()?))
 }
 
 /// Takes `n` new ids of `table`, in increasing order, in one round trip, so

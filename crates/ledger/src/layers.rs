@@ -236,8 +236,8 @@ impl BatchRows {
     }
 
     /// Stores the rows.
-    pub(crate) fn insert(&self, tx: &Conn<'_>) -> DbResult<()> {
-        self.0.iter().try_for_each(|rows| rows.insert(tx))
+    pub(crate) fn insert(self, tx: &Conn<'_>) -> DbResult<()> {
+        self.0.into_iter().try_for_each(|rows| rows.insert(tx))
     }
 }
 

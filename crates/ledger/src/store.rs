@@ -696,15 +696,13 @@ fn insert_sources(
     }
     new_rows.insert(tx)?;
     if !added.is_empty() {
-        tx.execute(
-            &format!(
-                "UPDATE sources SET n_articles = sources.n_articles + j.n_articles, \
-                 n_statements = sources.n_statements + j.n_statements FROM {} \
-                 WHERE sources.id = j.id",
-                added.source(tx)
-            ),
-            &[added.param()?],
-        )?;
+        let sql = format!(
+            "UPDATE sources SET n_articles = sources.n_articles + j.n_articles, \
+             n_statements = sources.n_statements + j.n_statements FROM {} \
+             WHERE sources.id = j.id",
+            added.source(tx)
+        );
+        tx.execute(&sql, &[added.into_param()?])?;
     }
     appearances.insert(tx)?;
     Ok(appearance_of)
