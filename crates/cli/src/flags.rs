@@ -331,9 +331,9 @@ pub(crate) struct LimitArgs {
 
     /// Memory the articles being read, analysed and written may take, in
     /// bytes: attest reads ahead only as much article text as that allows
-    /// (a sixty-fourth of it in fast mode, a thousandth in accurate mode,
-    /// each mode's measured memory per byte of text), and one article larger
-    /// than that alone.
+    /// (a sixty-fourth of it in fast mode, a 128th in accurate mode, each
+    /// mode's measured memory per byte of text with room to spare), and one
+    /// article larger than that alone.
     #[arg(long, default_value_t = DEFAULT_MEMORY_BUDGET, value_name = "BYTES")]
     pub(crate) memory_budget: usize,
 }
@@ -354,13 +354,15 @@ impl LimitArgs {
     }
 
     /// How much article text `model` may have in flight within the memory
-    /// budget: fast mode peaks near 64 bytes of memory per byte of text
-    /// (analysis and JSON together), accurate mode near 1,024
-    /// (docs/benchmarks.md, "Memory").
+    /// budget: a byte of text costs fast mode about 25 bytes of memory
+    /// (analysis and JSON together) and accurate mode about 50, so 64 and 128
+    /// leave room; accurate mode's window states are bounded apart, per
+    /// article being analysed (`attest_encoder::KEPT_STATE_BYTES`;
+    /// docs/benchmarks.md, "Memory").
     pub(crate) fn in_flight(&self, model: attest_write::AnalysisModel) -> crate::analyze::InFlight {
         let per_byte = match model {
             attest_write::AnalysisModel::Fast => 64,
-            attest_write::AnalysisModel::Accurate => 1024,
+            attest_write::AnalysisModel::Accurate => 128,
         };
         crate::analyze::InFlight {
             bytes: (self.memory_budget / per_byte).max(1),

@@ -28,6 +28,7 @@ pub mod decode;
 mod model;
 #[cfg(test)]
 mod parity;
+mod states;
 pub mod testing;
 #[cfg(test)]
 mod tests;
@@ -45,7 +46,8 @@ use model::Network;
 pub use model::{
     DISTANCE_BUCKETS, ENTITY_LABELS, EncoderConfig, FORMAT, HEDGE_LABELS, PAIR_LABELS, ROLE_LABELS,
 };
-use window::Units;
+use states::WindowStates;
+use window::{OwnedTokens, Units, owned_tokens};
 use wordpiece::Vocab;
 
 /// Why a model directory does not load, or the encoder failed on a document.
@@ -168,11 +170,27 @@ pub struct Analysis {
     /// Hedge logits, `[tokens, 3]` row-major; empty when the model has no
     /// hedge head.
     pub hedges: Vec<f32>,
-    /// Encoder output of each window, `[units, hidden]` row-major.
+    /// Encoder output of the windows kept, `[units, hidden]` row-major;
+    /// empty for a window not kept ([`KEPT_STATE_BYTES`]).
     states: Vec<Vec<f32>>,
+    /// The batches the windows were encoded in, and each window's batch, so
+    /// that a window not kept is encoded again exactly as it first was.
+    batches: Vec<Vec<usize>>,
+    batch_of: Vec<usize>,
+    /// The cues decoded batch by batch while the windows' states were at
+    /// hand, with their source and content runs, by cue.
+    ahead: Vec<PairRuns>,
     /// The sentence of each token.
     sentence: Vec<usize>,
 }
+
+/// At most this many bytes of window states stay in an [`Analysis`] for the
+/// pair and stance heads: about 40 windows, a news article of some 8,000
+/// words. A longer document's later windows are encoded again, with their
+/// batch, when a cue needs them, so that its memory grows with the
+/// per-token scores (under 100 bytes a token) and not with the states (about
+/// 2 KB a token), and its output is the same bit for bit.
+pub const KEPT_STATE_BYTES: usize = 16 << 20;
 
 /// The cue tokens a pair decoding used and its candidates' logits.
 #[derive(Clone, Debug, PartialEq)]
@@ -184,6 +202,19 @@ pub struct PairScores {
     /// Pair logits, `[candidates, 5]` row-major.
     pub logits: Vec<f32>,
 }
+
+/// A cue with the source and content runs the pair head gives it.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct PairRuns {
+    cue: Range<usize>,
+    sources: Vec<Range<usize>>,
+    content: Vec<Range<usize>>,
+}
+
+/// Tokens before a batch's own that its cues are decoded with, so that a
+/// cue at the start of the batch's tokens is decoded as the whole document's
+/// decoding would.
+const AHEAD_CONTEXT_TOKENS: usize = 32;
 
 /// The cue as the pair and stance heads read it.
 struct CueView {
@@ -262,6 +293,16 @@ impl Encoder {
     /// Runs the encoder over a segmented document, once per window, within
     /// `budget`.
     pub fn analyze(&self, doc: &Doc, budget: &Budget) -> Result<Analysis, EncoderError> {
+        self.analyze_keeping(doc, budget, KEPT_STATE_BYTES)
+    }
+
+    /// [`Encoder::analyze`] keeping at most `kept_bytes` of window states.
+    fn analyze_keeping(
+        &self,
+        doc: &Doc,
+        budget: &Budget,
+        kept_bytes: usize,
+    ) -> Result<Analysis, EncoderError> {
         let tokens: Vec<Range<usize>> = doc
             .tokens()
             .iter()
@@ -277,13 +318,13 @@ impl Encoder {
                 *slot = index;
             }
         }
-        self.analyze_tokens(doc.text(), &tokens, sentence, budget)
+        self.analyze_tokens_keeping(doc.text(), &tokens, sentence, budget, kept_bytes)
     }
 
     /// Runs the encoder over tokens (byte spans into `text`, in order) with
     /// the sentence index of each, within `budget`: it is checked before each
     /// batch of windows, so that a long article stops within one batch of its
-    /// limit.
+    /// limit. Keeps at most [`KEPT_STATE_BYTES`] of window states.
     pub fn analyze_tokens(
         &self,
         text: &str,
@@ -291,45 +332,170 @@ impl Encoder {
         sentence: Vec<usize>,
         budget: &Budget,
     ) -> Result<Analysis, EncoderError> {
+        self.analyze_tokens_keeping(text, tokens, sentence, budget, KEPT_STATE_BYTES)
+    }
+
+    /// [`Encoder::analyze_tokens`] keeping at most `kept_bytes` of window
+    /// states. Each token's role, entity and hedge scores are read from its
+    /// owner window as soon as its batch is encoded, so that no more than one
+    /// batch of states is held beyond those kept.
+    fn analyze_tokens_keeping(
+        &self,
+        text: &str,
+        tokens: &[Range<usize>],
+        sentence: Vec<usize>,
+        budget: &Budget,
+        kept_bytes: usize,
+    ) -> Result<Analysis, EncoderError> {
         let config = self.network.config;
         let units = self.units(text, tokens);
         let windows = window::windows(&units.items, config.capacity(), config.stride_pieces);
         let owners = window::owners(&units.tokens, &windows);
-        let states = self
-            .network
-            .encode(&units.ids, &windows, &self.vocab, budget)?;
+        let batches = model::batches(&windows);
+        let mut batch_of = vec![0; windows.len()];
+        for (index, batch) in batches.iter().enumerate() {
+            for &w in batch {
+                if let Some(slot) = batch_of.get_mut(w) {
+                    *slot = index;
+                }
+            }
+        }
+        let owned = owned_tokens(&owners, windows.len());
+        let count = units.tokens.len();
+        let hidden = config.hidden;
         let mut analysis = Analysis {
+            roles: vec![0.0; count * ROLE_LABELS.len()],
+            entities: vec![0.0; count * ENTITY_LABELS.len()],
+            hedges: if config.hedge {
+                vec![0.0; count * HEDGE_LABELS.len()]
+            } else {
+                Vec::new()
+            },
+            states: vec![Vec::new(); windows.len()],
             units,
             windows,
             owners,
-            roles: Vec::new(),
-            entities: Vec::new(),
-            hedges: Vec::new(),
-            states,
+            batches,
+            batch_of,
+            ahead: Vec::new(),
             sentence,
         };
-        let rows: Vec<f32> = (0..analysis.units.tokens.len())
-            .flat_map(|t| {
-                let owner = analysis.owners.get(t).copied().unwrap_or(0);
-                self.state(&analysis, owner, t).iter().copied()
-            })
-            .collect();
-        analysis.roles = self.network.roles(rows.clone())?;
-        if self.network.config.hedge {
-            analysis.hedges = self.network.hedges(rows.clone())?.unwrap_or_default();
+        let mut kept = 0usize;
+        let mut rows = Vec::new();
+        let mut read = Vec::new();
+        let mut scored_end = 0;
+        // The batch before, whose cues are decoded once this one's tokens,
+        // which follow them, are scored too.
+        let mut held: Option<(usize, Vec<Vec<f32>>)> = None;
+        for index in 0..analysis.batches.len() {
+            budget.check()?;
+            let batch = analysis.batches.get(index).cloned().unwrap_or_default();
+            let mut states = self.network.encode_batch(
+                &analysis.units.ids,
+                &analysis.windows,
+                &batch,
+                &self.vocab,
+            )?;
+            rows.clear();
+            read.clear();
+            for (&w, window_states) in batch.iter().zip(&states) {
+                for &t in owned.tokens(w) {
+                    let row = self.row_of(&analysis, window_states, w, t);
+                    if row.len() == hidden {
+                        rows.extend_from_slice(row);
+                        read.push(t);
+                    }
+                }
+            }
+            scatter(
+                &mut analysis.roles,
+                &read,
+                &self.network.roles(&rows)?,
+                ROLE_LABELS.len(),
+            );
+            scatter(
+                &mut analysis.entities,
+                &read,
+                &self.network.entities(&rows)?,
+                ENTITY_LABELS.len(),
+            );
+            if let Some(hedges) = self.network.hedges(&rows)? {
+                scatter(&mut analysis.hedges, &read, &hedges, HEDGE_LABELS.len());
+            }
+            // Batches go in document order, so every token before the first
+            // one a later window owns is scored.
+            let last_window = batch.last().copied().unwrap_or(0);
+            while analysis
+                .owners
+                .get(scored_end)
+                .is_some_and(|&owner| owner <= last_window)
+            {
+                scored_end += 1;
+            }
+            if let Some(previous) = held.take() {
+                self.decode_ahead(&mut analysis, &owned, previous, scored_end)?;
+            }
+            for (&w, window_states) in batch.iter().zip(states.iter_mut()) {
+                let bytes = window_states.len() * size_of::<f32>();
+                if kept + bytes <= kept_bytes
+                    && let Some(slot) = analysis.states.get_mut(w)
+                {
+                    kept += bytes;
+                    *slot = std::mem::take(window_states);
+                }
+            }
+            held = Some((index, states));
         }
-        analysis.entities = self.network.entities(rows)?;
+        if let Some(last) = held {
+            self.decode_ahead(&mut analysis, &owned, last, scored_end)?;
+        }
         Ok(analysis)
     }
 
-    /// The state of token `token` (at its first piece) in window `window`;
-    /// empty if the window does not hold it.
-    fn state<'a>(&self, analysis: &'a Analysis, window: usize, token: usize) -> &'a [f32] {
+    /// Decodes the cues of the tokens the windows of batch `held.0` own,
+    /// whose states (those not kept) are `held.1`, into `analysis.ahead`.
+    fn decode_ahead(
+        &self,
+        analysis: &mut Analysis,
+        owned: &OwnedTokens,
+        held: (usize, Vec<Vec<f32>>),
+        scored_end: usize,
+    ) -> Result<(), EncoderError> {
+        let tokens = analysis
+            .batches
+            .get(held.0)
+            .into_iter()
+            .flatten()
+            .flat_map(|&w| owned.tokens(w).iter().copied());
+        let Some(region) = tokens.fold(None, |region: Option<Range<usize>>, t| {
+            Some(region.map_or(t..t + 1, |r| r.start.min(t)..r.end.max(t + 1)))
+        }) else {
+            return Ok(());
+        };
+        let whole = scored_end == analysis.units.tokens.len();
+        let mut states = WindowStates {
+            encoder: self,
+            analysis,
+            again: Some(held),
+        };
+        let found = self.cues_ahead(&mut states, region, scored_end, whole)?;
+        analysis.ahead.extend(found);
+        Ok(())
+    }
+
+    /// The state of token `token` (at its first piece) in window `window`,
+    /// whose states are `states`; empty if the window does not hold it.
+    fn row_of<'a>(
+        &self,
+        analysis: &Analysis,
+        states: &'a [f32],
+        window: usize,
+        token: usize,
+    ) -> &'a [f32] {
         let hidden = self.network.config.hidden;
-        let (Some(range), Some(units), Some(states)) = (
+        let (Some(range), Some(units)) = (
             analysis.windows.get(window),
             analysis.units.tokens.get(token),
-            analysis.states.get(window),
         ) else {
             return &[];
         };
@@ -352,17 +518,22 @@ impl Encoder {
         Some((index, start..end.max(start)))
     }
 
-    /// The mean state of `tokens` in window `window`; zeros for no tokens.
+    /// The mean state of `tokens` in window `window`, whose states are
+    /// `states`; zeros for no tokens.
     fn mean_state(
         &self,
         analysis: &Analysis,
+        states: &[f32],
         window: usize,
         tokens: impl Iterator<Item = usize>,
     ) -> Vec<f32> {
         let mut mean = vec![0.0f32; self.network.config.hidden];
         let mut count = 0usize;
         for t in tokens {
-            for (m, s) in mean.iter_mut().zip(self.state(analysis, window, t)) {
+            for (m, s) in mean
+                .iter_mut()
+                .zip(self.row_of(analysis, states, window, t))
+            {
                 *m += s;
             }
             count += 1;
@@ -378,16 +549,23 @@ impl Encoder {
     /// of its first token), the tokens wholly in that window, the cue's
     /// tokens in it, and their mean state; `None` if the cue's window is not
     /// there.
-    fn cue_view(&self, analysis: &Analysis, cue: Range<usize>) -> Option<CueView> {
-        let (window, candidates) = self.cue_window(analysis, cue.start)?;
+    fn cue_view(
+        &self,
+        states: &mut WindowStates<'_>,
+        cue: Range<usize>,
+    ) -> Result<Option<CueView>, EncoderError> {
+        let analysis = states.analysis;
+        let Some((window, candidates)) = self.cue_window(analysis, cue.start) else {
+            return Ok(None);
+        };
         let cue = cue.start.max(candidates.start)..cue.end.min(candidates.end).max(cue.start);
-        let mean = self.mean_state(analysis, window, cue.clone());
-        Some(CueView {
+        let mean = self.mean_state(analysis, states.get(window)?, window, cue.clone());
+        Ok(Some(CueView {
             window,
             candidates,
             cue,
             mean,
-        })
+        }))
     }
 
     /// The stance head's scores for the attribution whose cue is on tokens
@@ -401,15 +579,27 @@ impl Encoder {
         cue: &[usize],
         sourced: bool,
     ) -> Result<Option<StanceScores>, EncoderError> {
+        self.stance_in(&mut WindowStates::new(self, analysis), cue, sourced)
+    }
+
+    /// [`Encoder::stance_scores`] reading the window states through `states`.
+    fn stance_in(
+        &self,
+        states: &mut WindowStates<'_>,
+        cue: &[usize],
+        sourced: bool,
+    ) -> Result<Option<StanceScores>, EncoderError> {
         if !self.network.config.stance {
             return Ok(None);
         }
+        let analysis = states.analysis;
         let window = cue
             .first()
             .and_then(|&first| self.cue_window(analysis, first));
         let mean = match window {
             Some((window, candidates)) => self.mean_state(
                 analysis,
+                states.get(window)?,
                 window,
                 cue.iter().copied().filter(|t| candidates.contains(t)),
             ),
@@ -433,10 +623,11 @@ impl Encoder {
         let mut stances = Vec::new();
         if self.network.config.stance {
             stances.reserve(doc.attributions().len());
+            let mut states = WindowStates::new(self, analysis);
             for attribution in doc.attributions() {
                 let cue = view.tokens_of(&attribution.cue);
                 if let Some(scores) =
-                    self.stance_scores(analysis, &cue, !attribution.source.is_empty())?
+                    self.stance_in(&mut states, &cue, !attribution.source.is_empty())?
                 {
                     stances.push(scores.probabilities());
                 }
@@ -472,13 +663,23 @@ impl Encoder {
         analysis: &Analysis,
         cue: Range<usize>,
     ) -> Result<PairScores, EncoderError> {
+        self.pair_in(&mut WindowStates::new(self, analysis), cue)
+    }
+
+    /// [`Encoder::pair_scores`] reading the window states through `states`.
+    fn pair_in(
+        &self,
+        states: &mut WindowStates<'_>,
+        cue: Range<usize>,
+    ) -> Result<PairScores, EncoderError> {
         let hidden = self.network.config.hidden;
+        let analysis = states.analysis;
         let Some(CueView {
             window: window_index,
             candidates,
             cue,
             mean,
-        }) = self.cue_view(analysis, cue.clone())
+        }) = self.cue_view(states, cue.clone())?
         else {
             return Ok(PairScores {
                 candidates: 0..0,
@@ -491,8 +692,9 @@ impl Encoder {
         let mut rows = Vec::with_capacity(candidates.len() * hidden);
         let mut buckets = Vec::with_capacity(candidates.len());
         let mut same = Vec::with_capacity(candidates.len());
+        let window_states = states.get(window_index)?;
         for t in candidates.clone() {
-            rows.extend_from_slice(self.state(analysis, window_index, t));
+            rows.extend_from_slice(self.row_of(analysis, window_states, window_index, t));
             let d = if t < cue.start {
                 t as isize - cue.start as isize
             } else if t > cue_last {
@@ -509,6 +711,65 @@ impl Encoder {
             cue,
             logits,
         })
+    }
+
+    /// The source and content runs the pair head gives the cue on tokens
+    /// `cue`: its labels decoded with the cue's own tokens kept outside.
+    fn pair_runs(
+        &self,
+        states: &mut WindowStates<'_>,
+        cue: Range<usize>,
+    ) -> Result<PairRuns, EncoderError> {
+        let mut pair = self.pair_in(states, cue.clone())?;
+        let width = PAIR_LABELS.len();
+        decode::log_softmax_rows(&mut pair.logits, width);
+        let offset = pair.candidates.start;
+        let inside = pair.cue.clone();
+        let pair_labels = decode::viterbi(&pair.logits, width, |p| inside.contains(&(p + offset)));
+        let shift = |runs: Vec<Range<usize>>| -> Vec<Range<usize>> {
+            runs.into_iter()
+                .map(|r| r.start + offset..r.end + offset)
+                .collect()
+        };
+        Ok(PairRuns {
+            cue,
+            sources: shift(decode::runs(&pair_labels, 1)),
+            content: shift(decode::runs(&pair_labels, 3)),
+        })
+    }
+
+    /// The cues the role head gives the tokens of `region` (which the
+    /// windows of one batch own), decoded over `region` with
+    /// [`AHEAD_CONTEXT_TOKENS`] before it and every token scored so far after
+    /// it (up to `scored_end`; `whole` when that is all of them), and their
+    /// source and content runs from `states`, which hold that batch. The whole document's decoding decides the cues
+    /// later; where it agrees, as it nearly always does, the windows need
+    /// not be encoded again.
+    fn cues_ahead(
+        &self,
+        states: &mut WindowStates<'_>,
+        region: Range<usize>,
+        scored_end: usize,
+        whole: bool,
+    ) -> Result<Vec<PairRuns>, EncoderError> {
+        let roles = ROLE_LABELS.len();
+        let from = region.start.saturating_sub(AHEAD_CONTEXT_TOKENS);
+        let Some(rows) = states.analysis.roles.get(from * roles..scored_end * roles) else {
+            return Ok(Vec::new());
+        };
+        let mut scores = rows.to_vec();
+        decode::log_softmax_rows(&mut scores, roles);
+        let labels = decode::viterbi(&scores, roles, |_| false);
+        let mut found = Vec::new();
+        for run in decode::runs(&labels, 3) {
+            let cue = run.start + from..run.end + from;
+            // A cue ending at the last token scored may go on past it,
+            // unless that is the document's last.
+            if region.contains(&cue.start) && (cue.end < scored_end || whole) {
+                found.push(self.pair_runs(states, cue)?);
+            }
+        }
+        Ok(found)
     }
 
     /// The attributions and entities of a segmented document, within
@@ -529,25 +790,24 @@ impl Encoder {
         decode::log_softmax_rows(&mut role_scores, roles);
         let labels = decode::viterbi(&role_scores, roles, |_| false);
         let mut attributions = Vec::new();
+        let mut states = WindowStates::new(self, analysis);
         for cue in decode::runs(&labels, 3) {
             budget.check()?;
             let confidence = decode::run_confidence(&role_scores, roles, &labels, &cue);
-            let mut pair = self.pair_scores(analysis, cue.clone())?;
-            let width = PAIR_LABELS.len();
-            decode::log_softmax_rows(&mut pair.logits, width);
-            let offset = pair.candidates.start;
-            let inside = pair.cue.clone();
-            let pair_labels =
-                decode::viterbi(&pair.logits, width, |p| inside.contains(&(p + offset)));
-            let shift = |runs: Vec<Range<usize>>| -> Vec<Range<usize>> {
-                runs.into_iter()
-                    .map(|r| r.start + offset..r.end + offset)
-                    .collect()
+            let ahead = analysis
+                .ahead
+                .binary_search_by_key(&cue.start, |found| found.cue.start)
+                .ok()
+                .and_then(|index| analysis.ahead.get(index))
+                .filter(|found| found.cue == cue);
+            let found = match ahead {
+                Some(found) => found.clone(),
+                None => self.pair_runs(&mut states, cue)?,
             };
             attributions.push(FoundAttribution {
-                cue,
-                sources: shift(decode::runs(&pair_labels, 1)),
-                content: shift(decode::runs(&pair_labels, 3)),
+                cue: found.cue,
+                sources: found.sources,
+                content: found.content,
                 confidence,
             });
         }
@@ -573,5 +833,15 @@ impl Encoder {
             attributions,
             entities,
         })
+    }
+}
+
+/// Writes each row of `logits` (rows of `width`) to the row of `into` of
+/// the token `read` names at the same place.
+fn scatter(into: &mut [f32], read: &[usize], logits: &[f32], width: usize) {
+    for (&token, row) in read.iter().zip(logits.chunks(width)) {
+        if let Some(target) = into.get_mut(token * width..(token + 1) * width) {
+            target.copy_from_slice(row);
+        }
     }
 }

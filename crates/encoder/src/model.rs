@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::Path;
 
-use attest_doc::{Budget, StanceLabel};
+use attest_doc::StanceLabel;
 use candle_core::{DType, Device, Module, Tensor};
 use candle_nn::{Linear, VarBuilder};
 use serde::Deserialize;
@@ -61,6 +61,13 @@ pub const DISTANCE_BUCKETS: usize = 19;
 /// Windows encoded together: enough to fill the matrix units, few enough that
 /// padding to the longest stays small.
 const BATCH: usize = 4;
+
+/// The batches `windows` are encoded in: by length, then position, [`BATCH`]
+/// at a time, so that a batch pads little.
+pub(crate) fn batches(windows: &[Range<usize>]) -> Vec<Vec<usize>> {
+    let order: Vec<usize> = (0..windows.len()).collect();
+    order.chunks(BATCH).map(<[usize]>::to_vec).collect()
+}
 
 /// The `attest` object of config.json.
 #[derive(Clone, Debug, Deserialize)]
@@ -363,83 +370,80 @@ impl Network {
         Ok((network, vocab))
     }
 
-    /// The encoder's output for each window (`ids` sliced by `windows`), as
-    /// row-major `[units, hidden]` without the `[CLS]` and `[SEP]` rows.
-    /// Windows are encoded in batches of similar length, padding masked.
-    pub(crate) fn encode(
+    /// The encoder's output for the windows of one batch (`ids` sliced by
+    /// `windows`), in the batch's order, each row-major `[units, hidden]`
+    /// without the `[CLS]` and `[SEP]` rows; padding is masked. The same batch
+    /// gives the same states bit for bit, so a window encoded again with its
+    /// batch reads as it first did.
+    pub(crate) fn encode_batch(
         &self,
         ids: &[u32],
         windows: &[Range<usize>],
+        batch: &[usize],
         vocab: &Vocab,
-        budget: &Budget,
     ) -> Result<Vec<Vec<f32>>, EncoderError> {
         let hidden = self.config.hidden;
-        let mut order: Vec<usize> = (0..windows.len()).collect();
-        order.sort_by_key(|&w| (windows.get(w).map_or(0, |r| r.len()), w));
-        let mut out = vec![Vec::new(); windows.len()];
-        for batch in order.chunks(BATCH) {
-            budget.check()?;
-            let width = batch
-                .iter()
-                .filter_map(|&w| windows.get(w))
-                .map(|r| r.len() + 2)
-                .max()
-                .unwrap_or(2);
-            let mut input = Vec::with_capacity(batch.len() * width);
-            let mut mask = Vec::with_capacity(batch.len() * width);
-            for &w in batch {
-                let units = windows
-                    .get(w)
-                    .and_then(|r| ids.get(r.clone()))
-                    .unwrap_or_default();
-                input.push(vocab.cls);
-                input.extend_from_slice(units);
-                input.push(vocab.sep);
-                mask.extend(std::iter::repeat_n(1u32, units.len() + 2));
-                let pad = width - units.len() - 2;
-                input.extend(std::iter::repeat_n(vocab.pad, pad));
-                mask.extend(std::iter::repeat_n(0u32, pad));
-            }
-            let shape = (batch.len(), width);
-            let input = Tensor::from_vec(input, shape, &self.device)?;
-            let mask = Tensor::from_vec(mask, shape, &self.device)?;
-            let states = self.bert.forward(&input, &mask)?;
-            let flat = states.flatten_all()?.to_vec1::<f32>()?;
-            for (slot, &w) in batch.iter().enumerate() {
+        let width = batch
+            .iter()
+            .filter_map(|&w| windows.get(w))
+            .map(|r| r.len() + 2)
+            .max()
+            .unwrap_or(2);
+        let mut input = Vec::with_capacity(batch.len() * width);
+        let mut mask = Vec::with_capacity(batch.len() * width);
+        for &w in batch {
+            let units = windows
+                .get(w)
+                .and_then(|r| ids.get(r.clone()))
+                .unwrap_or_default();
+            input.push(vocab.cls);
+            input.extend_from_slice(units);
+            input.push(vocab.sep);
+            mask.extend(std::iter::repeat_n(1u32, units.len() + 2));
+            let pad = width - units.len() - 2;
+            input.extend(std::iter::repeat_n(vocab.pad, pad));
+            mask.extend(std::iter::repeat_n(0u32, pad));
+        }
+        let shape = (batch.len(), width);
+        let input = Tensor::from_vec(input, shape, &self.device)?;
+        let mask = Tensor::from_vec(mask, shape, &self.device)?;
+        let states = self.bert.forward(&input, &mask)?;
+        let flat = states.flatten_all()?.to_vec1::<f32>()?;
+        Ok(batch
+            .iter()
+            .enumerate()
+            .map(|(slot, &w)| {
                 let len = windows.get(w).map_or(0, |r| r.len());
                 let start = (slot * width + 1) * hidden;
-                if let (Some(rows), Some(target)) =
-                    (flat.get(start..start + len * hidden), out.get_mut(w))
-                {
-                    *target = rows.to_vec();
-                }
-            }
-        }
-        Ok(out)
+                flat.get(start..start + len * hidden)
+                    .unwrap_or_default()
+                    .to_vec()
+            })
+            .collect())
     }
 
     /// A head's logits for rows of hidden states (`[n, hidden]` row-major).
-    fn apply(&self, head: &Linear, rows: Vec<f32>) -> candle_core::Result<Vec<f32>> {
+    fn apply(&self, head: &Linear, rows: &[f32]) -> candle_core::Result<Vec<f32>> {
         let n = rows.len() / self.config.hidden.max(1);
         if n == 0 {
             return Ok(Vec::new());
         }
-        let x = Tensor::from_vec(rows, (n, self.config.hidden), &self.device)?;
+        let x = Tensor::from_slice(rows, (n, self.config.hidden), &self.device)?;
         head.forward(&x)?.flatten_all()?.to_vec1::<f32>()
     }
 
     /// Role logits (`[n, 7]`) for rows of token states.
-    pub(crate) fn roles(&self, rows: Vec<f32>) -> candle_core::Result<Vec<f32>> {
+    pub(crate) fn roles(&self, rows: &[f32]) -> candle_core::Result<Vec<f32>> {
         self.apply(&self.role, rows)
     }
 
     /// Entity logits (`[n, 9]`) for rows of token states.
-    pub(crate) fn entities(&self, rows: Vec<f32>) -> candle_core::Result<Vec<f32>> {
+    pub(crate) fn entities(&self, rows: &[f32]) -> candle_core::Result<Vec<f32>> {
         self.apply(&self.entity, rows)
     }
 
     /// Hedge logits (`[n, 3]`) for rows of token states; `None` without the hedge head.
-    pub(crate) fn hedges(&self, rows: Vec<f32>) -> candle_core::Result<Option<Vec<f32>>> {
+    pub(crate) fn hedges(&self, rows: &[f32]) -> candle_core::Result<Option<Vec<f32>>> {
         self.hedge
             .as_ref()
             .map(|head| self.apply(head, rows))

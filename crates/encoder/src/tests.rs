@@ -77,27 +77,94 @@ fn padding_in_a_batch_does_not_change_a_window() {
     let doc = doc(TEXT);
     let analysis = encoder.analyze(&doc, &Budget::unlimited()).unwrap();
     let ids = &analysis.units.ids;
-    let batched = encoder
-        .network
-        .encode(ids, &analysis.windows, &encoder.vocab, &Budget::unlimited())
-        .unwrap();
-    for (index, window) in analysis.windows.iter().enumerate() {
+    let windows = &analysis.windows;
+    let mut batched = vec![Vec::new(); windows.len()];
+    for batch in crate::model::batches(windows) {
+        let states = encoder
+            .network
+            .encode_batch(ids, windows, &batch, &encoder.vocab)
+            .unwrap();
+        for (w, states) in batch.into_iter().zip(states) {
+            batched[w] = states;
+        }
+    }
+    for (index, batched) in batched.iter().enumerate() {
         let alone = encoder
             .network
-            .encode(
-                ids,
-                std::slice::from_ref(window),
-                &encoder.vocab,
-                &Budget::unlimited(),
-            )
+            .encode_batch(ids, windows, &[index], &encoder.vocab)
             .unwrap();
         let worst = alone[0]
             .iter()
-            .zip(&batched[index])
+            .zip(batched)
             .map(|(a, b)| (a - b).abs())
             .fold(0.0f32, f32::max);
         assert!(worst < 1e-4, "window {index} differs by {worst}");
     }
+}
+
+#[test]
+fn windows_not_kept_are_encoded_again_to_the_same_scores_bit_for_bit() {
+    let (_dir, encoder) = tiny_with_heads("kept");
+    let text = [TEXT; 4].join("\n\n");
+    let mut doc = doc(&text);
+    let analyze = |kept_bytes| {
+        encoder
+            .analyze_keeping(&doc, &Budget::unlimited(), kept_bytes)
+            .unwrap()
+    };
+    let (all, none) = (analyze(usize::MAX), analyze(0));
+    assert!(all.batches.len() > 1, "{} batches", all.batches.len());
+    assert!(all.states.iter().all(|s| !s.is_empty()));
+    assert!(none.states.iter().all(Vec::is_empty));
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&all.roles), bits(&none.roles));
+    assert_eq!(bits(&all.entities), bits(&none.entities));
+    assert_eq!(bits(&all.hedges), bits(&none.hedges));
+    let count = doc.tokens().len();
+    for cue in 0..count {
+        let (kept, again) = (
+            encoder.pair_scores(&all, cue..cue + 1).unwrap(),
+            encoder.pair_scores(&none, cue..cue + 1).unwrap(),
+        );
+        assert_eq!(bits(&kept.logits), bits(&again.logits), "cue {cue}");
+    }
+    let prediction = encoder.predict_from(&all, &Budget::unlimited()).unwrap();
+    assert!(!prediction.attributions.is_empty());
+    assert_eq!(
+        prediction,
+        encoder.predict_from(&none, &Budget::unlimited()).unwrap()
+    );
+    // The cues decoded batch by batch are the document's, and give what the
+    // pair head gives them when their windows are encoded again.
+    let cues = |p: &crate::Prediction| {
+        p.attributions
+            .iter()
+            .map(|a| a.cue.clone())
+            .collect::<Vec<_>>()
+    };
+    let ahead: Vec<_> = none.ahead.iter().map(|found| found.cue.clone()).collect();
+    assert_eq!(ahead, cues(&prediction));
+    let mut again = none.clone();
+    again.ahead.clear();
+    assert_eq!(
+        prediction,
+        encoder.predict_from(&again, &Budget::unlimited()).unwrap()
+    );
+    let spans: Vec<Span> = doc.tokens().iter().map(|t| t.span).collect();
+    let attributions = (0..count - 1)
+        .step_by(7)
+        .map(|t| Attribution {
+            source: Vec::new(),
+            cue: vec![spans[t]],
+            content: vec![spans[t + 1]],
+            kind: AttributionKind::Indirect,
+            confidence: 1.0,
+        })
+        .collect();
+    doc.set_attributions(attributions).unwrap();
+    let proposals = encoder.proposals(&all, &doc).unwrap();
+    assert!(!proposals.stances.is_empty());
+    assert_eq!(proposals, encoder.proposals(&none, &doc).unwrap());
 }
 
 #[test]

@@ -101,6 +101,50 @@ pub fn owners(tokens: &[Range<usize>], windows: &[Range<usize>]) -> Vec<usize> {
     out
 }
 
+/// The tokens each window owns, grouped by window in one pass.
+pub(crate) struct OwnedTokens {
+    /// Token indices ordered by owner window, in order within each.
+    tokens: Vec<usize>,
+    /// Where each window's tokens start in `tokens`, and the end.
+    starts: Vec<usize>,
+}
+
+impl OwnedTokens {
+    pub(crate) fn tokens(&self, window: usize) -> &[usize] {
+        match (self.starts.get(window), self.starts.get(window + 1)) {
+            (Some(&start), Some(&end)) => self.tokens.get(start..end).unwrap_or_default(),
+            _ => &[],
+        }
+    }
+}
+
+/// [`OwnedTokens`] of `owners` (each token's owner window) over `windows`
+/// windows: a counting sort, linear in both.
+pub(crate) fn owned_tokens(owners: &[usize], windows: usize) -> OwnedTokens {
+    let mut starts = vec![0usize; windows + 1];
+    for &owner in owners {
+        if let Some(count) = starts.get_mut(owner + 1) {
+            *count += 1;
+        }
+    }
+    let mut running = 0;
+    for start in &mut starts {
+        running += *start;
+        *start = running;
+    }
+    let mut next = starts.clone();
+    let mut tokens = vec![0usize; owners.len()];
+    for (token, &owner) in owners.iter().enumerate() {
+        if let Some(at) = next.get_mut(owner)
+            && let Some(slot) = tokens.get_mut(*at)
+        {
+            *slot = token;
+            *at += 1;
+        }
+    }
+    OwnedTokens { tokens, starts }
+}
+
 /// The distance bucket of a candidate `d` tokens from the cue (0 inside it,
 /// negative before): 0, then 1..=9 before and 10..=18 after, by |d| in 1, 2,
 /// 3, 4, 5-7, 8-15, 16-31, 32-63, 64 or more.
@@ -224,6 +268,17 @@ mod tests {
                 let window = &found[*owner];
                 prop_assert!(window.start <= token.start && token.end <= window.end);
             }
+            // The encoder scores tokens batch by batch in this order.
+            prop_assert!(owned.windows(2).all(|pair| pair[0] <= pair[1]));
+            let grouped = owned_tokens(&owned, found.len());
+            let mut seen = 0;
+            for window in 0..found.len() {
+                let tokens = grouped.tokens(window);
+                prop_assert!(tokens.windows(2).all(|pair| pair[0] < pair[1]));
+                prop_assert!(tokens.iter().all(|&t| owned[t] == window));
+                seen += tokens.len();
+            }
+            prop_assert_eq!(seen, owned.len());
         }
     }
 }
