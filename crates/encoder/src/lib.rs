@@ -173,10 +173,9 @@ pub struct Analysis {
     /// Encoder output of the windows kept, `[units, hidden]` row-major;
     /// empty for a window not kept ([`KEPT_STATE_BYTES`]).
     states: Vec<Vec<f32>>,
-    /// The batches the windows were encoded in, and each window's batch, so
-    /// that a window not kept is encoded again exactly as it first was.
+    /// The batches the windows were encoded in, so that a window not kept
+    /// is encoded again exactly as it first was.
     batches: Vec<Vec<usize>>,
-    batch_of: Vec<usize>,
     /// The cues decoded batch by batch while the windows' states were at
     /// hand, with their source and content runs, by cue.
     ahead: Vec<PairRuns>,
@@ -352,14 +351,6 @@ impl Encoder {
         let windows = window::windows(&units.items, config.capacity(), config.stride_pieces);
         let owners = window::owners(&units.tokens, &windows);
         let batches = model::batches(&windows);
-        let mut batch_of = vec![0; windows.len()];
-        for (index, batch) in batches.iter().enumerate() {
-            for &w in batch {
-                if let Some(slot) = batch_of.get_mut(w) {
-                    *slot = index;
-                }
-            }
-        }
         let owned = owned_tokens(&owners, windows.len());
         let count = units.tokens.len();
         let hidden = config.hidden;
@@ -376,7 +367,6 @@ impl Encoder {
             windows,
             owners,
             batches,
-            batch_of,
             ahead: Vec::new(),
             sentence,
         };

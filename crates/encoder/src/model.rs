@@ -62,11 +62,17 @@ pub const DISTANCE_BUCKETS: usize = 19;
 /// padding to the longest stays small.
 const BATCH: usize = 4;
 
-/// The batches `windows` are encoded in: by length, then position, [`BATCH`]
-/// at a time, so that a batch pads little.
+/// The batches `windows` are encoded in: [`BATCH`] consecutive windows at a
+/// time, in document order, so that a batch's cues can be decoded while its
+/// states are held; window `w` is in batch [`batch_of`]`(w)`.
 pub(crate) fn batches(windows: &[Range<usize>]) -> Vec<Vec<usize>> {
     let order: Vec<usize> = (0..windows.len()).collect();
     order.chunks(BATCH).map(<[usize]>::to_vec).collect()
+}
+
+/// The batch of window `window` and its place in it.
+pub(crate) fn batch_of(window: usize) -> (usize, usize) {
+    (window / BATCH, window % BATCH)
 }
 
 /// The `attest` object of config.json.

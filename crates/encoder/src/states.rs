@@ -28,7 +28,7 @@ impl<'a> WindowStates<'a> {
         if let Some(kept) = analysis.states.get(window).filter(|s| !s.is_empty()) {
             return Ok(kept);
         }
-        let index = analysis.batch_of.get(window).copied().unwrap_or(0);
+        let (index, slot) = crate::model::batch_of(window);
         let batch = analysis
             .batches
             .get(index)
@@ -43,11 +43,10 @@ impl<'a> WindowStates<'a> {
             )?;
             self.again = Some((index, states));
         }
-        let slot = batch.iter().position(|&w| w == window);
         Ok(self
             .again
             .as_ref()
-            .and_then(|(_, states)| states.get(slot?))
+            .and_then(|(_, states)| states.get(slot))
             .map(Vec::as_slice)
             .unwrap_or_default())
     }
