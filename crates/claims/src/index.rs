@@ -87,10 +87,76 @@ pub fn best_match<'a, 'n>(
     best.map(|(_, claim)| claim)
 }
 
+/// The latest [`PER_BAND_KEY`] statements of each band key, all that a
+/// lookup reads: the in-memory index's own, and, in the ledger, the slices
+/// of `claim_bands` that a batch's statements read, with the batch's own
+/// statements added as they are grouped. Statements are added in the order
+/// they are stored, so the latest are the last added.
+#[derive(Clone, Debug)]
+pub struct BandSlices<S> {
+    slices: HashMap<u64, Vec<S>>,
+}
+
+impl<S> Default for BandSlices<S> {
+    fn default() -> BandSlices<S> {
+        BandSlices {
+            slices: HashMap::new(),
+        }
+    }
+}
+
+impl<S: Copy + Ord> BandSlices<S> {
+    /// No statements yet.
+    pub fn new() -> BandSlices<S> {
+        BandSlices::default()
+    }
+
+    /// Indexes a statement under each of its band keys, once a key, and
+    /// pushes the oldest of a full key out.
+    pub fn add(&mut self, keys: &[u64], statement: S) {
+        for &key in keys {
+            let slice = self.slices.entry(key).or_default();
+            if slice.last() == Some(&statement) {
+                continue;
+            }
+            if slice.len() == PER_BAND_KEY {
+                slice.remove(0);
+            }
+            slice.push(statement);
+        }
+    }
+
+    /// The statements a key holds, the oldest first.
+    pub fn slice(&self, key: u64) -> &[S] {
+        self.slices.get(&key).map_or(&[], Vec::as_slice)
+    }
+
+    /// The [`MOST_CANDIDATES`] statements found under the most of `keys`,
+    /// the latest first among equals.
+    pub fn candidates(&self, keys: &[u64]) -> Vec<S> {
+        let mut found: Vec<S> = keys
+            .iter()
+            .flat_map(|&key| self.slice(key))
+            .copied()
+            .collect();
+        found.sort_unstable();
+        let mut shared: Vec<(usize, S)> = found
+            .chunk_by(|a, b| a == b)
+            .filter_map(|keys| Some((keys.len(), *keys.first()?)))
+            .collect();
+        shared.sort_unstable_by(|a, b| b.cmp(a));
+        shared
+            .into_iter()
+            .take(MOST_CANDIDATES)
+            .map(|(_, statement)| statement)
+            .collect()
+    }
+}
+
 /// Claims grouped so far, with the statements that carry them.
 #[derive(Debug, Default)]
 pub struct ClaimIndex {
-    bands: HashMap<u64, Vec<usize>>,
+    bands: BandSlices<usize>,
     members: Vec<(u64, Fingerprint)>,
     /// The names and years of each claim's exemplars, and how many
     /// statements it has, by claim number less one.
@@ -106,25 +172,12 @@ impl ClaimIndex {
     /// The claim a statement of this fingerprint carries, among those
     /// already grouped.
     pub fn find(&self, fingerprint: &Fingerprint) -> Option<u64> {
-        let mut found: Vec<usize> = fingerprint
-            .band_keys()
-            .iter()
-            .filter_map(|key| self.bands.get(key))
-            .flatten()
-            .copied()
-            .collect();
-        found.sort_unstable();
-        let mut shared: Vec<(usize, usize)> = found
-            .chunk_by(|a, b| a == b)
-            .filter_map(|keys| Some((keys.len(), *keys.first()?)))
-            .collect();
-        shared.sort_unstable_by(|a, b| b.cmp(a));
         best_match(
             fingerprint,
-            shared
-                .iter()
-                .take(MOST_CANDIDATES)
-                .filter_map(|&(_, member)| self.members.get(member))
+            self.bands
+                .candidates(&fingerprint.band_keys())
+                .into_iter()
+                .filter_map(|member| self.members.get(member))
                 .map(|(claim, print)| (*claim, print)),
             |claim| self.traits_of(claim),
         )
@@ -157,15 +210,7 @@ impl ClaimIndex {
         *statements += 1;
         if *statements <= EXEMPLARS {
             traits.add(&fingerprint);
-            let member = self.members.len();
-            for key in fingerprint.band_keys() {
-                let members = self.bands.entry(key).or_default();
-                // Only a key's latest are ever read, as in the ledger.
-                if members.len() == PER_BAND_KEY {
-                    members.remove(0);
-                }
-                members.push(member);
-            }
+            self.bands.add(&fingerprint.band_keys(), self.members.len());
             self.members.push((claim, fingerprint));
         }
         Some(claim)
@@ -220,6 +265,30 @@ mod tests {
     }
 
     #[test]
+    fn band_slices_rank_candidates_by_keys_shared_then_latest() {
+        let mut slices = BandSlices::new();
+        slices.add(&[1, 2, 3], 10);
+        slices.add(&[1, 2], 11);
+        slices.add(&[3, 3, 4], 12);
+        assert_eq!(slices.slice(3), &[10, 12], "a key repeated indexes once");
+        assert_eq!(slices.candidates(&[1, 2, 3]), vec![10, 11, 12]);
+        assert_eq!(slices.candidates(&[1, 3, 4]), vec![12, 10, 11]);
+        assert_eq!(slices.candidates(&[5]), Vec::<i64>::new());
+        for statement in 13..13 + PER_BAND_KEY as i64 {
+            slices.add(&[1], statement);
+        }
+        assert_eq!(slices.slice(1).len(), PER_BAND_KEY);
+        assert_eq!(slices.slice(1).first(), Some(&13), "the oldest pushed out");
+        let many: Vec<u64> = (100..100 + 2 * MOST_CANDIDATES as u64).collect();
+        for (statement, key) in many.iter().enumerate() {
+            slices.add(&[*key], statement as i64);
+        }
+        let found = slices.candidates(&many);
+        assert_eq!(found.len(), MOST_CANDIDATES);
+        assert_eq!(found.first(), Some(&(2 * MOST_CANDIDATES as i64 - 1)));
+    }
+
+    #[test]
     fn a_band_key_keeps_only_its_latest_statements() {
         let mut index = ClaimIndex::new();
         let claims: Vec<Option<u64>> = (1..=12)
@@ -235,7 +304,7 @@ mod tests {
             (1..=12).map(Some).collect::<Vec<_>>(),
             "figures differ"
         );
-        let longest = index.bands.values().map(Vec::len).max();
+        let longest = index.bands.slices.values().map(Vec::len).max();
         assert_eq!(longest, Some(PER_BAND_KEY));
         assert_eq!(
             index.find(&print("plant fail safety inspect since", 12.0)),

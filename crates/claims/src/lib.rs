@@ -40,7 +40,9 @@ pub use eval::{
     ClaimsReport, GoldAppearance, GoldError, Grouped, group, publication_order, read_gold, score,
 };
 pub use fingerprint::{BAND_ROWS, BANDS, Fingerprint, HASHES};
-pub use index::{ClaimIndex, ClaimTraits, EXEMPLARS, MOST_CANDIDATES, PER_BAND_KEY, best_match};
+pub use index::{
+    BandSlices, ClaimIndex, ClaimTraits, EXEMPLARS, MOST_CANDIDATES, PER_BAND_KEY, best_match,
+};
 pub use role::{Appearance, Role, roles, source_key};
 pub use statement::{Placement, Said, Statement, in_grouping_order, statements};
 pub use words::{ClaimWords, Figure, claim_words, stem};

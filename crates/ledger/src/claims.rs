@@ -4,8 +4,9 @@
 //!
 //! Grouping runs inside the batch's transaction, under the write lock both
 //! backends take, so two writers never start the same claim twice. A new
-//! statement's candidates come from `claim_bands` by index, so storing an
-//! article costs the same at any ledger size (see attest-claims); a band key
+//! statement's candidates come from `claim_bands` by index, read for a whole
+//! run of articles at once, so storing an article costs the same at any
+//! ledger size (see attest-claims); a band key
 //! keeps only the rows a lookup reads, so the index grows with the keys, not
 //! with the statements under each. Roles are
 //! worked out when claims are read, from the order of publication, since an
@@ -15,34 +16,40 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::LazyLock;
 
 use attest_claims::{
-    Appearance, BANDS, ClaimTraits, EXEMPLARS, Figure, Fingerprint, MOST_CANDIDATES, PER_BAND_KEY,
-    Role, best_match, in_grouping_order, publication_order, roles, statements,
+    Appearance, BANDS, BandSlices, ClaimTraits, EXEMPLARS, Figure, Fingerprint, MOST_CANDIDATES,
+    Role, Statement, best_match, in_grouping_order, publication_order, roles, statements,
 };
 use attest_doc::{Doc, OffsetIndex, Published, StanceLabel, from_serde_name};
 use rusqlite::types::Value;
 use serde::Serialize;
 
+use crate::batch::Rows;
 use crate::db::{Conn, DbResult, Row, values};
 use crate::query::Filter;
 use crate::rows::{ArticleSpan, Cell, Tabular};
 
-/// The latest [`PER_BAND_KEY`] statements of each band key of a new
-/// statement (only a claim's first [`EXEMPLARS`] statements have band keys),
-/// each row with the place of its key (1 to [`BANDS`]): a bounded slice of
-/// the index at any size, from which [`lookup`] keeps the
-/// [`MOST_CANDIDATES`] found under the most keys and learns which keys are
-/// full.
-pub(crate) static BAND_SLICES_SQL: LazyLock<String> = LazyLock::new(|| {
-    let per_key: Vec<String> = (1..=BANDS)
-        .map(|i| {
-            format!(
-                "SELECT {i} AS band, statement FROM (SELECT statement FROM claim_bands \
-                 WHERE band_key = ?{i} ORDER BY statement DESC LIMIT {PER_BAND_KEY}) AS k{i}"
-            )
-        })
-        .collect();
-    per_key.join(" UNION ALL ")
-});
+/// The rows of `claim_bands` under the band keys of a run's statements
+/// (the parameter, `j`, from [`Rows`]), in one statement through the
+/// table's primary key. A key keeps at most [`PER_BAND_KEY`] rows, so this
+/// reads a bounded slice of the index at any size.
+pub(crate) fn band_slices_sql(db: &Conn<'_>) -> String {
+    format!(
+        "SELECT b.band_key, b.statement FROM claim_bands b \
+         WHERE b.band_key IN (SELECT j.band_key FROM {})",
+        Rows::new("claim_bands", &["band_key"]).source(db)
+    )
+}
+
+/// Takes out the rows (the parameter's (key, statement) pairs) that a run's
+/// new exemplars pushed out of their keys, in one statement through the
+/// table's primary key.
+pub(crate) fn trim_sql(db: &Conn<'_>) -> String {
+    let pairs = Rows::new("claim_bands", &["band_key", "statement"]).source(db);
+    format!(
+        "DELETE FROM claim_bands WHERE band_key IN (SELECT j.band_key FROM {pairs}) \
+         AND (band_key, statement) IN (SELECT j.band_key, j.statement FROM {pairs})"
+    )
+}
 
 /// The candidates' statements and claims, by id: [`MOST_CANDIDATES`]
 /// parameters, null where fewer were found.
@@ -57,53 +64,63 @@ pub(crate) static CANDIDATES_SQL: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
-/// Takes the oldest row out of each band key that a new exemplar filled
-/// past [`PER_BAND_KEY`]: a pair of parameters (key, statement) for each of
-/// the [`BANDS`] keys, null for a key that was not full. A lookup never
-/// reads past a key's latest [`PER_BAND_KEY`] rows, so older ones only
-/// made the index larger, and every search and insert in it slower: at
-/// 20,000 generated articles they were half its rows. (`OR` of the pairs,
-/// which both databases search by the primary key; SQLite scans the table
-/// for a row value `IN` a list.)
-pub(crate) static TRIM_SQL: LazyLock<String> = LazyLock::new(|| {
-    let pairs: Vec<String> = (0..BANDS)
-        .map(|i| format!("(band_key = ?{} AND statement = ?{})", 2 * i + 1, 2 * i + 2))
-        .collect();
-    format!("DELETE FROM claim_bands WHERE {}", pairs.join(" OR "))
-});
-
 /// A statement's text, cut from its article's (`t`) by code points, which
 /// both databases' `substr` counts in (PostgreSQL's takes 32-bit integers).
 const STATEMENT_TEXT: &str =
     "substr(t.text, CAST(s.cp_start + 1 AS INTEGER), CAST(s.cp_end - s.cp_start AS INTEGER))";
 
-/// A statement's band keys, in one statement. Two bands of one statement
-/// whose keys collide give one row.
-static BANDS_SQL: LazyLock<String> = LazyLock::new(|| {
-    let statement = BANDS + 1;
-    let rows: Vec<String> = (1..=BANDS)
-        .map(|i| format!("(?{i}, ?{statement})"))
+/// Groups the statements of a run of articles just stored (each with its
+/// row) into claims, article by article, each one's statements that may start
+/// a claim first, in text order, then the writer's sentences that only join
+/// one.
+///
+/// The band rows the run's statements look up are read in one statement
+/// before, and the run's own written in one after ([`RunBands`]): searched and
+/// written a statement at a time, a key here and a key there, they made storing
+/// an article cost half as much again in a ledger ten times larger, as each
+/// search and each insert landed on a page of a larger B-tree, and every few
+/// hundred articles had dirtied every page of the table.
+pub(crate) fn store(tx: &Conn<'_>, articles: &[(&Doc, i64)]) -> DbResult<()> {
+    let statements: Vec<Vec<(Statement, Vec<u64>)>> = articles
+        .iter()
+        .map(|(doc, _)| with_band_keys(in_grouping_order(doc)))
         .collect();
-    format!(
-        "INSERT INTO claim_bands (band_key, statement) VALUES {} ON CONFLICT DO NOTHING",
-        rows.join(", ")
-    )
-});
+    let keys = statements.iter().flatten().flat_map(|(_, keys)| keys);
+    let mut bands = RunBands::read(tx, keys)?;
+    for (&(doc, article), statements) in articles.iter().zip(&statements) {
+        store_article(tx, doc, article, statements, &mut bands)?;
+    }
+    bands.write(tx)
+}
 
-/// Groups the statements of an article just stored (row `article`) into
-/// claims: the statements that may start a claim first, in text order, then
-/// the writer's sentences that only join one.
-pub(crate) fn store(tx: &Conn<'_>, doc: &Doc, article: i64) -> DbResult<()> {
+/// Each statement with its band keys.
+fn with_band_keys(statements: Vec<Statement>) -> Vec<(Statement, Vec<u64>)> {
+    statements
+        .into_iter()
+        .map(|statement| {
+            let keys = statement.fingerprint.band_keys();
+            (statement, keys)
+        })
+        .collect()
+}
+
+/// Groups one article's statements, as [`store`] says.
+fn store_article(
+    tx: &Conn<'_>,
+    doc: &Doc,
+    article: i64,
+    statements: &[(Statement, Vec<u64>)],
+    bands: &mut RunBands,
+) -> DbResult<()> {
     let offsets = OffsetIndex::new(doc.text());
     let mut claims_of_article = BTreeSet::new();
-    for statement in in_grouping_order(doc) {
+    for (statement, keys) in statements {
         let Some(placed) = statement.placement(doc, &offsets) else {
             continue;
         };
         let print = &statement.fingerprint;
-        let key_values = band_values(print);
-        let found = lookup(tx, print, &key_values)?;
-        let (claim, mut traits, before) = match found.claim {
+        let found = lookup(tx, print, bands.slices.candidates(keys))?;
+        let (claim, mut traits, before) = match found {
             Some(claim) => claim,
             None if statement.may_start_a_claim() => (
                 tx.insert(
@@ -153,20 +170,7 @@ pub(crate) fn store(tx: &Conn<'_>, doc: &Doc, article: i64) -> DbResult<()> {
             ],
         )?;
         if exemplar {
-            let mut bands = key_values;
-            bands.push(Value::Integer(row));
-            tx.execute(&BANDS_SQL, &bands)?;
-            if found.full.iter().any(Option::is_some) {
-                let trimmed: Vec<Value> = found
-                    .full
-                    .into_iter()
-                    .flat_map(|pair| match pair {
-                        Some((key, oldest)) => [key, Value::Integer(oldest)],
-                        None => [Value::Null, Value::Null],
-                    })
-                    .collect();
-                tx.execute(&TRIM_SQL, &trimmed)?;
-            }
+            bands.add(keys, row);
         }
         let new_article = i64::from(claims_of_article.insert(claim));
         tx.execute(
@@ -183,6 +187,82 @@ pub(crate) fn store(tx: &Conn<'_>, doc: &Doc, article: i64) -> DbResult<()> {
     Ok(())
 }
 
+/// The band rows of a run of articles: the slices of `claim_bands` under
+/// the run's band keys, read at once, with the run's exemplars added as they
+/// are grouped, so that each statement finds what it would find were every
+/// statement before it already written. [`RunBands::write`] then leaves the
+/// table as adding them one by one would: each key with its latest
+/// [`PER_BAND_KEY`] rows.
+struct RunBands {
+    slices: BandSlices<i64>,
+    /// The rows read, in key order.
+    read: Vec<(u64, i64)>,
+    /// The rows of the run's exemplars.
+    added: Vec<(u64, i64)>,
+}
+
+impl RunBands {
+    /// Reads the rows under `keys` ([`band_slices_sql`]).
+    fn read<'k>(tx: &Conn<'_>, keys: impl Iterator<Item = &'k u64>) -> DbResult<RunBands> {
+        let mut keys: Vec<u64> = keys.copied().collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut wanted = Rows::new("claim_bands", &["band_key"]);
+        for &key in &keys {
+            wanted.push([Value::Integer(key as i64)])?;
+        }
+        let mut read = Vec::new();
+        if !wanted.is_empty() {
+            for row in tx.rows(&band_slices_sql(tx), &[wanted.into_param()?])? {
+                read.push((row.get::<i64>("band_key")? as u64, row.get("statement")?));
+            }
+        }
+        read.sort_unstable();
+        let mut slices = BandSlices::new();
+        for &(key, statement) in &read {
+            slices.add(&[key], statement);
+        }
+        Ok(RunBands {
+            slices,
+            read,
+            added: Vec::new(),
+        })
+    }
+
+    /// Indexes a new exemplar under its keys.
+    fn add(&mut self, keys: &[u64], statement: i64) {
+        self.slices.add(keys, statement);
+        self.added.extend(keys.iter().map(|&key| (key, statement)));
+    }
+
+    /// Takes out the rows read that the run's exemplars pushed out of their
+    /// keys and inserts the run's rows that stayed, each in one statement,
+    /// in key order.
+    fn write(mut self, tx: &Conn<'_>) -> DbResult<()> {
+        let pair = |&(key, statement): &(u64, i64)| {
+            [Value::Integer(key as i64), Value::Integer(statement)]
+        };
+        let columns = ["band_key", "statement"];
+        let mut gone = Rows::new("claim_bands", &columns);
+        for row in &self.read {
+            if !self.slices.slice(row.0).contains(&row.1) {
+                gone.push(pair(row))?;
+            }
+        }
+        if !gone.is_empty() {
+            tx.execute(&trim_sql(tx), &[gone.into_param()?])?;
+        }
+        self.added.sort_unstable();
+        self.added.dedup();
+        let mut kept = Rows::new("claim_bands", &columns);
+        for row in &self.added {
+            if self.slices.slice(row.0).contains(&row.1) {
+                kept.push(pair(row))?;
+            }
+        }
+        kept.insert(tx)
+    }
+}
 /// Takes an article's statements out of their claims before the article is
 /// removed, and removes the claims left with none. A claim keeps the name
 /// words the removed statements brought: they only ever keep statements
@@ -253,44 +333,19 @@ fn band_values(print: &Fingerprint) -> Vec<Value> {
         .collect()
 }
 
-/// What the band keys of a statement found.
-struct Found {
-    /// The stored claim it carries, with the claim's names and years and
-    /// its statements so far: the best of the candidates.
-    claim: Option<(i64, ClaimTraits, i64)>,
-    /// For each band key, in order, the key and its oldest statement if it
-    /// holds [`PER_BAND_KEY`] already: the row that a new exemplar's row
-    /// pushes out.
-    full: Vec<Option<(Value, i64)>>,
-}
-
-/// Looks a statement of this fingerprint up: of the statements its band
-/// keys find, the [`MOST_CANDIDATES`] found under the most keys, the latest
-/// first among equals, are read and compared.
-fn lookup(conn: &Conn<'_>, print: &Fingerprint, key_values: &[Value]) -> DbResult<Found> {
-    let mut keys_found: HashMap<i64, usize> = HashMap::new();
-    let mut slices = vec![(0, i64::MAX); key_values.len()];
-    for row in conn.rows(&BAND_SLICES_SQL, key_values)? {
-        let statement: i64 = row.get("statement")?;
-        *keys_found.entry(statement).or_default() += 1;
-        let band = usize::try_from(row.get::<i64>("band")? - 1)
-            .ok()
-            .and_then(|band| slices.get_mut(band));
-        if let Some((rows, oldest)) = band {
-            *rows += 1;
-            *oldest = statement.min(*oldest);
-        }
+/// The stored claim that a statement of this fingerprint carries, with the
+/// claim's names and years and its statements so far: the best of the
+/// `candidates` ([`BandSlices::candidates`]), whose statements and claims are
+/// read by id.
+fn lookup(
+    conn: &Conn<'_>,
+    print: &Fingerprint,
+    candidates: Vec<i64>,
+) -> DbResult<Option<(i64, ClaimTraits, i64)>> {
+    if candidates.is_empty() {
+        return Ok(None);
     }
-    let mut ranked: Vec<(usize, i64)> = keys_found
-        .into_iter()
-        .map(|(statement, keys)| (keys, statement))
-        .collect();
-    ranked.sort_unstable_by(|a, b| b.cmp(a));
-    let mut ids: Vec<Value> = ranked
-        .iter()
-        .take(MOST_CANDIDATES)
-        .map(|&(_, statement)| Value::Integer(statement))
-        .collect();
+    let mut ids: Vec<Value> = candidates.into_iter().map(Value::Integer).collect();
     ids.resize(MOST_CANDIDATES, Value::Null);
     let mut candidates = Vec::new();
     let mut claims: HashMap<u64, (ClaimTraits, i64)> = HashMap::new();
@@ -308,18 +363,10 @@ fn lookup(conn: &Conn<'_>, print: &Fingerprint, key_values: &[Value]) -> DbResul
         candidates.iter().map(|(claim, print)| (*claim, print)),
         |claim| claims.get(&claim).map(|(traits, _)| traits),
     );
-    let full = key_values
-        .iter()
-        .zip(slices)
-        .map(|(key, (rows, oldest))| (rows >= PER_BAND_KEY).then(|| (key.clone(), oldest)))
-        .collect();
-    Ok(Found {
-        claim: claim.and_then(|claim| {
-            let (traits, statements) = claims.remove(&claim)?;
-            Some((claim as i64, traits, statements))
-        }),
-        full,
-    })
+    Ok(claim.and_then(|claim| {
+        let (traits, statements) = claims.remove(&claim)?;
+        Some((claim as i64, traits, statements))
+    }))
 }
 
 /// Figures as stored: their bits, space-separated.
@@ -671,10 +718,12 @@ pub(crate) fn claim(conn: &Conn<'_>, id: i64) -> DbResult<ClaimRow> {
 /// The claims the statements of `doc` carry, among those stored, each once,
 /// in the order the statements come.
 pub(crate) fn trace(conn: &Conn<'_>, doc: &Doc) -> DbResult<Vec<ClaimRow>> {
+    let statements = with_band_keys(statements(doc));
+    let bands = RunBands::read(conn, statements.iter().flat_map(|(_, keys)| keys))?;
     let mut found = Vec::new();
-    for statement in statements(doc) {
-        let print = &statement.fingerprint;
-        if let Some((claim, _, _)) = lookup(conn, print, &band_values(print))?.claim
+    for (statement, keys) in &statements {
+        let candidates = bands.slices.candidates(keys);
+        if let Some((claim, _, _)) = lookup(conn, &statement.fingerprint, candidates)?
             && !found.contains(&claim)
         {
             found.push(claim);

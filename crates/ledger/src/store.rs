@@ -516,11 +516,11 @@ fn insert(tx: &Conn<'_>, entries: &[Entry<'_>], pending: &mut Pending) -> DbResu
     let attribution_rows = insert_attributions(tx, entries, &ids, &appearance_of, pending)?;
     insert_quotes(tx, entries, &ids, &attribution_rows, pending)?;
     layers.insert(tx)?;
-    for (entry, &id) in entries.iter().zip(&ids) {
+    for &id in &ids {
         cells::count(tx, id, 1)?;
-        claims::store(tx, entry.doc, id)?;
     }
-    Ok(())
+    let articles: Vec<(&Doc, i64)> = entries.iter().map(|entry| entry.doc).zip(ids).collect();
+    claims::store(tx, &articles)
 }
 
 /// A source row that a batch adds to or makes, and what the batch adds to
