@@ -26,6 +26,8 @@ pub(crate) struct Rows {
     /// The JSON array so far, without its closing bracket.
     json: Vec<u8>,
     len: usize,
+    /// Which columns were given bytes, which travel as hexadecimal text.
+    bytes: Vec<bool>,
 }
 
 impl Rows {
@@ -36,6 +38,7 @@ impl Rows {
             columns: columns.to_vec(),
             json: Vec::new(),
             len: 0,
+            bytes: vec![false; columns.len()],
         }
     }
 
@@ -46,6 +49,9 @@ impl Rows {
         for (i, (column, value)) in self.columns.iter().zip(values).enumerate() {
             if i > 0 {
                 self.json.push(b',');
+            }
+            if let (Value::Blob(_), Some(bytes)) = (&value, self.bytes.get_mut(i)) {
+                *bytes = true;
             }
             write_json(&mut self.json, column, &value)?;
         }
@@ -68,7 +74,14 @@ impl Rows {
             let columns: Vec<String> = self
                 .columns
                 .iter()
-                .map(|column| format!("value ->> '{column}' AS {column}"))
+                .zip(&self.bytes)
+                .map(|(column, &bytes)| {
+                    if bytes {
+                        format!("unhex(substr(value ->> '{column}', 3)) AS {column}")
+                    } else {
+                        format!("value ->> '{column}' AS {column}")
+                    }
+                })
                 .collect();
             format!("(SELECT {} FROM json_each(?1)) AS j", columns.join(", "))
         }
@@ -114,7 +127,16 @@ fn write_json(out: &mut Vec<u8>, column: &str, value: &Value) -> DbResult<()> {
             serde_json::to_writer(&mut *out, v).map_err(|err| fail(Box::new(err)))?;
         }
         Value::Text(v) => serde_json::to_writer(&mut *out, v).map_err(|err| fail(Box::new(err)))?,
-        Value::Real(_) | Value::Blob(_) => {
+        // PostgreSQL's text form of `bytea`, which SQLite's `unhex` reads
+        // after the prefix ([`Rows::source`]).
+        Value::Blob(bytes) => {
+            out.extend_from_slice(b"\"\\\\x");
+            for byte in bytes {
+                write!(out, "{byte:02x}").map_err(|err| fail(Box::new(err)))?;
+            }
+            out.push(b'"');
+        }
+        Value::Real(_) => {
             return Err(
                 fail(format!("a value of column {column} that JSON cannot carry").into()).into(),
             );

@@ -109,6 +109,7 @@ mod corrections;
 mod db;
 mod error;
 mod export;
+mod grouping;
 mod layers;
 mod location;
 mod pg;

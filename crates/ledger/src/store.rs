@@ -19,7 +19,7 @@ use attest_lang::identity;
 
 use crate::batch::{self, Rows};
 use crate::layers::{self, ArticleRows, LAYER_TABLES};
-use crate::{LedgerError, cells, claims, pg, quotes};
+use crate::{LedgerError, cells, grouping, pg, quotes};
 
 /// What makes two articles the same article for the ledger.
 ///
@@ -390,7 +390,7 @@ fn remove(tx: &Conn<'_>, article: i64) -> DbResult<()> {
         )?;
     }
     cells::count(tx, article, -1)?;
-    claims::remove(tx, article)?;
+    grouping::remove(tx, article)?;
     tx.execute("DELETE FROM articles WHERE id = ?1", values![article])?;
     for (source, _) in &touched {
         tx.execute(
@@ -520,7 +520,7 @@ fn insert(tx: &Conn<'_>, entries: &[Entry<'_>], pending: &mut Pending) -> DbResu
         cells::count(tx, id, 1)?;
     }
     let articles: Vec<(&Doc, i64)> = entries.iter().map(|entry| entry.doc).zip(ids).collect();
-    claims::store(tx, &articles)
+    grouping::store(tx, &articles)
 }
 
 /// A source row that a batch adds to or makes, and what the batch adds to

@@ -232,6 +232,14 @@ impl TestDb {
         }
     }
 
+    /// Another ledger of a test's own, on the same backend.
+    pub(crate) fn another(&self, name: &str) -> TestDb {
+        match self.location {
+            Location::Sqlite(_) => TestDb::sqlite(name),
+            Location::Postgres(_) => TestDb::postgres(name),
+        }
+    }
+
     pub(crate) fn location(&self) -> &Location {
         &self.location
     }

@@ -63,6 +63,7 @@ on_both_backends!(
     a_version_6_ledger_gains_reviews_and_keeps_its_corrections,
     a_band_key_keeps_its_latest_statements_and_a_version_8_ledger_drops_the_rest,
     one_claim_is_read_by_its_id_and_claims_by_an_article_they_appear_in,
+    a_batch_groups_its_statements_as_storing_them_one_by_one_would,
     a_toy_layer_described_once_is_made_stored_checked_and_exported,
 );
 
@@ -1428,17 +1429,17 @@ fn finds_a_statements_candidates_through_the_band_index(db: &TestDb) {
     };
     for (sql, params, index) in [
         (
-            claims::band_slices_sql(&conn),
+            grouping::band_slices_sql(&conn),
             json(r#"[{"band_key":1},{"band_key":2}]"#),
             band_index,
         ),
         (
-            claims::CANDIDATES_SQL.clone(),
+            grouping::CANDIDATES_SQL.clone(),
             integers(attest_claims::MOST_CANDIDATES),
             statement_index,
         ),
         (
-            claims::trim_sql(&conn),
+            grouping::trim_sql(&conn),
             json(r#"[{"band_key":1,"statement":1},{"band_key":2,"statement":1}]"#),
             band_index,
         ),
@@ -1807,6 +1808,107 @@ fn one_claim_is_read_by_its_id_and_claims_by_an_article_they_appear_in(db: &Test
     };
     assert_eq!(in_article("c2"), listed);
     assert_eq!(in_article("no-such-article"), []);
+}
+
+/// Nine more outlets repeat one claim, more than a claim's exemplars, and
+/// ten say the same words of ten different depots, claims that names keep
+/// apart, so that their band keys fill and push their oldest rows out.
+fn crowded_claims() -> Vec<Doc> {
+    use SourceKind::*;
+    use StanceLabel::*;
+    let mut docs = travelling_claim();
+    let depots = [
+        "Riverton",
+        "Ashford",
+        "Belmont",
+        "Carrick",
+        "Dalby",
+        "Elgin",
+        "Fenwick",
+        "Glenrock",
+        "Hartley",
+        "Ivybridge",
+    ];
+    for i in 1..=19 {
+        let content = match depots.get(i / 2) {
+            Some(depot) if i % 2 == 0 => {
+                format!("the {depot} depot opened two years late and over budget")
+            }
+            _ => "the harbour crane contract went to a Dunmore firm".to_string(),
+        };
+        let who = ["Ana Ruiz", "The mayor", "Leo Marsh"][i % 3];
+        let text = format!("{who} said {content}.");
+        docs.push(story(
+            &format!("d{i}"),
+            &format!("Outlet {i}"),
+            &format!("2026-05-{:02}", 6 + i),
+            &text,
+            &[said(
+                &text[..who.len()],
+                who,
+                Person,
+                "said",
+                &content,
+                false,
+                Asserts,
+            )],
+            &[],
+        ));
+    }
+    docs
+}
+
+/// The claims tables, a row a line: what the tests compare.
+fn claims_tables(ledger: &Ledger) -> Vec<Vec<String>> {
+    [
+        "SELECT CAST(id AS TEXT) || ' ' || CAST(claim AS TEXT) || ' ' || CAST(article AS TEXT) \
+         || ' ' || said || ' ' || CAST(idx AS TEXT) || ' ' || names FROM statements ORDER BY id",
+        "SELECT CAST(id AS TEXT) || ' ' || names || ' ' || years || ' ' \
+         || CAST(n_statements AS TEXT) || ' ' || CAST(n_articles AS TEXT) FROM claims ORDER BY id",
+        "SELECT CAST(band_key AS TEXT) || ' ' || CAST(statement AS TEXT) FROM claim_bands \
+         ORDER BY band_key, statement",
+    ]
+    .iter()
+    .map(|sql| ledger.conn().column(sql, &[]).unwrap())
+    .collect()
+}
+
+/// A batch groups its statements in memory and writes them at its end; what
+/// it writes is what storing each article in a batch of its own writes.
+fn a_batch_groups_its_statements_as_storing_them_one_by_one_would(db: &TestDb) {
+    let docs = crowded_claims();
+    let at_once = ingest(db, &docs);
+    let alone = db.another("one_by_one");
+    let mut one_by_one = Ledger::open(alone.location()).unwrap();
+    for doc in &docs {
+        store_all(
+            &mut one_by_one,
+            std::slice::from_ref(doc),
+            OnConflict::Skip,
+            Stored::Added,
+        );
+    }
+    let tables = claims_tables(&at_once);
+    assert_eq!(tables, claims_tables(&one_by_one));
+    let [statements, claims, bands] = tables.as_slice() else {
+        unreachable!("three tables");
+    };
+    assert_eq!(statements.len(), docs.len());
+    assert_eq!(
+        claims.len(),
+        1 + 9,
+        "one claim travels, nine depots stay apart"
+    );
+    let per_key = attest_claims::PER_BAND_KEY;
+    let mut keys: Vec<&str> = bands
+        .iter()
+        .filter_map(|row| row.split(' ').next())
+        .collect();
+    keys.sort_unstable();
+    let fullest = keys.chunk_by(|a, b| a == b).map(<[&str]>::len).max();
+    assert_eq!(fullest, Some(per_key), "keys filled, and kept their latest");
+    let report = at_once.check().unwrap();
+    assert!(report.is_ok(), "{report:?}");
 }
 
 /// What version 4 added, taken away again to make a ledger of version 3.

@@ -1,0 +1,550 @@
+//! Grouping statements into claims as articles are stored.
+//!
+//! Grouping runs inside the batch's transaction, under the write lock both
+//! backends take, so two writers never start the same claim twice. A run of
+//! articles is grouped in memory ([`Run`]): the band rows under all of its
+//! statements' keys are read in one statement, each statement's candidates
+//! stored before the run are read by id, and the run's statements, claims and
+//! band rows are written at the end, one statement a table. A band key keeps
+//! only the rows a lookup reads, so the index grows with the keys, not with
+//! the statements under each, and storing an article costs the same at any
+//! ledger size (see attest-claims).
+
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::LazyLock;
+
+use attest_claims::{
+    BANDS, BandSlices, ClaimTraits, EXEMPLARS, Figure, Fingerprint, MOST_CANDIDATES, Statement,
+    best_match, in_grouping_order, statements,
+};
+use attest_doc::{Doc, OffsetIndex};
+use rusqlite::types::Value;
+
+use crate::batch::{self, Rows};
+use crate::db::{Conn, DbResult, Row, values};
+
+/// The rows of `claim_bands` under the band keys of a run's statements
+/// (the parameter, `j`, from [`Rows`]), in one statement through the
+/// table's primary key. A key keeps at most [`attest_claims::PER_BAND_KEY`] rows, so this
+/// reads a bounded slice of the index at any size.
+pub(crate) fn band_slices_sql(db: &Conn<'_>) -> String {
+    format!(
+        "SELECT b.band_key, b.statement FROM claim_bands b \
+         WHERE b.band_key IN (SELECT j.band_key FROM {})",
+        Rows::new("claim_bands", &["band_key"]).source(db)
+    )
+}
+
+/// Takes out the rows (the parameter's (key, statement) pairs) that a run's
+/// new exemplars pushed out of their keys, in one statement through the
+/// table's primary key.
+pub(crate) fn trim_sql(db: &Conn<'_>) -> String {
+    let pairs = Rows::new("claim_bands", &["band_key", "statement"]).source(db);
+    format!(
+        "DELETE FROM claim_bands WHERE band_key IN (SELECT j.band_key FROM {pairs}) \
+         AND (band_key, statement) IN (SELECT j.band_key, j.statement FROM {pairs})"
+    )
+}
+
+/// The candidates' statements and claims, by id: [`MOST_CANDIDATES`]
+/// parameters, null where fewer were found.
+pub(crate) static CANDIDATES_SQL: LazyLock<String> = LazyLock::new(|| {
+    let ids: Vec<String> = (1..=MOST_CANDIDATES).map(|i| format!("?{i}")).collect();
+    format!(
+        "SELECT s.id, s.claim, s.stems, s.figures, s.names, s.years, c.names AS claim_names, \
+         c.years AS claim_years, c.n_statements AS claim_statements \
+         FROM statements s JOIN claims c ON c.id = s.claim \
+         WHERE s.id IN ({}) ORDER BY s.id",
+        ids.join(", ")
+    )
+});
+
+/// Groups the statements of a run of articles just stored (each with its
+/// row) into claims, article by article, each one's statements that may start
+/// a claim first, in text order, then the writer's sentences that only join
+/// one.
+///
+/// Grouped a statement at a time, each statement searched `claim_bands`
+/// under its 63 keys, inserted as many rows and wrote its statement and its
+/// claim, a key here and a row there: on PostgreSQL six round trips a
+/// statement, and on both every search and insert landed on a random page of
+/// a B-tree that grows with the ledger, so that storing an article cost half
+/// as much again in a ledger ten times larger.
+pub(crate) fn store(tx: &Conn<'_>, articles: &[(&Doc, i64)]) -> DbResult<()> {
+    let statements: Vec<Vec<(Statement, Vec<u64>)>> = articles
+        .iter()
+        .map(|(doc, _)| with_band_keys(in_grouping_order(doc)))
+        .collect();
+    let keys = statements.iter().flatten().flat_map(|(_, keys)| keys);
+    let mut run = Run::new(RunBands::read(tx, keys)?);
+    for (&(doc, article), statements) in articles.iter().zip(&statements) {
+        run.group_article(tx, doc, article, statements)?;
+    }
+    run.write(tx)
+}
+
+/// The stored claims that the statements of `doc` carry, each once, in the
+/// order the statements come.
+pub(crate) fn carried(conn: &Conn<'_>, doc: &Doc) -> DbResult<Vec<i64>> {
+    let statements = with_band_keys(statements(doc));
+    let mut run = Run::new(RunBands::read(
+        conn,
+        statements.iter().flat_map(|(_, keys)| keys),
+    )?);
+    let mut found = Vec::new();
+    for (statement, keys) in &statements {
+        if let Some(claim) = run.lookup(conn, &statement.fingerprint, keys)?
+            && !found.contains(&claim)
+        {
+            found.push(claim);
+        }
+    }
+    Ok(found)
+}
+
+/// Each statement with its band keys.
+fn with_band_keys(statements: Vec<Statement>) -> Vec<(Statement, Vec<u64>)> {
+    statements
+        .into_iter()
+        .map(|statement| {
+            let keys = statement.fingerprint.band_keys();
+            (statement, keys)
+        })
+        .collect()
+}
+
+/// Ids that a run gives its new statements and claims until it writes them,
+/// above any stored id and in the order they are made, so that they rank
+/// and break ties as the ids they are then given ([`batch::next_ids`], in
+/// the same order) will.
+const PROVISIONAL: i64 = 1 << 62;
+
+/// A claim that a run looked at: as stored, with what the run added.
+struct RunClaim {
+    traits: ClaimTraits,
+    /// Its statements, stored and added.
+    statements: i64,
+    added_statements: i64,
+    added_articles: i64,
+}
+
+/// A run of articles grouped in memory ([`store`]).
+struct Run {
+    bands: RunBands,
+    /// The run's exemplars by provisional id, with their claims: the
+    /// candidates that no stored row holds yet.
+    exemplars: HashMap<i64, (i64, Fingerprint)>,
+    /// The claims looked at, by id (provisional for a new one).
+    claims: HashMap<i64, RunClaim>,
+    new_claims: i64,
+    /// The run's statements' rows, each with its provisional claim id.
+    statements: Vec<(i64, Vec<Value>)>,
+}
+
+impl Run {
+    fn new(bands: RunBands) -> Run {
+        Run {
+            bands,
+            exemplars: HashMap::new(),
+            claims: HashMap::new(),
+            new_claims: 0,
+            statements: Vec::new(),
+        }
+    }
+
+    /// Groups one article's statements, as [`store`] says.
+    fn group_article(
+        &mut self,
+        tx: &Conn<'_>,
+        doc: &Doc,
+        article: i64,
+        statements: &[(Statement, Vec<u64>)],
+    ) -> DbResult<()> {
+        let offsets = OffsetIndex::new(doc.text());
+        let mut claims_of_article = BTreeSet::new();
+        for (statement, keys) in statements {
+            let Some(placed) = statement.placement(doc, &offsets) else {
+                continue;
+            };
+            let print = &statement.fingerprint;
+            let claim = match self.lookup(tx, print, keys)? {
+                Some(claim) => claim,
+                None if statement.may_start_a_claim() => {
+                    let claim = PROVISIONAL + self.new_claims;
+                    self.new_claims += 1;
+                    self.claims.insert(
+                        claim,
+                        RunClaim {
+                            traits: ClaimTraits::default(),
+                            statements: 0,
+                            added_statements: 0,
+                            added_articles: 0,
+                        },
+                    );
+                    claim
+                }
+                None => continue,
+            };
+            let new_article = claims_of_article.insert(claim);
+            let Some(held) = self.claims.get_mut(&claim) else {
+                continue;
+            };
+            // Only the exemplars' names and years count, as only they are
+            // compared: a claim's row stays small however often it is repeated.
+            let exemplar = held.statements < EXEMPLARS as i64;
+            if exemplar {
+                held.traits.add(print);
+            }
+            held.statements += 1;
+            held.added_statements += 1;
+            held.added_articles += i64::from(new_article);
+            let id = PROVISIONAL + self.statements.len() as i64;
+            let (said, idx) = statement.said.layer();
+            self.statements.push((
+                claim,
+                vec![
+                    Value::Integer(article),
+                    Value::Text(said.to_string()),
+                    Value::Integer(idx as i64),
+                    Value::Integer(placed.extent.byte_start() as i64),
+                    Value::Integer(placed.extent.byte_end() as i64),
+                    Value::Integer(placed.chars.0 as i64),
+                    Value::Integer(placed.chars.1 as i64),
+                    placed.source.map(|s| s.name.clone()).into(),
+                    placed.source_key.clone().into(),
+                    statement
+                        .stance
+                        .map(|stance| stance.name().to_string())
+                        .into(),
+                    Value::Integer(i64::from(statement.hedged)),
+                    Value::Blob(
+                        print
+                            .stems
+                            .iter()
+                            .flat_map(|stem| stem.to_le_bytes())
+                            .collect(),
+                    ),
+                    Value::Text(figures_text(&print.figures)),
+                    Value::Text(joined(print.names.iter().cloned())),
+                    Value::Text(figures_text(&print.years)),
+                ],
+            ));
+            if exemplar {
+                self.bands.add(keys, id);
+                self.exemplars.insert(id, (claim, print.clone()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The claim, stored or the run's, that a statement of this fingerprint
+    /// carries: the best of the candidates its band keys find
+    /// ([`BandSlices::candidates`]). The stored ones are read by id, with
+    /// their claims, which the run keeps from then on.
+    fn lookup(
+        &mut self,
+        conn: &Conn<'_>,
+        print: &Fingerprint,
+        keys: &[u64],
+    ) -> DbResult<Option<i64>> {
+        let found = self.bands.slices.candidates(keys);
+        let mut stored: Vec<Value> = found
+            .iter()
+            .filter(|&&id| id < PROVISIONAL)
+            .map(|&id| Value::Integer(id))
+            .collect();
+        let mut read = Vec::new();
+        if !stored.is_empty() {
+            stored.resize(MOST_CANDIDATES, Value::Null);
+            for row in conn.rows(&CANDIDATES_SQL, &stored)? {
+                let claim: i64 = row.get("claim")?;
+                read.push((claim, fingerprint(&row)?));
+                if let Entry::Vacant(vacant) = self.claims.entry(claim) {
+                    vacant.insert(RunClaim {
+                        traits: ClaimTraits {
+                            names: words(&row.get::<String>("claim_names")?),
+                            years: figures(&row.get::<String>("claim_years")?),
+                        },
+                        statements: row.get("claim_statements")?,
+                        added_statements: 0,
+                        added_articles: 0,
+                    });
+                }
+            }
+        }
+        let own = found
+            .iter()
+            .filter_map(|id| self.exemplars.get(id))
+            .map(|(claim, print)| (*claim as u64, print));
+        let candidates = read
+            .iter()
+            .map(|(claim, print)| (*claim as u64, print))
+            .chain(own);
+        let claim = best_match(print, candidates, |claim| {
+            self.claims.get(&(claim as i64)).map(|held| &held.traits)
+        });
+        Ok(claim.map(|claim| claim as i64))
+    }
+
+    /// Writes the run: its new claims, the counts and traits it added to
+    /// stored ones, its statements and its band rows, one statement each,
+    /// with the ids taken for them in the order they were made.
+    fn write(self, tx: &Conn<'_>) -> DbResult<()> {
+        let statement_ids = batch::next_ids(tx, "statements", self.statements.len())?;
+        let claim_ids = batch::next_ids(tx, "claims", self.new_claims as usize)?;
+        let real = |id: i64, ids: &[i64]| -> i64 {
+            usize::try_from(id - PROVISIONAL)
+                .ok()
+                .and_then(|at| ids.get(at).copied())
+                .unwrap_or(id)
+        };
+        let columns = ["id", "names", "years", "n_statements", "n_articles"];
+        let mut new = Rows::new("claims", &columns);
+        let mut added = Rows::new("claims", &columns);
+        let mut claims: Vec<(&i64, &RunClaim)> = self
+            .claims
+            .iter()
+            .filter(|(_, held)| held.added_statements > 0)
+            .collect();
+        claims.sort_unstable_by_key(|(id, _)| **id);
+        for (&id, held) in claims {
+            let row = [
+                Value::Integer(real(id, &claim_ids)),
+                Value::Text(joined(held.traits.names.iter().cloned())),
+                Value::Text(figures_text(&held.traits.years)),
+                Value::Integer(held.added_statements),
+                Value::Integer(held.added_articles),
+            ];
+            if id >= PROVISIONAL {
+                new.push(row)?;
+            } else {
+                added.push(row)?;
+            }
+        }
+        new.insert(tx)?;
+        if !added.is_empty() {
+            let sql = format!(
+                "UPDATE claims SET names = j.names, years = j.years, \
+                 n_statements = claims.n_statements + j.n_statements, \
+                 n_articles = claims.n_articles + j.n_articles FROM {} WHERE claims.id = j.id",
+                added.source(tx)
+            );
+            tx.execute(&sql, &[added.into_param()?])?;
+        }
+        let mut rows = Rows::new("statements", &STATEMENT_COLUMNS);
+        for ((claim, values), id) in self.statements.into_iter().zip(&statement_ids) {
+            let head = [Value::Integer(*id), Value::Integer(real(claim, &claim_ids))];
+            rows.push(head.into_iter().chain(values))?;
+        }
+        rows.insert(tx)?;
+        self.bands
+            .write(tx, |statement| real(statement, &statement_ids))
+    }
+}
+
+/// The columns of a statement's row, as [`Run::group_article`] gives them
+/// after its id and claim.
+const STATEMENT_COLUMNS: [&str; 17] = [
+    "id",
+    "claim",
+    "article",
+    "said",
+    "idx",
+    "byte_start",
+    "byte_end",
+    "cp_start",
+    "cp_end",
+    "source",
+    "source_key",
+    "stance",
+    "hedged",
+    "stems",
+    "figures",
+    "names",
+    "years",
+];
+
+/// The band rows of a run of articles: the slices of `claim_bands` under
+/// the run's band keys, read at once, with the run's exemplars added as they
+/// are grouped, so that each statement finds what it would find were every
+/// statement before it already written. [`RunBands::write`] then leaves the
+/// table as adding them one by one would: each key with its latest
+/// [`attest_claims::PER_BAND_KEY`] rows.
+struct RunBands {
+    slices: BandSlices<i64>,
+    /// The rows read, in key order.
+    read: Vec<(u64, i64)>,
+    /// The rows of the run's exemplars.
+    added: Vec<(u64, i64)>,
+}
+
+impl RunBands {
+    /// Reads the rows under `keys` ([`band_slices_sql`]).
+    fn read<'k>(tx: &Conn<'_>, keys: impl Iterator<Item = &'k u64>) -> DbResult<RunBands> {
+        let mut keys: Vec<u64> = keys.copied().collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut wanted = Rows::new("claim_bands", &["band_key"]);
+        for &key in &keys {
+            wanted.push([Value::Integer(key as i64)])?;
+        }
+        let mut read = Vec::new();
+        if !wanted.is_empty() {
+            for row in tx.rows(&band_slices_sql(tx), &[wanted.into_param()?])? {
+                read.push((row.get::<i64>("band_key")? as u64, row.get("statement")?));
+            }
+        }
+        read.sort_unstable();
+        let mut slices = BandSlices::new();
+        for &(key, statement) in &read {
+            slices.add(&[key], statement);
+        }
+        Ok(RunBands {
+            slices,
+            read,
+            added: Vec::new(),
+        })
+    }
+
+    /// Indexes a new exemplar under its keys.
+    fn add(&mut self, keys: &[u64], statement: i64) {
+        self.slices.add(keys, statement);
+        self.added.extend(keys.iter().map(|&key| (key, statement)));
+    }
+
+    /// Takes out the rows read that the run's exemplars pushed out of their
+    /// keys and inserts the run's rows that stayed, each in one statement,
+    /// in key order, with the ids `real` gives the run's statements.
+    fn write(mut self, tx: &Conn<'_>, real: impl Fn(i64) -> i64) -> DbResult<()> {
+        let pair = |&(key, statement): &(u64, i64)| {
+            [Value::Integer(key as i64), Value::Integer(real(statement))]
+        };
+        let columns = ["band_key", "statement"];
+        let mut gone = Rows::new("claim_bands", &columns);
+        for row in &self.read {
+            if !self.slices.slice(row.0).contains(&row.1) {
+                gone.push(pair(row))?;
+            }
+        }
+        if !gone.is_empty() {
+            tx.execute(&trim_sql(tx), &[gone.into_param()?])?;
+        }
+        self.added.sort_unstable();
+        self.added.dedup();
+        let mut kept = Rows::new("claim_bands", &columns);
+        for row in &self.added {
+            if self.slices.slice(row.0).contains(&row.1) {
+                kept.push(pair(row))?;
+            }
+        }
+        kept.insert(tx)
+    }
+}
+/// Takes an article's statements out of their claims before the article is
+/// removed, and removes the claims left with none. A claim keeps the name
+/// words the removed statements brought: they only ever keep statements
+/// apart, and a replaced article brings its names back. `claim_bands` has no
+/// index by statement, which would cost as much again as the table: each
+/// statement's band keys are worked out again from its stored stems. A key
+/// left with fewer than [`attest_claims::PER_BAND_KEY`] rows does not get back the older
+/// rows that its removed ones pushed out.
+pub(crate) fn remove(tx: &Conn<'_>, article: i64) -> DbResult<()> {
+    let stored = tx.rows(
+        "SELECT id, stems FROM statements WHERE article = ?1",
+        values![article],
+    )?;
+    for row in stored {
+        let print = Fingerprint {
+            stems: stems(&row)?,
+            figures: Vec::new(),
+            names: Vec::new(),
+            years: Vec::new(),
+        };
+        let mut keys = band_values(&print);
+        keys.push(Value::Integer(row.get("id")?));
+        tx.execute(&REMOVE_BANDS_SQL, &keys)?;
+    }
+    let touched = tx
+        .rows(
+            "SELECT claim, CAST(COUNT(*) AS BIGINT) AS n FROM statements WHERE article = ?1 \
+             GROUP BY claim",
+            values![article],
+        )?
+        .into_iter()
+        .map(|row| Ok((row.get::<i64>("claim")?, row.get::<i64>("n")?)))
+        .collect::<DbResult<Vec<_>>>()?;
+    tx.execute(
+        "DELETE FROM statements WHERE article = ?1",
+        values![article],
+    )?;
+    for (claim, n) in touched {
+        tx.execute(
+            "UPDATE claims SET n_statements = n_statements - ?2, n_articles = n_articles - 1 \
+             WHERE id = ?1",
+            values![claim, n],
+        )?;
+        tx.execute(
+            "DELETE FROM claims WHERE id = ?1 AND n_statements = 0",
+            values![claim],
+        )?;
+    }
+    Ok(())
+}
+
+/// Removes a statement's band rows, if it has any, by their keys.
+static REMOVE_BANDS_SQL: LazyLock<String> = LazyLock::new(|| {
+    let keys: Vec<String> = (1..=BANDS).map(|i| format!("?{i}")).collect();
+    format!(
+        "DELETE FROM claim_bands WHERE statement = ?{} AND band_key IN ({})",
+        BANDS + 1,
+        keys.join(", ")
+    )
+});
+
+/// A fingerprint's band keys as SQL values.
+fn band_values(print: &Fingerprint) -> Vec<Value> {
+    print
+        .band_keys()
+        .iter()
+        .map(|key| Value::Integer(*key as i64))
+        .collect()
+}
+
+/// Figures as stored: their bits, space-separated.
+fn figures_text(figures: &[Figure]) -> String {
+    joined(figures.iter().map(|figure| figure.to_bits().to_string()))
+}
+
+fn figures(text: &str) -> Vec<Figure> {
+    text.split_whitespace()
+        .filter_map(|bits| bits.parse().ok().map(Figure::from_bits))
+        .collect()
+}
+
+fn joined(words: impl Iterator<Item = String>) -> String {
+    words.collect::<Vec<_>>().join(" ")
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.split_whitespace().map(str::to_string).collect()
+}
+
+/// A stored statement's fingerprint.
+fn fingerprint(row: &Row) -> DbResult<Fingerprint> {
+    Ok(Fingerprint {
+        stems: stems(row)?,
+        figures: figures(&row.get::<String>("figures")?),
+        names: words(&row.get::<String>("names")?),
+        years: figures(&row.get::<String>("years")?),
+    })
+}
+
+/// A stored statement's stems.
+fn stems(row: &Row) -> DbResult<Vec<u32>> {
+    Ok(row
+        .get::<Vec<u8>>("stems")?
+        .chunks_exact(4)
+        .map(|bytes| u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+        .collect())
+}
