@@ -87,6 +87,19 @@ impl Rows {
         }
     }
 
+    /// A condition that `expression` is one of the rows' `column`, which
+    /// both databases look up through an index on `expression`: PostgreSQL
+    /// as `= ANY` of an array, since for `IN` of the rows it may rather
+    /// hash them and scan the table when it guesses the table small.
+    pub(crate) fn holds(&self, db: &Conn<'_>, expression: &str, column: &str) -> String {
+        let source = self.source(db);
+        if db.is_postgres() {
+            format!("{expression} = ANY(ARRAY(SELECT j.{column} FROM {source}))")
+        } else {
+            format!("{expression} IN (SELECT j.{column} FROM {source})")
+        }
+    }
+
     /// The parameter that [`Rows::source`] reads. It takes the rows, so
     /// that a batch's JSON, the largest value a statement sends, is closed
     /// in place rather than copied.
@@ -172,8 +185,8 @@ pub(crate) fn by_key<'k>(
         wanted.push([Value::Text(key.to_string())])?;
     }
     let sql = format!(
-        "SELECT t.id, t.key FROM {table} t WHERE t.key IN (SELECT j.key FROM {})",
-        wanted.source(db)
+        "SELECT t.id, t.key FROM {table} t WHERE {}",
+        wanted.holds(db, "t.key", "key")
     );
     Ok((sql, wanted.into_param()?))
 }

@@ -3,9 +3,9 @@
 //! Grouping runs inside the batch's transaction, under the write lock both
 //! backends take, so two writers never start the same claim twice. A run of
 //! articles is grouped in memory ([`Run`]): the band rows under all of its
-//! statements' keys are read in one statement, each statement's candidates
-//! stored before the run are read by id, and the run's statements, claims and
-//! band rows are written at the end, one statement a table. A band key keeps
+//! statements' keys are read in one statement, the stored candidates they
+//! find in one more, and the run's statements, claims and band rows are
+//! written at the end, one statement a table. A band key keeps
 //! only the rows a lookup reads, so the index grows with the keys, not with
 //! the statements under each, and storing an article costs the same at any
 //! ledger size (see attest-claims).
@@ -15,8 +15,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::LazyLock;
 
 use attest_claims::{
-    BANDS, BandSlices, ClaimTraits, EXEMPLARS, Figure, Fingerprint, MOST_CANDIDATES, Statement,
-    best_match, in_grouping_order, statements,
+    BANDS, BandSlices, ClaimTraits, EXEMPLARS, Figure, Fingerprint, Statement, best_match,
+    in_grouping_order, statements,
 };
 use attest_doc::{Doc, OffsetIndex};
 use rusqlite::types::Value;
@@ -29,10 +29,10 @@ use crate::db::{Conn, DbResult, Row, values};
 /// table's primary key. A key keeps at most [`attest_claims::PER_BAND_KEY`] rows, so this
 /// reads a bounded slice of the index at any size.
 pub(crate) fn band_slices_sql(db: &Conn<'_>) -> String {
+    let keys = Rows::new("claim_bands", &["band_key"]);
     format!(
-        "SELECT b.band_key, b.statement FROM claim_bands b \
-         WHERE b.band_key IN (SELECT j.band_key FROM {})",
-        Rows::new("claim_bands", &["band_key"]).source(db)
+        "SELECT b.band_key, b.statement FROM claim_bands b WHERE {}",
+        keys.holds(db, "b.band_key", "band_key")
     )
 }
 
@@ -47,18 +47,16 @@ pub(crate) fn trim_sql(db: &Conn<'_>) -> String {
     )
 }
 
-/// The candidates' statements and claims, by id: [`MOST_CANDIDATES`]
-/// parameters, null where fewer were found.
-pub(crate) static CANDIDATES_SQL: LazyLock<String> = LazyLock::new(|| {
-    let ids: Vec<String> = (1..=MOST_CANDIDATES).map(|i| format!("?{i}")).collect();
+/// Stored statements (the parameter's ids) with their claims, in one
+/// statement through their primary keys.
+pub(crate) fn candidates_sql(db: &Conn<'_>) -> String {
     format!(
         "SELECT s.id, s.claim, s.stems, s.figures, s.names, s.years, c.names AS claim_names, \
          c.years AS claim_years, c.n_statements AS claim_statements \
-         FROM statements s JOIN claims c ON c.id = s.claim \
-         WHERE s.id IN ({}) ORDER BY s.id",
-        ids.join(", ")
+         FROM statements s JOIN claims c ON c.id = s.claim WHERE {}",
+        Rows::new("statements", &["id"]).holds(db, "s.id", "id")
     )
-});
+}
 
 /// Groups the statements of a run of articles just stored (each with its
 /// row) into claims, article by article, each one's statements that may start
@@ -76,8 +74,8 @@ pub(crate) fn store(tx: &Conn<'_>, articles: &[(&Doc, i64)]) -> DbResult<()> {
         .iter()
         .map(|(doc, _)| with_band_keys(in_grouping_order(doc)))
         .collect();
-    let keys = statements.iter().flatten().flat_map(|(_, keys)| keys);
-    let mut run = Run::new(RunBands::read(tx, keys)?);
+    let keys = || statements.iter().flatten().map(|(_, keys)| keys);
+    let mut run = Run::read(tx, keys)?;
     for (&(doc, article), statements) in articles.iter().zip(&statements) {
         run.group_article(tx, doc, article, statements)?;
     }
@@ -88,10 +86,7 @@ pub(crate) fn store(tx: &Conn<'_>, articles: &[(&Doc, i64)]) -> DbResult<()> {
 /// order the statements come.
 pub(crate) fn carried(conn: &Conn<'_>, doc: &Doc) -> DbResult<Vec<i64>> {
     let statements = with_band_keys(statements(doc));
-    let mut run = Run::new(RunBands::read(
-        conn,
-        statements.iter().flat_map(|(_, keys)| keys),
-    )?);
+    let mut run = Run::read(conn, || statements.iter().map(|(_, keys)| keys))?;
     let mut found = Vec::new();
     for (statement, keys) in &statements {
         if let Some(claim) = run.lookup(conn, &statement.fingerprint, keys)?
@@ -132,9 +127,9 @@ struct RunClaim {
 /// A run of articles grouped in memory ([`store`]).
 struct Run {
     bands: RunBands,
-    /// The run's exemplars by provisional id, with their claims: the
-    /// candidates that no stored row holds yet.
-    exemplars: HashMap<i64, (i64, Fingerprint)>,
+    /// The candidates read, and the run's exemplars by provisional id,
+    /// each with its claim.
+    known: HashMap<i64, (i64, Fingerprint)>,
     /// The claims looked at, by id (provisional for a new one).
     claims: HashMap<i64, RunClaim>,
     new_claims: i64,
@@ -143,14 +138,59 @@ struct Run {
 }
 
 impl Run {
-    fn new(bands: RunBands) -> Run {
-        Run {
-            bands,
-            exemplars: HashMap::new(),
+    /// Reads what a run of statements (`keys`, each one's band keys) will
+    /// look up: the band rows under their keys ([`RunBands::read`]) and the
+    /// stored candidates each finds in them, with their claims, all in two
+    /// statements. As the run's exemplars push stored rows out of their
+    /// keys, a statement may find a stored candidate that none found at the
+    /// start; [`Run::lookup`] reads it then.
+    fn read<'k, K>(conn: &Conn<'_>, keys: impl Fn() -> K) -> DbResult<Run>
+    where
+        K: Iterator<Item = &'k Vec<u64>>,
+    {
+        let mut run = Run {
+            bands: RunBands::read(conn, keys().flatten())?,
+            known: HashMap::new(),
             claims: HashMap::new(),
             new_claims: 0,
             statements: Vec::new(),
+        };
+        let mut found: Vec<i64> = keys()
+            .flat_map(|keys| run.bands.slices.candidates(keys))
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        run.read_stored(conn, &found)?;
+        Ok(run)
+    }
+
+    /// Reads stored statements by id, with their claims, unless the run
+    /// changed a claim already.
+    fn read_stored(&mut self, conn: &Conn<'_>, ids: &[i64]) -> DbResult<()> {
+        if ids.is_empty() {
+            return Ok(());
         }
+        let mut wanted = Rows::new("statements", &["id"]);
+        for &id in ids {
+            wanted.push([Value::Integer(id)])?;
+        }
+        for row in conn.rows(&candidates_sql(conn), &[wanted.into_param()?])? {
+            let claim: i64 = row.get("claim")?;
+            self.known
+                .insert(row.get("id")?, (claim, fingerprint(&row)?));
+            if let Entry::Vacant(vacant) = self.claims.entry(claim) {
+                vacant.insert(RunClaim {
+                    traits: ClaimTraits {
+                        names: words(&row.get::<String>("claim_names")?),
+                        years: figures(&row.get::<String>("claim_years")?),
+                    },
+                    statements: row.get("claim_statements")?,
+                    added_statements: 0,
+                    added_articles: 0,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Groups one article's statements, as [`store`] says.
@@ -232,7 +272,7 @@ impl Run {
             ));
             if exemplar {
                 self.bands.add(keys, id);
-                self.exemplars.insert(id, (claim, print.clone()));
+                self.known.insert(id, (claim, print.clone()));
             }
         }
         Ok(())
@@ -240,8 +280,7 @@ impl Run {
 
     /// The claim, stored or the run's, that a statement of this fingerprint
     /// carries: the best of the candidates its band keys find
-    /// ([`BandSlices::candidates`]). The stored ones are read by id, with
-    /// their claims, which the run keeps from then on.
+    /// ([`BandSlices::candidates`]).
     fn lookup(
         &mut self,
         conn: &Conn<'_>,
@@ -249,38 +288,16 @@ impl Run {
         keys: &[u64],
     ) -> DbResult<Option<i64>> {
         let found = self.bands.slices.candidates(keys);
-        let mut stored: Vec<Value> = found
+        let unread: Vec<i64> = found
             .iter()
-            .filter(|&&id| id < PROVISIONAL)
-            .map(|&id| Value::Integer(id))
+            .copied()
+            .filter(|id| !self.known.contains_key(id))
             .collect();
-        let mut read = Vec::new();
-        if !stored.is_empty() {
-            stored.resize(MOST_CANDIDATES, Value::Null);
-            for row in conn.rows(&CANDIDATES_SQL, &stored)? {
-                let claim: i64 = row.get("claim")?;
-                read.push((claim, fingerprint(&row)?));
-                if let Entry::Vacant(vacant) = self.claims.entry(claim) {
-                    vacant.insert(RunClaim {
-                        traits: ClaimTraits {
-                            names: words(&row.get::<String>("claim_names")?),
-                            years: figures(&row.get::<String>("claim_years")?),
-                        },
-                        statements: row.get("claim_statements")?,
-                        added_statements: 0,
-                        added_articles: 0,
-                    });
-                }
-            }
-        }
-        let own = found
+        self.read_stored(conn, &unread)?;
+        let candidates = found
             .iter()
-            .filter_map(|id| self.exemplars.get(id))
+            .filter_map(|id| self.known.get(id))
             .map(|(claim, print)| (*claim as u64, print));
-        let candidates = read
-            .iter()
-            .map(|(claim, print)| (*claim as u64, print))
-            .chain(own);
         let claim = best_match(print, candidates, |claim| {
             self.claims.get(&(claim as i64)).map(|held| &held.traits)
         });
