@@ -124,6 +124,19 @@ struct RunClaim {
     added_articles: i64,
 }
 
+impl RunClaim {
+    /// A claim as stored (or, with no traits and no statements, a new one),
+    /// to which the run has added nothing yet.
+    fn stored(traits: ClaimTraits, statements: i64) -> RunClaim {
+        RunClaim {
+            traits,
+            statements,
+            added_statements: 0,
+            added_articles: 0,
+        }
+    }
+}
+
 /// A run of articles grouped in memory ([`store`]).
 struct Run {
     bands: RunBands,
@@ -179,15 +192,11 @@ impl Run {
             self.known
                 .insert(row.get("id")?, (claim, fingerprint(&row)?));
             if let Entry::Vacant(vacant) = self.claims.entry(claim) {
-                vacant.insert(RunClaim {
-                    traits: ClaimTraits {
-                        names: words(&row.get::<String>("claim_names")?),
-                        years: figures(&row.get::<String>("claim_years")?),
-                    },
-                    statements: row.get("claim_statements")?,
-                    added_statements: 0,
-                    added_articles: 0,
-                });
+                let traits = ClaimTraits {
+                    names: words(&row.get::<String>("claim_names")?),
+                    years: figures(&row.get::<String>("claim_years")?),
+                };
+                vacant.insert(RunClaim::stored(traits, row.get("claim_statements")?));
             }
         }
         Ok(())
@@ -213,15 +222,8 @@ impl Run {
                 None if statement.may_start_a_claim() => {
                     let claim = PROVISIONAL + self.new_claims;
                     self.new_claims += 1;
-                    self.claims.insert(
-                        claim,
-                        RunClaim {
-                            traits: ClaimTraits::default(),
-                            statements: 0,
-                            added_statements: 0,
-                            added_articles: 0,
-                        },
-                    );
+                    self.claims
+                        .insert(claim, RunClaim::stored(ClaimTraits::default(), 0));
                     claim
                 }
                 None => continue,
@@ -434,30 +436,24 @@ impl RunBands {
     /// keys and inserts the run's rows that stayed, each in one statement,
     /// in key order, with the ids `real` gives the run's statements.
     fn write(mut self, tx: &Conn<'_>, real: impl Fn(i64) -> i64) -> DbResult<()> {
-        let pair = |&(key, statement): &(u64, i64)| {
-            [Value::Integer(key as i64), Value::Integer(real(statement))]
-        };
-        let columns = ["band_key", "statement"];
-        let mut gone = Rows::new("claim_bands", &columns);
-        for row in &self.read {
-            if !self.slices.slice(row.0).contains(&row.1) {
-                gone.push(pair(row))?;
+        self.added.sort_unstable();
+        self.added.dedup();
+        let held = |row: &&(u64, i64)| self.slices.slice(row.0).contains(&row.1);
+        let rows = |pairs: &mut dyn Iterator<Item = &(u64, i64)>| -> DbResult<Rows> {
+            let mut rows = Rows::new("claim_bands", &["band_key", "statement"]);
+            for &(key, statement) in pairs {
+                rows.push([Value::Integer(key as i64), Value::Integer(real(statement))])?;
             }
-        }
+            Ok(rows)
+        };
+        let gone = rows(&mut self.read.iter().filter(|row| !held(row)))?;
         if !gone.is_empty() {
             tx.execute(&trim_sql(tx), &[gone.into_param()?])?;
         }
-        self.added.sort_unstable();
-        self.added.dedup();
-        let mut kept = Rows::new("claim_bands", &columns);
-        for row in &self.added {
-            if self.slices.slice(row.0).contains(&row.1) {
-                kept.push(pair(row))?;
-            }
-        }
-        kept.insert(tx)
+        rows(&mut self.added.iter().filter(held))?.insert(tx)
     }
 }
+
 /// Takes an article's statements out of their claims before the article is
 /// removed, and removes the claims left with none. A claim keeps the name
 /// words the removed statements brought: they only ever keep statements
