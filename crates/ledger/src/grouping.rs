@@ -36,15 +36,97 @@ pub(crate) fn band_slices_sql(db: &Conn<'_>) -> String {
     )
 }
 
-/// Takes out the rows (the parameter's (key, statement) pairs) that a run's
-/// new exemplars pushed out of their keys, in one statement through the
-/// table's primary key.
-pub(crate) fn trim_sql(db: &Conn<'_>) -> String {
-    let pairs = Rows::new("claim_bands", &["band_key", "statement"]).source(db);
-    format!(
-        "DELETE FROM claim_bands WHERE band_key IN (SELECT j.band_key FROM {pairs}) \
-         AND (band_key, statement) IN (SELECT j.band_key, j.statement FROM {pairs})"
-    )
+/// What a run does with band rows, (key, statement) pairs in key order.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum BandWrite {
+    /// Inserts its exemplars' rows.
+    Insert,
+    /// Takes out the rows its exemplars pushed out of their keys, through
+    /// the table's primary key.
+    TakeOut,
+}
+
+/// Most band rows one SQLite statement binds: three values a row taken out,
+/// well under SQLite's 32,766.
+const BOUND_BAND_ROWS: usize = 4096;
+
+impl BandWrite {
+    /// The statements that write `rows`, each with its parameters.
+    ///
+    /// PostgreSQL takes all of them as one JSON parameter ([`Rows`]).
+    /// SQLite takes them as bound values, [`BOUND_BAND_ROWS`] a statement,
+    /// and inserts `OR IGNORE`: a write statement that reads a table-valued
+    /// function such as `json_each`, or that may stop halfway on a
+    /// constraint, makes SQLite keep a statement journal of every page it
+    /// changes, so that it alone can be undone. Band rows land all over
+    /// `claim_bands`, so that journal was the whole table, twice a batch:
+    /// 800 MB of temporary files for 2,000 articles stored into a ledger of
+    /// 100,000. The rows are distinct and never null, so there is nothing
+    /// for `OR IGNORE` to ignore.
+    pub(crate) fn statements(
+        self,
+        db: &Conn<'_>,
+        rows: &[(i64, i64)],
+    ) -> DbResult<Vec<(String, Vec<Value>)>> {
+        if rows.is_empty() {
+            return Ok(Vec::new());
+        }
+        if db.is_postgres() {
+            let mut json = Rows::new("claim_bands", &["band_key", "statement"]);
+            for &(key, statement) in rows {
+                json.push([Value::Integer(key), Value::Integer(statement)])?;
+            }
+            let source = json.source(db);
+            let sql = match self {
+                BandWrite::Insert => format!(
+                    "INSERT INTO claim_bands (band_key, statement) \
+                     SELECT j.band_key, j.statement FROM {source}"
+                ),
+                BandWrite::TakeOut => format!(
+                    "DELETE FROM claim_bands WHERE band_key IN (SELECT j.band_key FROM {source}) \
+                     AND (band_key, statement) IN (SELECT j.band_key, j.statement FROM {source})"
+                ),
+            };
+            return Ok(vec![(sql, vec![json.into_param()?])]);
+        }
+        Ok(rows
+            .chunks(BOUND_BAND_ROWS)
+            .map(|chunk| {
+                let pairs = vec!["(?, ?)"; chunk.len()].join(", ");
+                let bound_pairs = chunk
+                    .iter()
+                    .flat_map(|&(key, statement)| [Value::Integer(key), Value::Integer(statement)]);
+                match self {
+                    BandWrite::Insert => (
+                        format!(
+                            "INSERT OR IGNORE INTO claim_bands (band_key, statement) VALUES {pairs}"
+                        ),
+                        bound_pairs.collect(),
+                    ),
+                    BandWrite::TakeOut => (
+                        format!(
+                            "DELETE FROM claim_bands WHERE band_key IN ({}) \
+                             AND (band_key, statement) IN (VALUES {pairs})",
+                            vec!["?"; chunk.len()].join(", ")
+                        ),
+                        chunk
+                            .iter()
+                            .map(|&(key, _)| Value::Integer(key))
+                            .chain(bound_pairs)
+                            .collect(),
+                    ),
+                }
+            })
+            .collect())
+    }
+
+    /// Writes `rows` ([`BandWrite::statements`]).
+    pub(crate) fn write(self, tx: &Conn<'_>, rows: &[(i64, i64)]) -> DbResult<()> {
+        for (sql, params) in self.statements(tx, rows)? {
+            tx.execute(&sql, &params)?;
+        }
+        Ok(())
+    }
 }
 
 /// Stored statements (the parameter's ids) with their claims, in one
@@ -439,18 +521,13 @@ impl RunBands {
         self.added.sort_unstable();
         self.added.dedup();
         let held = |row: &&(u64, i64)| self.slices.slice(row.0).contains(&row.1);
-        let rows = |pairs: &mut dyn Iterator<Item = &(u64, i64)>| -> DbResult<Rows> {
-            let mut rows = Rows::new("claim_bands", &["band_key", "statement"]);
-            for &(key, statement) in pairs {
-                rows.push([Value::Integer(key as i64), Value::Integer(real(statement))])?;
-            }
-            Ok(rows)
+        let stored = |pairs: &mut dyn Iterator<Item = &(u64, i64)>| -> Vec<(i64, i64)> {
+            pairs
+                .map(|&(key, statement)| (key as i64, real(statement)))
+                .collect()
         };
-        let gone = rows(&mut self.read.iter().filter(|row| !held(row)))?;
-        if !gone.is_empty() {
-            tx.execute(&trim_sql(tx), &[gone.into_param()?])?;
-        }
-        rows(&mut self.added.iter().filter(held))?.insert(tx)
+        BandWrite::TakeOut.write(tx, &stored(&mut self.read.iter().filter(|row| !held(row))))?;
+        BandWrite::Insert.write(tx, &stored(&mut self.added.iter().filter(held)))
     }
 }
 
