@@ -82,9 +82,14 @@ impl BandWrite {
                     "INSERT INTO claim_bands (band_key, statement) \
                      SELECT j.band_key, j.statement FROM {source}"
                 ),
+                // One read of the parameter: given it twice, as SQLite's
+                // planner needs below, PostgreSQL's planner (which guesses a
+                // hundred rows for a function's) could plan the second read
+                // once for every row taken out, and a batch's delete then ran
+                // for longer than a quarter of an hour.
                 BandWrite::TakeOut => format!(
-                    "DELETE FROM claim_bands WHERE band_key IN (SELECT j.band_key FROM {source}) \
-                     AND (band_key, statement) IN (SELECT j.band_key, j.statement FROM {source})"
+                    "DELETE FROM claim_bands \
+                     WHERE (band_key, statement) IN (SELECT j.band_key, j.statement FROM {source})"
                 ),
             };
             return Ok(vec![(sql, vec![json.into_param()?])]);

@@ -1497,6 +1497,13 @@ fn finds_a_statements_candidates_through_the_band_index(db: &TestDb) {
     ] {
         let plan = query_plan(&conn, &sql, &params);
         assert!(plan.iter().any(|line| line.contains(index)), "{plan:?}");
+        // The parameter is read once: a plan that reads it inside a loop
+        // reads it again for every row of the loop.
+        let parameter_reads = plan
+            .iter()
+            .filter(|line| line.contains("Function Scan") || line.contains("SCAN json_each"))
+            .count();
+        assert!(parameter_reads <= 1, "{sql}: {plan:?}");
         // Scanning the parameters' rows (SQLite's `json_each` or bound
         // values, PostgreSQL's function scan) reads the run's own keys; any
         // other scan, or PostgreSQL's sequential one, reads a whole table.
