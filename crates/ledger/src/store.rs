@@ -389,7 +389,7 @@ fn remove(tx: &Conn<'_>, article: i64) -> DbResult<()> {
             values![article],
         )?;
     }
-    cells::count(tx, article, -1)?;
+    cells::count(tx, &[article], -1)?;
     grouping::remove(tx, article)?;
     tx.execute("DELETE FROM articles WHERE id = ?1", values![article])?;
     for (source, _) in &touched {
@@ -516,9 +516,7 @@ fn insert(tx: &Conn<'_>, entries: &[Entry<'_>], pending: &mut Pending) -> DbResu
     let attribution_rows = insert_attributions(tx, entries, &ids, &appearance_of, pending)?;
     insert_quotes(tx, entries, &ids, &attribution_rows, pending)?;
     layers.insert(tx)?;
-    for &id in &ids {
-        cells::count(tx, id, 1)?;
-    }
+    cells::count(tx, &ids, 1)?;
     let articles: Vec<(&Doc, i64)> = entries.iter().map(|entry| entry.doc).zip(ids).collect();
     grouping::store(tx, &articles)
 }

@@ -1398,14 +1398,37 @@ fn query_plan(conn: &Conn<'_>, sql: &str, params: &[rusqlite::types::Value]) -> 
         .collect()
 }
 
-/// Storing an article adds it to its statistics cell and its stances to the
-/// cell's stance rows; both are looked up through their index
-/// (`stats_cells_key`, `stats_stances_key`), with or without an outlet and a
-/// date. In PostgreSQL `IS NOT DISTINCT FROM` read every cell instead, for
-/// each article stored.
+/// Storing a batch sums its articles and their stances by cell, reading the
+/// articles by id, and adds each sum to its statistics cell and stance
+/// rows, looked up through their index (`stats_cells_key`,
+/// `stats_stances_key`), with or without an outlet and a date. In
+/// PostgreSQL `IS NOT DISTINCT FROM` read every cell instead, for each
+/// article stored.
 fn finds_the_cell_of_an_article_through_its_index(db: &TestDb) {
     let ledger = Ledger::open(db.location()).unwrap();
     let conn = ledger.conn();
+    let ids = vec![rusqlite::types::Value::Text(
+        r#"[{"id":1},{"id":2}]"#.to_string(),
+    )];
+    let article_index = if conn.is_postgres() {
+        "articles_pkey"
+    } else {
+        "USING INTEGER PRIMARY KEY"
+    };
+    for sql in [cells::cell_sums_sql(&conn), cells::stance_sums_sql(&conn)] {
+        let plan = query_plan(&conn, &sql, &ids);
+        assert!(
+            plan.iter().any(|line| line.contains(article_index)),
+            "{sql}: {plan:?}"
+        );
+        assert!(
+            !plan.iter().any(|line| line.contains("Seq Scan")
+                || line.trim_start().starts_with("SCAN a")
+                || line.trim_start().starts_with("SCAN s")
+                || line.trim_start().starts_with("SCAN articles")),
+            "{sql}: {plan:?}"
+        );
+    }
     let values = [1; cells::COLUMNS.len()];
     for (outlet, date) in [
         (Some("Coast Herald"), Some("2026-01-02")),
@@ -1415,7 +1438,10 @@ fn finds_the_cell_of_an_article_through_its_index(db: &TestDb) {
     ] {
         let [remove_cell, remove_stances] = cells::remove_empty_cell(outlet, date);
         for ((sql, params), index) in [
-            (cells::add_to_cell(outlet, date, &values), "stats_cells_key"),
+            (
+                cells::add_to_cell_sql(outlet, date, &values),
+                "stats_cells_key",
+            ),
             (remove_cell, "stats_cells_key"),
             (
                 cells::add_to_stance_cell(outlet, date, StanceLabel::Denies.name(), 1),
