@@ -46,16 +46,19 @@ pub(crate) enum BandWrite {
     TakeOut,
 }
 
-/// Most band rows one SQLite statement binds: three values a row taken out,
-/// well under SQLite's 32,766.
-const BOUND_BAND_ROWS: usize = 4096;
+/// Most band rows one SQLite statement binds. Each statement has a power
+/// of two of rows, this many or fewer, so that a batch's last rows too are
+/// written by one of a few statements, each prepared once and kept in the
+/// connection's cache, rather than by a statement of its own size every
+/// batch.
+const BOUND_BAND_ROWS: usize = 256;
 
 impl BandWrite {
     /// The statements that write `rows`, each with its parameters.
     ///
     /// PostgreSQL takes all of them as one JSON parameter ([`Rows`]).
-    /// SQLite takes them as bound values, [`BOUND_BAND_ROWS`] a statement,
-    /// and inserts `OR IGNORE`: a write statement that reads a table-valued
+    /// SQLite takes them as bound values, at most [`BOUND_BAND_ROWS`] a
+    /// statement, and inserts `OR IGNORE`: a write statement that reads a table-valued
     /// function such as `json_each`, or that may stop halfway on a
     /// constraint, makes SQLite keep a statement journal of every page it
     /// changes, so that it alone can be undone. Band rows land all over
@@ -94,8 +97,8 @@ impl BandWrite {
             };
             return Ok(vec![(sql, vec![json.into_param()?])]);
         }
-        Ok(rows
-            .chunks(BOUND_BAND_ROWS)
+        Ok(bound_chunks(rows)
+            .into_iter()
             .map(|chunk| {
                 let pairs = vec!["(?, ?)"; chunk.len()].join(", ");
                 let bound_pairs = chunk
@@ -132,6 +135,19 @@ impl BandWrite {
         }
         Ok(())
     }
+}
+
+/// `rows` cut into chunks of [`BOUND_BAND_ROWS`], then of the largest power
+/// of two that is left.
+fn bound_chunks<T>(rows: &[T]) -> Vec<&[T]> {
+    let mut chunks = Vec::new();
+    let mut rest = rows;
+    while !rest.is_empty() {
+        let (chunk, after) = rest.split_at(1 << rest.len().min(BOUND_BAND_ROWS).ilog2());
+        chunks.push(chunk);
+        rest = after;
+    }
+    chunks
 }
 
 /// Stored statements (the parameter's ids) with their claims, in one
@@ -642,4 +658,33 @@ fn stems(row: &Row) -> DbResult<Vec<u32>> {
         .chunks_exact(4)
         .map(|bytes| u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn band_rows_are_bound_in_chunks_of_a_few_sizes() {
+        let sizes = |n: usize| -> Vec<usize> {
+            let rows: Vec<usize> = (0..n).collect();
+            let chunks = bound_chunks(&rows);
+            assert_eq!(chunks.concat(), rows, "every row once, in order");
+            chunks.iter().map(|chunk| chunk.len()).collect()
+        };
+        assert_eq!(sizes(0), Vec::<usize>::new());
+        assert_eq!(sizes(1), [1]);
+        assert_eq!(sizes(7), [4, 2, 1]);
+        assert_eq!(sizes(BOUND_BAND_ROWS), [BOUND_BAND_ROWS]);
+        assert_eq!(
+            sizes(2 * BOUND_BAND_ROWS + 5),
+            [BOUND_BAND_ROWS, BOUND_BAND_ROWS, 4, 1]
+        );
+        let distinct: BTreeSet<usize> = (0..3 * BOUND_BAND_ROWS).flat_map(sizes).collect();
+        assert_eq!(
+            distinct.len(),
+            BOUND_BAND_ROWS.ilog2() as usize + 1,
+            "{distinct:?}"
+        );
+    }
 }
