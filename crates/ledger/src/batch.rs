@@ -116,13 +116,20 @@ impl Rows {
         if self.len == 0 {
             return Ok(());
         }
+        let (sql, param) = self.insert_statement(db)?;
+        db.execute(&sql, &[param]).map(drop)
+    }
+
+    /// The statement that inserts the rows into their table, and its
+    /// parameter.
+    pub(crate) fn insert_statement(self, db: &Conn<'_>) -> DbResult<(String, Value)> {
         let columns = self.columns.join(", ");
         let sql = format!(
             "INSERT INTO {} ({columns}) SELECT {columns} FROM {}",
             self.table,
             self.source(db)
         );
-        db.execute(&sql, &[self.into_param()?]).map(drop)
+        Ok((sql, self.into_param()?))
     }
 }
 

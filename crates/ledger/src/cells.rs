@@ -80,15 +80,13 @@ pub(crate) fn count(tx: &Conn<'_>, articles: &[i64], sign: i64) -> DbResult<()> 
     if articles.is_empty() {
         return Ok(());
     }
-    let ids = || -> DbResult<Value> {
-        let mut ids = Rows::new("articles", &["id"]);
-        for &article in articles {
-            ids.push([Value::Integer(article)])?;
-        }
-        ids.into_param()
-    };
+    let mut ids = Rows::new("articles", &["id"]);
+    for &article in articles {
+        ids.push([Value::Integer(article)])?;
+    }
+    let ids = [ids.into_param()?];
     let mut cells = Vec::new();
-    for row in tx.rows(&cell_sums_sql(tx), &[ids()?])? {
+    for row in tx.rows(&cell_sums_sql(tx), &ids)? {
         let outlet: Option<String> = row.get("outlet")?;
         let date: Option<String> = row.get("published_date")?;
         let values = COLUMNS
@@ -98,7 +96,7 @@ pub(crate) fn count(tx: &Conn<'_>, articles: &[i64], sign: i64) -> DbResult<()> 
         add_to_cell(tx, outlet.as_deref(), date.as_deref(), &values)?;
         cells.push((outlet, date));
     }
-    for row in tx.rows(&stance_sums_sql(tx), &[ids()?])? {
+    for row in tx.rows(&stance_sums_sql(tx), &ids)? {
         let outlet: Option<String> = row.get("outlet")?;
         let date: Option<String> = row.get("published_date")?;
         let stance: String = row.get("stance")?;

@@ -79,23 +79,23 @@ impl BandWrite {
             for &(key, statement) in rows {
                 json.push([Value::Integer(key), Value::Integer(statement)])?;
             }
-            let source = json.source(db);
-            let sql = match self {
-                BandWrite::Insert => format!(
-                    "INSERT INTO claim_bands (band_key, statement) \
-                     SELECT j.band_key, j.statement FROM {source}"
-                ),
+            let (sql, param) = match self {
+                BandWrite::Insert => json.insert_statement(db)?,
                 // One read of the parameter: given it twice, as SQLite's
                 // planner needs below, PostgreSQL's planner (which guesses a
                 // hundred rows for a function's) could plan the second read
                 // once for every row taken out, and a batch's delete then ran
                 // for longer than a quarter of an hour.
-                BandWrite::TakeOut => format!(
-                    "DELETE FROM claim_bands \
-                     WHERE (band_key, statement) IN (SELECT j.band_key, j.statement FROM {source})"
+                BandWrite::TakeOut => (
+                    format!(
+                        "DELETE FROM claim_bands WHERE (band_key, statement) IN \
+                         (SELECT j.band_key, j.statement FROM {})",
+                        json.source(db)
+                    ),
+                    json.into_param()?,
                 ),
             };
-            return Ok(vec![(sql, vec![json.into_param()?])]);
+            return Ok(vec![(sql, vec![param])]);
         }
         Ok(bound_chunks(rows)
             .into_iter()
@@ -541,14 +541,16 @@ impl RunBands {
     fn write(mut self, tx: &Conn<'_>, real: impl Fn(i64) -> i64) -> DbResult<()> {
         self.added.sort_unstable();
         self.added.dedup();
-        let held = |row: &&(u64, i64)| self.slices.slice(row.0).contains(&row.1);
-        let stored = |pairs: &mut dyn Iterator<Item = &(u64, i64)>| -> Vec<(i64, i64)> {
-            pairs
+        // The rows of `rows` that their keys hold (or, `held` false, no
+        // longer hold), with their stored ids.
+        let stored = |rows: &[(u64, i64)], held: bool| -> Vec<(i64, i64)> {
+            rows.iter()
+                .filter(|&&(key, statement)| self.slices.slice(key).contains(&statement) == held)
                 .map(|&(key, statement)| (key as i64, real(statement)))
                 .collect()
         };
-        BandWrite::TakeOut.write(tx, &stored(&mut self.read.iter().filter(|row| !held(row))))?;
-        BandWrite::Insert.write(tx, &stored(&mut self.added.iter().filter(held)))
+        BandWrite::TakeOut.write(tx, &stored(&self.read, false))?;
+        BandWrite::Insert.write(tx, &stored(&self.added, true))
     }
 }
 
