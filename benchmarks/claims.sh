@@ -63,7 +63,8 @@ done
 echo
 db="$work/copy.db"
 echo "ledger of $n articles: $(du -m "$db" | cut -f1) MB; $(sqlite3 "$db" 'SELECT count(*) FROM claims') claims, \
-$(sqlite3 "$db" 'SELECT count(*) FROM statements') statements, $(sqlite3 "$db" 'SELECT count(*) FROM claim_bands') band rows"
+$(sqlite3 "$db" 'SELECT count(*) FROM statements') statements, \
+$(sqlite3 "$db" "SELECT count(*) || ' band keys holding ' || (sum(length(statements)) / 4) || ' statements' FROM claim_bands")"
 echo "claims by articles carrying them:"
 sqlite3 "$db" 'SELECT n_articles, count(*) FROM claims GROUP BY n_articles ORDER BY n_articles' | tr '\n' ' '
 echo
@@ -73,6 +74,6 @@ sqlite3 "$db" "SELECT name, sum(pgsize) FROM dbstat WHERE name IN ('claims', 'st
   || echo "(this sqlite3 has no dbstat)"
 echo
 echo "plan of one band key's lookup:"
-sqlite3 "$db" "EXPLAIN QUERY PLAN SELECT statement FROM claim_bands WHERE band_key = 1 ORDER BY statement DESC LIMIT 8"
+sqlite3 "$db" "EXPLAIN QUERY PLAN SELECT statements FROM claim_bands WHERE band_key = 1"
 echo
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

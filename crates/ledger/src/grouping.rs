@@ -11,11 +11,10 @@
 //! ledger size (see attest-claims).
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeSet, HashMap};
-use std::sync::LazyLock;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use attest_claims::{
-    BANDS, BandSlices, ClaimTraits, EXEMPLARS, Figure, Fingerprint, Statement, best_match,
+    BandSlices, ClaimTraits, EXEMPLARS, Figure, Fingerprint, Statement, best_match,
     in_grouping_order, statements,
 };
 use attest_doc::{Doc, OffsetIndex};
@@ -26,128 +25,194 @@ use crate::db::{Conn, DbResult, Row, values};
 
 /// The rows of `claim_bands` under the band keys of a run's statements
 /// (the parameter, `j`, from [`Rows`]), in one statement through the
-/// table's primary key. A key keeps at most [`attest_claims::PER_BAND_KEY`] rows, so this
+/// table's primary key: a row a key, which holds the key's statements
+/// ([`packed`]), at most [`attest_claims::PER_BAND_KEY`] of them, so this
 /// reads a bounded slice of the index at any size.
 pub(crate) fn band_slices_sql(db: &Conn<'_>) -> String {
     let keys = Rows::new("claim_bands", &["band_key"]);
     format!(
-        "SELECT b.band_key, b.statement FROM claim_bands b WHERE {}",
+        "SELECT b.band_key, b.statements FROM claim_bands b WHERE {}",
         keys.holds(db, "b.band_key", "band_key")
     )
 }
 
-/// What a run does with band rows, (key, statement) pairs in key order.
+/// What a run or a removal writes to `claim_bands`, a row a band key, in
+/// key order. Keys with statements are given them packed ([`packed`]).
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum BandWrite {
-    /// Inserts its exemplars' rows.
-    Insert,
-    /// Takes out the rows its exemplars pushed out of their keys, through
-    /// the table's primary key.
-    TakeOut,
+pub(crate) enum BandWrite<'r> {
+    /// Adds keys the table does not hold.
+    Insert(&'r [(i64, Vec<u8>)]),
+    /// Gives keys the table holds their statements again.
+    Update(&'r [(i64, Vec<u8>)]),
+    /// Takes out keys left with no statement.
+    Clear(&'r [i64]),
 }
 
-/// Most band rows one SQLite statement binds. Each statement has a power
-/// of two of rows, this many or fewer, so that a batch's last rows too are
+/// Most band keys one SQLite statement binds. Each statement has a power
+/// of two of keys, this many or fewer, so that a batch's last keys too are
 /// written by one of a few statements, each prepared once and kept in the
 /// connection's cache, rather than by a statement of its own size every
 /// batch.
-const BOUND_BAND_ROWS: usize = 256;
+const BOUND_BAND_KEYS: usize = 256;
 
-impl BandWrite {
-    /// The statements that write `rows`, each with its parameters.
+impl BandWrite<'_> {
+    /// The statements that write the keys, each with its parameters.
     ///
-    /// PostgreSQL takes all of them as one JSON parameter ([`Rows`]).
-    /// SQLite takes them as bound values, at most [`BOUND_BAND_ROWS`] a
-    /// statement, and inserts `OR IGNORE`: a write statement that reads a table-valued
-    /// function such as `json_each`, or that may stop halfway on a
-    /// constraint, makes SQLite keep a statement journal of every page it
-    /// changes, so that it alone can be undone. Band rows land all over
-    /// `claim_bands`, so that journal was the whole table, twice a batch:
-    /// 800 MB of temporary files for 2,000 articles stored into a ledger of
-    /// 100,000. The rows are distinct and never null, so there is nothing
-    /// for `OR IGNORE` to ignore.
-    pub(crate) fn statements(
-        self,
-        db: &Conn<'_>,
-        rows: &[(i64, i64)],
-    ) -> DbResult<Vec<(String, Vec<Value>)>> {
-        if rows.is_empty() {
+    /// PostgreSQL takes all of them as one JSON parameter ([`Rows`]), and
+    /// updates keys as an upsert, which finds each through the primary
+    /// key whatever it guesses of the table's size. SQLite takes them as
+    /// bound values, at most [`BOUND_BAND_KEYS`] a statement, in statements
+    /// that cannot stop halfway: a write statement that reads a
+    /// table-valued function such as `json_each`, or that may stop halfway
+    /// on a constraint (as a plain `INSERT` or `UPDATE`, an upsert or an
+    /// `INSERT OR REPLACE` may), makes SQLite keep a statement journal of
+    /// every page it changes, so that it alone can be undone. Band keys land
+    /// all over `claim_bands`, so that journal was the whole table, twice a
+    /// batch: 800 MB of temporary files for 2,000 articles stored into a
+    /// ledger of 100,000. The keys inserted are new and no key's statements
+    /// are null, so there is nothing for `OR IGNORE` to ignore.
+    pub(crate) fn statements(self, db: &Conn<'_>) -> DbResult<Vec<(String, Vec<Value>)>> {
+        if let BandWrite::Insert([]) | BandWrite::Update([]) | BandWrite::Clear([]) = self {
             return Ok(Vec::new());
         }
         if db.is_postgres() {
-            let mut json = Rows::new("claim_bands", &["band_key", "statement"]);
-            for &(key, statement) in rows {
-                json.push([Value::Integer(key), Value::Integer(statement)])?;
-            }
             let (sql, param) = match self {
-                BandWrite::Insert => json.insert_statement(db)?,
-                // One read of the parameter: given it twice, as SQLite's
-                // planner needs below, PostgreSQL's planner (which guesses a
-                // hundred rows for a function's) could plan the second read
-                // once for every row taken out, and a batch's delete then ran
-                // for longer than a quarter of an hour.
-                BandWrite::TakeOut => (
-                    format!(
-                        "DELETE FROM claim_bands WHERE (band_key, statement) IN \
-                         (SELECT j.band_key, j.statement FROM {})",
-                        json.source(db)
-                    ),
-                    json.into_param()?,
-                ),
+                BandWrite::Insert(rows) | BandWrite::Update(rows) => {
+                    let mut json = Rows::new("claim_bands", &["band_key", "statements"]);
+                    for (key, statements) in rows {
+                        json.push([Value::Integer(*key), Value::Blob(statements.clone())])?;
+                    }
+                    let (insert, param) = json.insert_statement(db)?;
+                    match self {
+                        BandWrite::Update(_) => (
+                            format!(
+                                "{insert} ON CONFLICT (band_key) \
+                                 DO UPDATE SET statements = excluded.statements"
+                            ),
+                            param,
+                        ),
+                        _ => (insert, param),
+                    }
+                }
+                BandWrite::Clear(keys) => {
+                    let mut json = Rows::new("claim_bands", &["band_key"]);
+                    for key in keys {
+                        json.push([Value::Integer(*key)])?;
+                    }
+                    (
+                        format!(
+                            "DELETE FROM claim_bands WHERE {}",
+                            json.holds(db, "band_key", "band_key")
+                        ),
+                        json.into_param()?,
+                    )
+                }
             };
             return Ok(vec![(sql, vec![param])]);
         }
-        Ok(bound_chunks(rows)
-            .into_iter()
-            .map(|chunk| {
-                let pairs = vec!["(?, ?)"; chunk.len()].join(", ");
-                let bound_pairs = chunk
+        let pairs = |chunk: &[(i64, Vec<u8>)]| -> (String, Vec<Value>) {
+            (
+                vec!["(?, ?)"; chunk.len()].join(", "),
+                chunk
                     .iter()
-                    .flat_map(|&(key, statement)| [Value::Integer(key), Value::Integer(statement)]);
-                match self {
-                    BandWrite::Insert => (
+                    .flat_map(|(key, statements)| {
+                        [Value::Integer(*key), Value::Blob(statements.clone())]
+                    })
+                    .collect(),
+            )
+        };
+        Ok(match self {
+            BandWrite::Insert(rows) => bound_chunks(rows)
+                .into_iter()
+                .map(|chunk| {
+                    let (values, params) = pairs(chunk);
+                    (
                         format!(
-                            "INSERT OR IGNORE INTO claim_bands (band_key, statement) VALUES {pairs}"
+                            "INSERT OR IGNORE INTO claim_bands (band_key, statements) VALUES {values}"
                         ),
-                        bound_pairs.collect(),
-                    ),
-                    BandWrite::TakeOut => (
+                        params,
+                    )
+                })
+                .collect(),
+            BandWrite::Update(rows) => bound_chunks(rows)
+                .into_iter()
+                .map(|chunk| {
+                    let (values, params) = pairs(chunk);
+                    (
                         format!(
-                            "DELETE FROM claim_bands WHERE band_key IN ({}) \
-                             AND (band_key, statement) IN (VALUES {pairs})",
+                            "UPDATE OR IGNORE claim_bands SET statements = v.column2 \
+                             FROM (VALUES {values}) AS v WHERE claim_bands.band_key = v.column1"
+                        ),
+                        params,
+                    )
+                })
+                .collect(),
+            BandWrite::Clear(keys) => bound_chunks(keys)
+                .into_iter()
+                .map(|chunk| {
+                    (
+                        format!(
+                            "DELETE FROM claim_bands WHERE band_key IN ({})",
                             vec!["?"; chunk.len()].join(", ")
                         ),
-                        chunk
-                            .iter()
-                            .map(|&(key, _)| Value::Integer(key))
-                            .chain(bound_pairs)
-                            .collect(),
-                    ),
-                }
-            })
-            .collect())
+                        chunk.iter().map(|&key| Value::Integer(key)).collect(),
+                    )
+                })
+                .collect(),
+        })
     }
 
-    /// Writes `rows` ([`BandWrite::statements`]).
-    pub(crate) fn write(self, tx: &Conn<'_>, rows: &[(i64, i64)]) -> DbResult<()> {
-        for (sql, params) in self.statements(tx, rows)? {
+    /// Writes the keys ([`BandWrite::statements`]).
+    pub(crate) fn write(self, tx: &Conn<'_>) -> DbResult<()> {
+        for (sql, params) in self.statements(tx)? {
             tx.execute(&sql, &params)?;
         }
         Ok(())
     }
 }
 
-/// `rows` cut into chunks of [`BOUND_BAND_ROWS`], then of the largest power
+/// `rows` cut into chunks of [`BOUND_BAND_KEYS`], then of the largest power
 /// of two that is left.
 fn bound_chunks<T>(rows: &[T]) -> Vec<&[T]> {
     let mut chunks = Vec::new();
     let mut rest = rows;
     while !rest.is_empty() {
-        let (chunk, after) = rest.split_at(1 << rest.len().min(BOUND_BAND_ROWS).ilog2());
+        let (chunk, after) = rest.split_at(1 << rest.len().min(BOUND_BAND_KEYS).ilog2());
         chunks.push(chunk);
         rest = after;
     }
     chunks
+}
+
+/// A band key's statements as `claim_bands` keeps them: their ids, the
+/// oldest first, four bytes each, little-endian, as a statement's stems
+/// are. A row a key instead of a row a statement takes the table from
+/// about 70 bytes a key to about 30, and a batch, whose keys land all over
+/// it, changes and writes that many fewer pages. The ids are those of a
+/// ledger's statements, which would need more than four billion to pass
+/// four bytes; one that did is refused, not cut.
+pub(crate) fn packed(ids: impl IntoIterator<Item = i64>) -> DbResult<Vec<u8>> {
+    let mut bytes = Vec::new();
+    for id in ids {
+        let id = u32::try_from(id).map_err(|_| {
+            rusqlite::Error::ToSqlConversionFailure(
+                format!("statement id {id} is beyond the band index's four-byte ids").into(),
+            )
+        })?;
+        bytes.extend_from_slice(&id.to_le_bytes());
+    }
+    Ok(bytes)
+}
+
+/// The ids [`packed`] keeps, the oldest first.
+pub(crate) fn unpacked(bytes: &[u8]) -> impl Iterator<Item = i64> + '_ {
+    little_endian_u32s(bytes).map(i64::from)
+}
+
+fn little_endian_u32s(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    bytes
+        .chunks_exact(4)
+        .map(|bytes| u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
 }
 
 /// Stored statements (the parameter's ids) with their claims, in one
@@ -492,66 +557,88 @@ const STATEMENT_COLUMNS: [&str; 17] = [
 /// are grouped, so that each statement finds what it would find were every
 /// statement before it already written. [`RunBands::write`] then leaves the
 /// table as adding them one by one would: each key with its latest
-/// [`attest_claims::PER_BAND_KEY`] rows.
+/// [`attest_claims::PER_BAND_KEY`] statements.
 struct RunBands {
     slices: BandSlices<i64>,
-    /// The rows read, in key order.
-    read: Vec<(u64, i64)>,
-    /// The rows of the run's exemplars.
-    added: Vec<(u64, i64)>,
+    /// The keys read, which the table holds, in key order.
+    held: Vec<u64>,
+    /// The keys the run's exemplars were added under.
+    changed: Vec<u64>,
 }
 
 impl RunBands {
-    /// Reads the rows under `keys` ([`band_slices_sql`]).
+    /// Reads the slices under `keys` ([`band_slices_sql`]).
     fn read<'k>(tx: &Conn<'_>, keys: impl Iterator<Item = &'k u64>) -> DbResult<RunBands> {
-        let mut keys: Vec<u64> = keys.copied().collect();
-        keys.sort_unstable();
-        keys.dedup();
-        let mut wanted = Rows::new("claim_bands", &["band_key"]);
-        for &key in &keys {
-            wanted.push([Value::Integer(key as i64)])?;
-        }
-        let mut read = Vec::new();
-        if !wanted.is_empty() {
-            for row in tx.rows(&band_slices_sql(tx), &[wanted.into_param()?])? {
-                read.push((row.get::<i64>("band_key")? as u64, row.get("statement")?));
-            }
-        }
-        read.sort_unstable();
         let mut slices = BandSlices::new();
-        for &(key, statement) in &read {
-            slices.add(&[key], statement);
+        let mut held = Vec::new();
+        for (key, statements) in read_bands(tx, keys)? {
+            for statement in unpacked(&statements) {
+                slices.add(&[key], statement);
+            }
+            held.push(key);
         }
         Ok(RunBands {
             slices,
-            read,
-            added: Vec::new(),
+            held,
+            changed: Vec::new(),
         })
     }
 
     /// Indexes a new exemplar under its keys.
     fn add(&mut self, keys: &[u64], statement: i64) {
         self.slices.add(keys, statement);
-        self.added.extend(keys.iter().map(|&key| (key, statement)));
+        self.changed.extend_from_slice(keys);
     }
 
-    /// Takes out the rows read that the run's exemplars pushed out of their
-    /// keys and inserts the run's rows that stayed, each in one statement,
-    /// in key order, with the ids `real` gives the run's statements.
+    /// Gives each key the run changed its slice, the keys the table held in
+    /// one statement and the new ones in another, in key order, with the
+    /// ids `real` gives the run's statements.
     fn write(mut self, tx: &Conn<'_>, real: impl Fn(i64) -> i64) -> DbResult<()> {
-        self.added.sort_unstable();
-        self.added.dedup();
-        // The rows of `rows` that their keys hold (or, `held` false, no
-        // longer hold), with their stored ids.
-        let stored = |rows: &[(u64, i64)], held: bool| -> Vec<(i64, i64)> {
-            rows.iter()
-                .filter(|&&(key, statement)| self.slices.slice(key).contains(&statement) == held)
-                .map(|&(key, statement)| (key as i64, real(statement)))
-                .collect()
-        };
-        BandWrite::TakeOut.write(tx, &stored(&self.read, false))?;
-        BandWrite::Insert.write(tx, &stored(&self.added, true))
+        self.changed.sort_unstable();
+        self.changed.dedup();
+        let mut held = Vec::new();
+        let mut new = Vec::new();
+        for &key in &self.changed {
+            let slice = self
+                .slices
+                .slice(key)
+                .iter()
+                .map(|&statement| real(statement));
+            let row = (key as i64, packed(slice)?);
+            if self.held.binary_search(&key).is_ok() {
+                held.push(row);
+            } else {
+                new.push(row);
+            }
+        }
+        BandWrite::Update(&held).write(tx)?;
+        BandWrite::Insert(&new).write(tx)
     }
+}
+
+/// The keys of `claim_bands` among `keys`, each with its statements as
+/// stored ([`packed`]), in key order.
+fn read_bands<'k>(
+    tx: &Conn<'_>,
+    keys: impl Iterator<Item = &'k u64>,
+) -> DbResult<Vec<(u64, Vec<u8>)>> {
+    let mut keys: Vec<u64> = keys.copied().collect();
+    keys.sort_unstable();
+    keys.dedup();
+    if keys.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut wanted = Rows::new("claim_bands", &["band_key"]);
+    for &key in &keys {
+        wanted.push([Value::Integer(key as i64)])?;
+    }
+    let mut read = tx
+        .rows(&band_slices_sql(tx), &[wanted.into_param()?])?
+        .into_iter()
+        .map(|row| Ok((row.get::<i64>("band_key")? as u64, row.get("statements")?)))
+        .collect::<DbResult<Vec<_>>>()?;
+    read.sort_unstable();
+    Ok(read)
 }
 
 /// Takes an article's statements out of their claims before the article is
@@ -560,24 +647,39 @@ impl RunBands {
 /// apart, and a replaced article brings its names back. `claim_bands` has no
 /// index by statement, which would cost as much again as the table: each
 /// statement's band keys are worked out again from its stored stems. A key
-/// left with fewer than [`attest_claims::PER_BAND_KEY`] rows does not get back the older
-/// rows that its removed ones pushed out.
+/// left with fewer than [`attest_claims::PER_BAND_KEY`] statements does not
+/// get back the older ones that its removed ones pushed out.
 pub(crate) fn remove(tx: &Conn<'_>, article: i64) -> DbResult<()> {
     let stored = tx.rows(
         "SELECT id, stems FROM statements WHERE article = ?1",
         values![article],
     )?;
+    let mut removed = HashSet::new();
+    let mut keys = Vec::new();
     for row in stored {
+        removed.insert(row.get::<i64>("id")?);
         let print = Fingerprint {
             stems: stems(&row)?,
             figures: Vec::new(),
             names: Vec::new(),
             years: Vec::new(),
         };
-        let mut keys = band_values(&print);
-        keys.push(Value::Integer(row.get("id")?));
-        tx.execute(&REMOVE_BANDS_SQL, &keys)?;
+        keys.extend(print.band_keys());
     }
+    let mut kept_keys = Vec::new();
+    let mut emptied_keys = Vec::new();
+    for (key, statements) in read_bands(tx, keys.iter())? {
+        let kept: Vec<i64> = unpacked(&statements)
+            .filter(|statement| !removed.contains(statement))
+            .collect();
+        if kept.is_empty() {
+            emptied_keys.push(key as i64);
+        } else if kept.len() < unpacked(&statements).count() {
+            kept_keys.push((key as i64, packed(kept)?));
+        }
+    }
+    BandWrite::Update(&kept_keys).write(tx)?;
+    BandWrite::Clear(&emptied_keys).write(tx)?;
     let touched = tx
         .rows(
             "SELECT claim, CAST(COUNT(*) AS BIGINT) AS n FROM statements WHERE article = ?1 \
@@ -605,23 +707,64 @@ pub(crate) fn remove(tx: &Conn<'_>, article: i64) -> DbResult<()> {
     Ok(())
 }
 
-/// Removes a statement's band rows, if it has any, by their keys.
-static REMOVE_BANDS_SQL: LazyLock<String> = LazyLock::new(|| {
-    let keys: Vec<String> = (1..=BANDS).map(|i| format!("?{i}")).collect();
-    format!(
-        "DELETE FROM claim_bands WHERE statement = ?{} AND band_key IN ({})",
-        BANDS + 1,
-        keys.join(", ")
-    )
-});
+/// Rows a page of [`unsound_band_keys`] reads, so that checking a ledger
+/// of any size holds a page of rows at a time.
+const CHECKED_A_PAGE: i64 = 10_000;
 
-/// A fingerprint's band keys as SQL values.
-fn band_values(print: &Fingerprint) -> Vec<Value> {
-    print
-        .band_keys()
-        .iter()
-        .map(|key| Value::Integer(*key as i64))
-        .collect()
+/// How many band keys hold what a key cannot (for the check): no statement,
+/// more than [`attest_claims::PER_BAND_KEY`], ids out of order or of bytes
+/// that are not whole ids, or a statement not stored. Band keys have no
+/// foreign key (schema version 6): removing an article takes its
+/// statements out of their keys itself. The stored statements are held as
+/// a bit an id.
+pub(crate) fn unsound_band_keys(conn: &Conn<'_>) -> DbResult<i64> {
+    let mut stored: Vec<u64> = Vec::new();
+    let mut after = 0;
+    loop {
+        let ids: Vec<i64> = conn.column(
+            "SELECT id FROM statements WHERE id > ?1 ORDER BY id LIMIT ?2",
+            values![after, CHECKED_A_PAGE],
+        )?;
+        for &id in &ids {
+            let (word, bit) = ((id / 64) as usize, id % 64);
+            if stored.len() <= word {
+                stored.resize(word + 1, 0);
+            }
+            stored[word] |= 1 << bit;
+        }
+        match ids.last() {
+            Some(&last) => after = last,
+            None => break,
+        }
+    }
+    let is_stored = |id: i64| {
+        stored
+            .get((id / 64) as usize)
+            .is_some_and(|word| word & (1 << (id % 64)) != 0)
+    };
+    let mut unsound = 0;
+    let mut after = i64::MIN;
+    loop {
+        let keys = conn.rows(
+            "SELECT band_key, statements FROM claim_bands WHERE band_key > ?1 \
+             ORDER BY band_key LIMIT ?2",
+            values![after, CHECKED_A_PAGE],
+        )?;
+        for row in &keys {
+            let bytes: Vec<u8> = row.get("statements")?;
+            let ids: Vec<i64> = unpacked(&bytes).collect();
+            let sound = bytes.len().is_multiple_of(4)
+                && (1..=attest_claims::PER_BAND_KEY).contains(&ids.len())
+                && ids.is_sorted_by(|a, b| a < b)
+                && ids.iter().all(|&id| is_stored(id));
+            unsound += i64::from(!sound);
+        }
+        match keys.last() {
+            Some(row) => after = row.get("band_key")?,
+            None => break,
+        }
+    }
+    Ok(unsound)
 }
 
 /// Figures as stored: their bits, space-separated.
@@ -655,11 +798,7 @@ fn fingerprint(row: &Row) -> DbResult<Fingerprint> {
 
 /// A stored statement's stems.
 fn stems(row: &Row) -> DbResult<Vec<u32>> {
-    Ok(row
-        .get::<Vec<u8>>("stems")?
-        .chunks_exact(4)
-        .map(|bytes| u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
-        .collect())
+    Ok(little_endian_u32s(&row.get::<Vec<u8>>("stems")?).collect())
 }
 
 #[cfg(test)]
@@ -677,15 +816,15 @@ mod tests {
         assert_eq!(sizes(0), Vec::<usize>::new());
         assert_eq!(sizes(1), [1]);
         assert_eq!(sizes(7), [4, 2, 1]);
-        assert_eq!(sizes(BOUND_BAND_ROWS), [BOUND_BAND_ROWS]);
+        assert_eq!(sizes(BOUND_BAND_KEYS), [BOUND_BAND_KEYS]);
         assert_eq!(
-            sizes(2 * BOUND_BAND_ROWS + 5),
-            [BOUND_BAND_ROWS, BOUND_BAND_ROWS, 4, 1]
+            sizes(2 * BOUND_BAND_KEYS + 5),
+            [BOUND_BAND_KEYS, BOUND_BAND_KEYS, 4, 1]
         );
-        let distinct: BTreeSet<usize> = (0..3 * BOUND_BAND_ROWS).flat_map(sizes).collect();
+        let distinct: BTreeSet<usize> = (0..3 * BOUND_BAND_KEYS).flat_map(sizes).collect();
         assert_eq!(
             distinct.len(),
-            BOUND_BAND_ROWS.ilog2() as usize + 1,
+            BOUND_BAND_KEYS.ilog2() as usize + 1,
             "{distinct:?}"
         );
     }

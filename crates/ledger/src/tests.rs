@@ -855,10 +855,10 @@ fn a_missing_ledger_is_not_created_by_a_query() {
     assert!(!path.exists());
 }
 
-/// SQLite writes band rows with no statement journal. A write statement
+/// SQLite writes band keys with no statement journal. A write statement
 /// that SQLite may have to undo alone (one that reads `json_each`, or one
 /// that may stop halfway on a constraint) copies every page it changes to a
-/// temporary file as it goes, and band rows land all over `claim_bands`, so
+/// temporary file as it goes, and band keys land all over `claim_bands`, so
 /// that this journal was the whole table at every batch. Inside a
 /// transaction nothing else is written before the commit (the WAL is
 /// written then, and the page cache holds the changed pages), so the bytes
@@ -876,25 +876,31 @@ fn sqlite_writes_band_rows_with_no_statement_journal() {
     let conn = ledger.conn();
     let spread = |i: i64| (i * 7_919) % 1_000_003 * 1_000;
     conn.batch(
-        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400000) \
-         INSERT INTO claim_bands (band_key, statement) \
-         SELECT (i * 7919) % 1000003 * 1000, i FROM n",
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000) \
+         INSERT INTO claim_bands (band_key, statements) \
+         SELECT (i * 7919) % 1000003 * 1000, unhex(printf('%016x', i)) FROM n",
     )
     .unwrap();
     let pages: i64 = conn
         .value("SELECT page_count FROM pragma_page_count()", &[])
         .unwrap();
-    let mut inserted: Vec<(i64, i64)> =
-        (1..=20_000).map(|i| (spread(i) + 1, 500_000 + i)).collect();
-    inserted.sort_unstable();
-    let mut taken_out: Vec<(i64, i64)> = (1..=20_000).map(|i| (spread(i * 10), i * 10)).collect();
-    taken_out.sort_unstable();
+    let statements = grouping::packed([1, 2, 3]).unwrap();
+    let keys_of = |keys: std::ops::RangeInclusive<i64>, new: i64| {
+        let mut rows: Vec<(i64, Vec<u8>)> = keys
+            .map(|i| (spread(i * 2) + new, statements.clone()))
+            .collect();
+        rows.sort_unstable();
+        rows
+    };
+    let updated = keys_of(1..=10_000, 0);
+    let inserted = keys_of(1..=10_000, 1);
+    let mut cleared: Vec<i64> = (1..=10_000).map(|i| spread(i * 10 + 1)).collect();
+    cleared.sort_unstable();
     conn.batch("BEGIN").unwrap();
     let before = written();
-    grouping::BandWrite::Insert.write(&conn, &inserted).unwrap();
-    grouping::BandWrite::TakeOut
-        .write(&conn, &taken_out)
-        .unwrap();
+    grouping::BandWrite::Update(&updated).write(&conn).unwrap();
+    grouping::BandWrite::Insert(&inserted).write(&conn).unwrap();
+    grouping::BandWrite::Clear(&cleared).write(&conn).unwrap();
     let journal = written() - before;
     conn.batch("COMMIT").unwrap();
     assert!(pages > 1_000, "{pages} pages");
@@ -902,8 +908,15 @@ fn sqlite_writes_band_rows_with_no_statement_journal() {
         journal < 64 * 1024,
         "{journal} bytes written over {pages} pages"
     );
-    let rows: i64 = conn.value("SELECT count(*) FROM claim_bands", &[]).unwrap();
-    assert_eq!(rows, 400_000);
+    let keys: i64 = conn.value("SELECT count(*) FROM claim_bands", &[]).unwrap();
+    assert_eq!(keys, 200_000 + 10_000 - 10_000);
+    let replaced: i64 = conn
+        .value(
+            "SELECT count(*) FROM claim_bands WHERE statements = ?1",
+            &[rusqlite::types::Value::Blob(statements)],
+        )
+        .unwrap();
+    assert_eq!(replaced, 20_000, "every key updated or inserted");
     drop(ledger);
 }
 
@@ -1483,18 +1496,17 @@ fn finds_stored_articles_and_sources_by_key_through_their_index(db: &TestDb) {
     }
 }
 
-/// A run's band slices are read through the band keys' primary key
-/// (`claim_bands_key`, which SQLite's plan calls the primary key of a table
-/// without row ids), a bounded slice of each key, its candidates' statements
-/// and claims by primary key, and the rows its exemplars push out are taken
-/// out by the same key: never a scan of a table, which would make storing
-/// an article cost more as the ledger grows.
+/// A run's band slices are read through the band keys' primary key, a
+/// bounded slice of each key, its candidates' statements and claims by
+/// primary key, and the keys an article's removal empties are taken out by
+/// the same key: never a scan of a table, which would make storing an
+/// article cost more as the ledger grows.
 fn finds_a_statements_candidates_through_the_band_index(db: &TestDb) {
     let ledger = Ledger::open(db.location()).unwrap();
     let conn = ledger.conn();
     let json = |rows: &str| vec![rusqlite::types::Value::Text(rows.to_string())];
     let band_index = if conn.is_postgres() {
-        "claim_bands_key"
+        "claim_bands_pkey"
     } else {
         "USING PRIMARY KEY (band_key=?"
     };
@@ -1503,11 +1515,16 @@ fn finds_a_statements_candidates_through_the_band_index(db: &TestDb) {
     } else {
         "SEARCH s USING INTEGER PRIMARY KEY"
     };
-    let take_out = grouping::BandWrite::TakeOut
-        .statements(&conn, &[(1, 1), (2, 1)])
-        .unwrap();
-    assert_eq!(take_out.len(), 1, "{take_out:?}");
-    let (take_out, take_out_params) = take_out.into_iter().next().unwrap();
+    let only = |write: grouping::BandWrite<'_>| {
+        let statements = write.statements(&conn).unwrap();
+        assert_eq!(statements.len(), 1, "{statements:?}");
+        statements.into_iter().next().unwrap()
+    };
+    let (update, update_params) = only(grouping::BandWrite::Update(&[
+        (1, vec![1, 0, 0, 0]),
+        (2, vec![1, 0, 0, 0]),
+    ]));
+    let (take_out, take_out_params) = only(grouping::BandWrite::Clear(&[1, 2]));
     for (sql, params, index) in [
         (
             grouping::band_slices_sql(&conn),
@@ -1519,6 +1536,7 @@ fn finds_a_statements_candidates_through_the_band_index(db: &TestDb) {
             json(r#"[{"id":1},{"id":2}]"#),
             statement_index,
         ),
+        (update, update_params, band_index),
         (take_out, take_out_params, band_index),
     ] {
         let plan = query_plan(&conn, &sql, &params);
@@ -1632,6 +1650,7 @@ fn a_version_6_ledger_gains_reviews_and_keeps_its_corrections(db: &TestDb) {
         ..CorrectionInput::default()
     };
     ledger.correct("a2", &input).unwrap();
+    bands_as_version_9(&ledger.conn());
     ledger.conn().batch(VERSION_7_DROPPED).unwrap();
     drop(ledger);
     db.set_schema_version(6);
@@ -1756,15 +1775,16 @@ const VERSION_5_BANDS: &str = "
 /// them.
 fn a_version_5_ledger_keeps_its_band_rows_and_replaced_articles_take_theirs_out(db: &TestDb) {
     let docs = travelling_claim();
-    let band_rows = |ledger: &Ledger| -> i64 {
-        ledger
-            .conn()
-            .value("SELECT count(*) FROM claim_bands", &[])
-            .unwrap()
+    let band_rows = |ledger: &Ledger| -> usize {
+        band_keys(&ledger.conn())
+            .iter()
+            .map(|(_, statements)| statements.len())
+            .sum()
     };
     let ledger = ingest(db, &docs[..1]);
     let before = band_rows(&ledger);
-    assert_eq!(before, attest_claims::BANDS as i64, "one exemplar");
+    assert_eq!(before, attest_claims::BANDS, "one exemplar");
+    bands_as_version_9(&ledger.conn());
     ledger
         .conn()
         .batch(&format!("{VERSION_7_DROPPED}{VERSION_5_BANDS}"))
@@ -1791,73 +1811,136 @@ fn a_version_5_ledger_keeps_its_band_rows_and_replaced_articles_take_theirs_out(
     assert!(report.is_ok(), "{report:?}");
 }
 
-/// A band key holds at most [`attest_claims::PER_BAND_KEY`] rows, the
-/// latest, which are all a lookup reads: a new exemplar's row pushes the
-/// oldest out, and a ledger of version 8, which kept every row, keeps only
-/// the latest of each key once it is opened.
-fn a_band_key_keeps_its_latest_statements_and_a_version_8_ledger_drops_the_rest(db: &TestDb) {
-    let per_key = attest_claims::PER_BAND_KEY as i64;
-    let rows_of = |ledger: &Ledger, key: i64| -> Vec<i64> {
-        ledger
-            .conn()
-            .column(
-                "SELECT statement FROM claim_bands WHERE band_key = ?1 ORDER BY statement",
-                values![key],
-            )
-            .unwrap()
+/// Each band key with its statements, the oldest first, in key order.
+fn band_keys(conn: &Conn<'_>) -> Vec<(i64, Vec<i64>)> {
+    conn.rows(
+        "SELECT band_key, statements FROM claim_bands ORDER BY band_key",
+        &[],
+    )
+    .unwrap()
+    .iter()
+    .map(|row| {
+        let statements: Vec<u8> = row.get("statements").unwrap();
+        (
+            row.get("band_key").unwrap(),
+            grouping::unpacked(&statements).collect(),
+        )
+    })
+    .collect()
+}
+
+/// Takes `claim_bands` back to version 9's rows, a row a band key and
+/// statement, to make a ledger of an earlier version.
+fn bands_as_version_9(conn: &Conn<'_>) {
+    let keys = band_keys(conn);
+    let table = "CREATE TABLE claim_bands (
+        band_key INTEGER NOT NULL,
+        statement INTEGER NOT NULL,
+        CONSTRAINT claim_bands_key PRIMARY KEY (band_key, statement)
+    ) WITHOUT ROWID;";
+    let table = if conn.is_postgres() {
+        schema::postgres_types(table)
+    } else {
+        table.to_string()
     };
-    let add_rows = |ledger: &Ledger, key: i64, statements: std::ops::RangeInclusive<i64>| {
+    conn.batch(&format!("DROP TABLE claim_bands; {table}"))
+        .unwrap();
+    for (key, statements) in keys {
         for statement in statements {
-            ledger
-                .conn()
-                .execute(
-                    "INSERT INTO claim_bands (band_key, statement) VALUES (?1, ?2)",
-                    values![key, statement],
-                )
-                .unwrap();
+            conn.execute(
+                "INSERT INTO claim_bands (band_key, statement) VALUES (?1, ?2)",
+                values![key, statement],
+            )
+            .unwrap();
         }
+    }
+}
+
+/// A band key holds at most [`attest_claims::PER_BAND_KEY`] statements,
+/// the latest, which are all a lookup reads: a new exemplar pushes the
+/// oldest out. A ledger of version 8, which kept a row for every statement
+/// under a key, keeps only the latest of each key once it is opened, and the
+/// check finds a key that holds a statement not stored.
+fn a_band_key_keeps_its_latest_statements_and_a_version_8_ledger_drops_the_rest(db: &TestDb) {
+    let per_key = attest_claims::PER_BAND_KEY;
+    let statements_of = |ledger: &Ledger, key: i64| -> Vec<i64> {
+        band_keys(&ledger.conn())
+            .into_iter()
+            .find(|(held, _)| *held == key)
+            .map(|(_, statements)| statements)
+            .unwrap_or_default()
     };
-    let docs = travelling_claim();
-    let keys: Vec<i64> = attest_claims::statements(&docs[0])
+    let docs = crowded_claims();
+    let others: Vec<Doc> = docs
+        .iter()
+        .filter(|doc| doc.text().contains("depot"))
+        .take(per_key)
+        .cloned()
+        .collect();
+    assert_eq!(others.len(), per_key, "as many other claims as a key holds");
+    let mut keys: Vec<i64> = attest_claims::statements(&docs[0])
         .iter()
         .flat_map(|statement| statement.fingerprint.band_keys())
         .map(|key| key as i64)
         .collect();
+    keys.sort_unstable();
+    keys.dedup();
     assert!(!keys.is_empty(), "c1 makes a statement");
-    // Rows of statements that are not stored, older than any that is: the
-    // lookup finds no candidate in them, so c1 starts its claim, and its
-    // row goes into full keys.
+    // The other claims' statements fill c1's keys: the lookup finds them
+    // and joins none, so c1 starts its claim, and its statement goes into
+    // full keys.
     let mut ledger = Ledger::open(db.location()).unwrap();
-    for &key in &keys {
-        add_rows(&ledger, key, -per_key..=-1);
-    }
+    store_all(&mut ledger, &others, OnConflict::Skip, Stored::Added);
+    let older: Vec<i64> = ledger
+        .conn()
+        .column("SELECT id FROM statements ORDER BY id", &[])
+        .unwrap();
+    assert_eq!(older.len(), per_key);
+    let full = grouping::packed(older.iter().copied()).unwrap();
+    let filled: Vec<(i64, Vec<u8>)> = keys.iter().map(|&key| (key, full.clone())).collect();
+    grouping::BandWrite::Clear(&keys)
+        .write(&ledger.conn())
+        .unwrap();
+    grouping::BandWrite::Insert(&filled)
+        .write(&ledger.conn())
+        .unwrap();
     store_all(&mut ledger, &docs[..1], OnConflict::Skip, Stored::Added);
     let statement: i64 = ledger
         .conn()
-        .value("SELECT id FROM statements", &[])
+        .value("SELECT max(id) FROM statements", &[])
         .unwrap();
+    let mut expected = older[1..].to_vec();
+    expected.push(statement);
     for &key in &keys {
-        let mut expected: Vec<i64> = (1 - per_key..=-1).collect();
-        expected.push(statement);
-        assert_eq!(rows_of(&ledger, key), expected, "key {key}");
+        assert_eq!(statements_of(&ledger, key), expected, "key {key}");
     }
 
     let crowded = 42;
-    add_rows(&ledger, crowded, 1..=per_key + 4);
+    bands_as_version_9(&ledger.conn());
+    let newest = statement + 4;
+    for statement in 1..=newest {
+        ledger
+            .conn()
+            .execute(
+                "INSERT INTO claim_bands (band_key, statement) VALUES (?1, ?2)",
+                values![crowded, statement],
+            )
+            .unwrap();
+    }
     drop(ledger);
     db.set_schema_version(8);
     let ledger = Ledger::open(db.location()).unwrap();
+    let latest: Vec<i64> = (newest + 1 - per_key as i64..=newest).collect();
+    assert_eq!(statements_of(&ledger, crowded), latest);
+    assert_eq!(statements_of(&ledger, keys[0]), expected);
+    let report = ledger.check().unwrap();
     assert_eq!(
-        rows_of(&ledger, crowded),
-        (5..=per_key + 4).collect::<Vec<i64>>()
+        report.count_mismatches,
+        ["1 band keys that hold no statement, too many, or one not stored"],
+        "key {crowded} holds statements never stored"
     );
-    assert_eq!(rows_of(&ledger, keys[0]).len() as i64, per_key);
-    ledger
-        .conn()
-        .execute(
-            "DELETE FROM claim_bands WHERE statement < 1 OR band_key = ?1",
-            values![crowded],
-        )
+    grouping::BandWrite::Clear(&[crowded])
+        .write(&ledger.conn())
         .unwrap();
     let report = ledger.check().unwrap();
     assert!(report.is_ok(), "{report:?}");
@@ -1948,11 +2031,13 @@ fn claims_tables(ledger: &Ledger) -> Vec<Vec<String>> {
          || ' ' || said || ' ' || CAST(idx AS TEXT) || ' ' || names FROM statements ORDER BY id",
         "SELECT CAST(id AS TEXT) || ' ' || names || ' ' || years || ' ' \
          || CAST(n_statements AS TEXT) || ' ' || CAST(n_articles AS TEXT) FROM claims ORDER BY id",
-        "SELECT CAST(band_key AS TEXT) || ' ' || CAST(statement AS TEXT) FROM claim_bands \
-         ORDER BY band_key, statement",
     ]
     .iter()
     .map(|sql| ledger.conn().column(sql, &[]).unwrap())
+    .chain([band_keys(&ledger.conn())
+        .into_iter()
+        .flat_map(|(key, statements)| statements.into_iter().map(move |s| format!("{key} {s}")))
+        .collect()])
     .collect()
 }
 
