@@ -806,6 +806,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_band_keys_statements_are_packed_four_bytes_each_and_read_back() {
+        let ids = [1, 255, 256, 70_000, i64::from(u32::MAX)];
+        let bytes = packed(ids).unwrap();
+        assert_eq!(bytes.len(), 4 * ids.len());
+        assert_eq!(&bytes[4..8], [255, 0, 0, 0], "little-endian, as stems");
+        assert_eq!(unpacked(&bytes).collect::<Vec<_>>(), ids);
+        assert_eq!(packed([]).unwrap(), Vec::<u8>::new());
+        for beyond in [i64::from(u32::MAX) + 1, -1] {
+            let err = packed([7, beyond]).unwrap_err();
+            assert!(err.to_string().contains(&beyond.to_string()), "{err}");
+        }
+    }
+
+    #[test]
     fn band_rows_are_bound_in_chunks_of_a_few_sizes() {
         let sizes = |n: usize| -> Vec<usize> {
             let rows: Vec<usize> = (0..n).collect();

@@ -62,6 +62,7 @@ on_both_backends!(
     a_version_5_ledger_keeps_its_band_rows_and_replaced_articles_take_theirs_out,
     a_version_6_ledger_gains_reviews_and_keeps_its_corrections,
     a_band_key_keeps_its_latest_statements_and_a_version_8_ledger_drops_the_rest,
+    the_check_finds_band_keys_that_storing_never_leaves,
     one_claim_is_read_by_its_id_and_claims_by_an_article_they_appear_in,
     a_batch_groups_its_statements_as_storing_them_one_by_one_would,
     a_toy_layer_described_once_is_made_stored_checked_and_exported,
@@ -1829,6 +1830,13 @@ fn band_keys(conn: &Conn<'_>) -> Vec<(i64, Vec<i64>)> {
     .collect()
 }
 
+/// Gives band keys (in key order) these bytes, whatever they held.
+fn set_band_keys(conn: &Conn<'_>, rows: &[(i64, Vec<u8>)]) {
+    let keys: Vec<i64> = rows.iter().map(|(key, _)| *key).collect();
+    grouping::BandWrite::Clear(&keys).write(conn).unwrap();
+    grouping::BandWrite::Insert(rows).write(conn).unwrap();
+}
+
 /// Takes `claim_bands` back to version 9's rows, a row a band key and
 /// statement, to make a ledger of an earlier version.
 fn bands_as_version_9(conn: &Conn<'_>) {
@@ -1898,12 +1906,7 @@ fn a_band_key_keeps_its_latest_statements_and_a_version_8_ledger_drops_the_rest(
     assert_eq!(older.len(), per_key);
     let full = grouping::packed(older.iter().copied()).unwrap();
     let filled: Vec<(i64, Vec<u8>)> = keys.iter().map(|&key| (key, full.clone())).collect();
-    grouping::BandWrite::Clear(&keys)
-        .write(&ledger.conn())
-        .unwrap();
-    grouping::BandWrite::Insert(&filled)
-        .write(&ledger.conn())
-        .unwrap();
+    set_band_keys(&ledger.conn(), &filled);
     store_all(&mut ledger, &docs[..1], OnConflict::Skip, Stored::Added);
     let statement: i64 = ledger
         .conn()
@@ -1944,6 +1947,36 @@ fn a_band_key_keeps_its_latest_statements_and_a_version_8_ledger_drops_the_rest(
         .unwrap();
     let report = ledger.check().unwrap();
     assert!(report.is_ok(), "{report:?}");
+}
+
+/// The check finds each band key that storing never leaves: one that holds
+/// no statement, more than a key keeps, ids out of order, bytes that are
+/// not whole ids, or a statement not stored.
+fn the_check_finds_band_keys_that_storing_never_leaves(db: &TestDb) {
+    let ledger = ingest(db, &crowded_claims());
+    assert!(ledger.check().unwrap().is_ok());
+    let stored: Vec<i64> = ledger
+        .conn()
+        .column("SELECT id FROM statements ORDER BY id", &[])
+        .unwrap();
+    let per_key = attest_claims::PER_BAND_KEY;
+    assert!(stored.len() > per_key, "{} statements", stored.len());
+    let mut unsound: Vec<(i64, Vec<u8>)> = vec![
+        (-3, Vec::new()),
+        (
+            -2,
+            grouping::packed(stored[..=per_key].iter().copied()).unwrap(),
+        ),
+        (-1, grouping::packed([stored[1], stored[0]]).unwrap()),
+        (0, vec![1, 0, 0, 0, 0]),
+        (1, grouping::packed([stored[0], 1_000_000]).unwrap()),
+    ];
+    unsound.sort_unstable();
+    set_band_keys(&ledger.conn(), &unsound);
+    assert_eq!(
+        ledger.check().unwrap().count_mismatches,
+        ["5 band keys that hold no statement, too many, or one not stored"]
+    );
 }
 
 fn one_claim_is_read_by_its_id_and_claims_by_an_article_they_appear_in(db: &TestDb) {
