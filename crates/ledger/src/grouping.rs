@@ -72,94 +72,75 @@ impl BandWrite<'_> {
     /// ledger of 100,000. The keys inserted are new and no key's statements
     /// are null, so there is nothing for `OR IGNORE` to ignore.
     pub(crate) fn statements(self, db: &Conn<'_>) -> DbResult<Vec<(String, Vec<Value>)>> {
-        if let BandWrite::Insert([]) | BandWrite::Update([]) | BandWrite::Clear([]) = self {
-            return Ok(Vec::new());
-        }
+        let rows = match self {
+            BandWrite::Insert([]) | BandWrite::Update([]) | BandWrite::Clear([]) => {
+                return Ok(Vec::new());
+            }
+            BandWrite::Clear(keys) => return BandWrite::clear_statements(db, keys),
+            BandWrite::Insert(rows) | BandWrite::Update(rows) => rows,
+        };
+        let update = matches!(self, BandWrite::Update(_));
         if db.is_postgres() {
-            let (sql, param) = match self {
-                BandWrite::Insert(rows) | BandWrite::Update(rows) => {
-                    let mut json = Rows::new("claim_bands", &["band_key", "statements"]);
-                    for (key, statements) in rows {
-                        json.push([Value::Integer(*key), Value::Blob(statements.clone())])?;
-                    }
-                    let (insert, param) = json.insert_statement(db)?;
-                    match self {
-                        BandWrite::Update(_) => (
-                            format!(
-                                "{insert} ON CONFLICT (band_key) \
-                                 DO UPDATE SET statements = excluded.statements"
-                            ),
-                            param,
-                        ),
-                        _ => (insert, param),
-                    }
-                }
-                BandWrite::Clear(keys) => {
-                    let mut json = Rows::new("claim_bands", &["band_key"]);
-                    for key in keys {
-                        json.push([Value::Integer(*key)])?;
-                    }
-                    (
-                        format!(
-                            "DELETE FROM claim_bands WHERE {}",
-                            json.holds(db, "band_key", "band_key")
-                        ),
-                        json.into_param()?,
-                    )
-                }
-            };
+            let mut json = Rows::new("claim_bands", &["band_key", "statements"]);
+            for (key, statements) in rows {
+                json.push([Value::Integer(*key), Value::Blob(statements.clone())])?;
+            }
+            let (mut sql, param) = json.insert_statement(db)?;
+            if update {
+                sql.push_str(
+                    " ON CONFLICT (band_key) DO UPDATE SET statements = excluded.statements",
+                );
+            }
             return Ok(vec![(sql, vec![param])]);
         }
-        let pairs = |chunk: &[(i64, Vec<u8>)]| -> (String, Vec<Value>) {
-            (
-                vec!["(?, ?)"; chunk.len()].join(", "),
-                chunk
+        Ok(bound_chunks(rows)
+            .into_iter()
+            .map(|chunk| {
+                let values = vec!["(?, ?)"; chunk.len()].join(", ");
+                let sql = if update {
+                    format!(
+                        "UPDATE OR IGNORE claim_bands SET statements = v.column2 \
+                         FROM (VALUES {values}) AS v WHERE claim_bands.band_key = v.column1"
+                    )
+                } else {
+                    format!(
+                        "INSERT OR IGNORE INTO claim_bands (band_key, statements) VALUES {values}"
+                    )
+                };
+                let params = chunk
                     .iter()
                     .flat_map(|(key, statements)| {
                         [Value::Integer(*key), Value::Blob(statements.clone())]
                     })
-                    .collect(),
-            )
-        };
-        Ok(match self {
-            BandWrite::Insert(rows) => bound_chunks(rows)
-                .into_iter()
-                .map(|chunk| {
-                    let (values, params) = pairs(chunk);
-                    (
-                        format!(
-                            "INSERT OR IGNORE INTO claim_bands (band_key, statements) VALUES {values}"
-                        ),
-                        params,
-                    )
-                })
-                .collect(),
-            BandWrite::Update(rows) => bound_chunks(rows)
-                .into_iter()
-                .map(|chunk| {
-                    let (values, params) = pairs(chunk);
-                    (
-                        format!(
-                            "UPDATE OR IGNORE claim_bands SET statements = v.column2 \
-                             FROM (VALUES {values}) AS v WHERE claim_bands.band_key = v.column1"
-                        ),
-                        params,
-                    )
-                })
-                .collect(),
-            BandWrite::Clear(keys) => bound_chunks(keys)
-                .into_iter()
-                .map(|chunk| {
-                    (
-                        format!(
-                            "DELETE FROM claim_bands WHERE band_key IN ({})",
-                            vec!["?"; chunk.len()].join(", ")
-                        ),
-                        chunk.iter().map(|&key| Value::Integer(key)).collect(),
-                    )
-                })
-                .collect(),
-        })
+                    .collect();
+                (sql, params)
+            })
+            .collect())
+    }
+
+    /// The statements that take out `keys`, through the primary key.
+    fn clear_statements(db: &Conn<'_>, keys: &[i64]) -> DbResult<Vec<(String, Vec<Value>)>> {
+        if db.is_postgres() {
+            let mut json = Rows::new("claim_bands", &["band_key"]);
+            for key in keys {
+                json.push([Value::Integer(*key)])?;
+            }
+            let sql = format!(
+                "DELETE FROM claim_bands WHERE {}",
+                json.holds(db, "band_key", "band_key")
+            );
+            return Ok(vec![(sql, vec![json.into_param()?])]);
+        }
+        Ok(bound_chunks(keys)
+            .into_iter()
+            .map(|chunk| {
+                let sql = format!(
+                    "DELETE FROM claim_bands WHERE band_key IN ({})",
+                    vec!["?"; chunk.len()].join(", ")
+                );
+                (sql, chunk.iter().map(|&key| Value::Integer(key)).collect())
+            })
+            .collect())
     }
 
     /// Writes the keys ([`BandWrite::statements`]).
@@ -192,21 +173,28 @@ fn bound_chunks<T>(rows: &[T]) -> Vec<&[T]> {
 /// ledger's statements, which would need more than four billion to pass
 /// four bytes; one that did is refused, not cut.
 pub(crate) fn packed(ids: impl IntoIterator<Item = i64>) -> DbResult<Vec<u8>> {
-    let mut bytes = Vec::new();
-    for id in ids {
-        let id = u32::try_from(id).map_err(|_| {
-            rusqlite::Error::ToSqlConversionFailure(
-                format!("statement id {id} is beyond the band index's four-byte ids").into(),
-            )
-        })?;
-        bytes.extend_from_slice(&id.to_le_bytes());
-    }
-    Ok(bytes)
+    let ids = ids
+        .into_iter()
+        .map(|id| {
+            u32::try_from(id).map_err(|_| {
+                rusqlite::Error::ToSqlConversionFailure(
+                    format!("statement id {id} is beyond the band index's four-byte ids").into(),
+                )
+            })
+        })
+        .collect::<Result<Vec<u32>, _>>()?;
+    Ok(little_endian_bytes(ids))
 }
 
 /// The ids [`packed`] keeps, the oldest first.
 pub(crate) fn unpacked(bytes: &[u8]) -> impl Iterator<Item = i64> + '_ {
     little_endian_u32s(bytes).map(i64::from)
+}
+
+/// Four bytes a number, lowest first: how stems and band keys' statements
+/// are stored, and [`little_endian_u32s`] reads them.
+fn little_endian_bytes(numbers: impl IntoIterator<Item = u32>) -> Vec<u8> {
+    numbers.into_iter().flat_map(u32::to_le_bytes).collect()
 }
 
 fn little_endian_u32s(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
@@ -428,13 +416,7 @@ impl Run {
                         .map(|stance| stance.name().to_string())
                         .into(),
                     Value::Integer(i64::from(statement.hedged)),
-                    Value::Blob(
-                        print
-                            .stems
-                            .iter()
-                            .flat_map(|stem| stem.to_le_bytes())
-                            .collect(),
-                    ),
+                    Value::Blob(little_endian_bytes(print.stems.iter().copied())),
                     Value::Text(figures_text(&print.figures)),
                     Value::Text(joined(print.names.iter().cloned())),
                     Value::Text(figures_text(&print.years)),
@@ -669,12 +651,15 @@ pub(crate) fn remove(tx: &Conn<'_>, article: i64) -> DbResult<()> {
     let mut kept_keys = Vec::new();
     let mut emptied_keys = Vec::new();
     for (key, statements) in read_bands(tx, keys.iter())? {
-        let kept: Vec<i64> = unpacked(&statements)
+        let held: Vec<i64> = unpacked(&statements).collect();
+        let kept: Vec<i64> = held
+            .iter()
+            .copied()
             .filter(|statement| !removed.contains(statement))
             .collect();
         if kept.is_empty() {
             emptied_keys.push(key as i64);
-        } else if kept.len() < unpacked(&statements).count() {
+        } else if kept.len() < held.len() {
             kept_keys.push((key as i64, packed(kept)?));
         }
     }
