@@ -331,6 +331,14 @@ fn features(
         out.add(&[joint, word, "_", other]);
     }
     out.add(&["w_p1_n1=", word, "_", p1, "_", n1]);
+    // What the modal governs and what governs it, by meaning: "could double"
+    // and "could soar" alike, "could fine" and "could veto" alike.
+    for (name, other) in [("w_p1c=", p1), ("w_n1c=", n1), ("w_n2c=", n2)] {
+        if let Some(cluster) = attest_lang::word_cluster(other) {
+            out.add(&[name, word, "_", cluster.fine]);
+            out.add(&[name, word, "_c", cluster.coarse]);
+        }
+    }
     if let Some(tag) = view.pos(start).map(PosTag::name) {
         out.add(&["pos=", tag]);
         out.add(&["w_pos=", word, "_", tag]);

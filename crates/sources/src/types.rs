@@ -184,6 +184,17 @@ fn features(
     }
     for &i in words.iter().take(8) {
         out.add(&["sw=", view.word(i)]);
+        // Common nouns by meaning ("a spokeswoman", "the tribune", "the
+        // memo"); names stay out, for the reason their shape stands in.
+        if !view.is_capitalized(i)
+            && let Some(cluster) = attest_lang::word_cluster(view.word(i))
+        {
+            out.add(&["swc=", cluster.fine]);
+            if Some(&i) == words.last() {
+                out.add(&["shc=", cluster.fine]);
+                out.add(&["shcc=", cluster.coarse]);
+            }
+        }
     }
     for span in &attribution.source {
         for entity in entities_over(doc, *span) {
