@@ -7,10 +7,12 @@ for one word ("hate") reach the others ("despise", "loathe").
 
 Each word of Debian's English word lists (packages wamerican and wbritish, which
 `training/clusters.sh` installs when they are missing) and each whole word of the
-base model's vocabulary (all-MiniLM-L6-v2, the accurate mode's base) is embedded alone, as the sentence-transformers model embeds a sentence: the
-encoder's states mean-pooled and normalised. Spherical k-means then groups the
-vectors twice, coarse and fine. The encoder's forward pass is written here in numpy so
-that the job needs no PyTorch; everything is seeded, so the file is the same each run.
+base model's vocabulary (all-MiniLM-L6-v2, the accurate mode's base) is embedded
+alone, as the sentence-transformers model embeds a sentence: the encoder's states
+mean-pooled and normalised. Spherical k-means then groups the vectors twice, coarse
+and fine. The encoder's forward pass is written here in numpy so that the job needs
+no PyTorch. Everything is seeded, so a machine writes the same file each run;
+another machine's matrix products may round differently and move a few words.
 
     training/clusters.sh            # writes models/word-clusters.tsv
 """
