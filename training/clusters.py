@@ -1,7 +1,7 @@
 """Word clusters for the fast mode's linear models: models/word-clusters.tsv.
 
 The sourcing models (stance, source type, hedges) learn from a few thousand labelled
-attributions, so most cue words of real copy ("bristled at", "is eyeing", "despise")
+attributions, so many cue words of real copy ("bristled at", "is eyeing", "despise")
 were never seen in training. A cluster of words that mean alike lets a weight learned
 for one word ("hate") reach the others ("despise", "loathe").
 

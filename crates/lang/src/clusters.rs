@@ -2,7 +2,7 @@
 //! `training/clusters.sh` from the accurate mode's base encoder).
 //!
 //! The sourcing models learn from a few thousand labelled attributions, so
-//! most cue words of real copy were never seen in training. A feature naming
+//! many cue words of real copy were never seen in training. A feature naming
 //! a word's cluster lets a weight learned for "hate" reach "despise", and one
 //! learned for "plans" reach "is eyeing".
 

@@ -192,8 +192,8 @@ fn features(
         if let Some(class) = attest_lang::stance_class(word) {
             out.add(&["cls=", class.name()]);
         }
-        // Most cues of real copy were never seen in training; their meaning
-        // was ("bristled at" near "was angry at").
+        // Many cues of real copy were never seen in training; words that
+        // mean alike were ("bristled at" near "was angry at").
         if let Some(cluster) = attest_lang::word_cluster(word) {
             out.add(&["cwf=", cluster.fine]);
             out.add(&["cwc=", cluster.coarse]);
