@@ -77,13 +77,13 @@ def wordpieces(word, vocab):
     return pieces
 
 
-def embed(words, vocab, t):
-    """The mean-pooled, normalised sentence embedding of each word alone."""
+def embed(pieces, vocab, t):
+    """The mean-pooled, normalised sentence embedding of each word alone, given its pieces."""
     cls, sep = vocab["[CLS]"], vocab["[SEP]"]
-    sequences = [[cls] + wordpieces(w, vocab) + [sep] for w in words]
+    sequences = [[cls] + p + [sep] for p in pieces]
     length = max(len(s) for s in sequences)
-    ids = np.zeros((len(words), length), dtype=np.int64)
-    mask = np.zeros((len(words), length), dtype=np.float32)
+    ids = np.zeros((len(pieces), length), dtype=np.int64)
+    mask = np.zeros((len(pieces), length), dtype=np.float32)
     for row, s in enumerate(sequences):
         ids[row, : len(s)] = s
         mask[row, : len(s)] = 1.0
@@ -143,12 +143,13 @@ def embed_all(words, vocab):
     """Every word's embedding, in the order of `words`."""
     t = {k: v.astype(np.float32) for k, v in
          load_file(os.path.join(BASE_DIR, "model.safetensors")).items()}
+    pieces = [wordpieces(w, vocab) for w in words]
     # Batches of words with as many pieces, so that little is padding.
-    by_length = sorted(range(len(words)), key=lambda i: (len(wordpieces(words[i], vocab)), i))
+    by_length = sorted(range(len(words)), key=lambda i: (len(pieces[i]), i))
     vectors = np.zeros((len(words), HIDDEN), dtype=np.float32)
     for start in range(0, len(words), BATCH):
         batch = by_length[start:start + BATCH]
-        vectors[batch] = embed([words[i] for i in batch], vocab, t)
+        vectors[batch] = embed([pieces[i] for i in batch], vocab, t)
         print(f"embedded {min(start + BATCH, len(words))} of {len(words)} words", flush=True)
     return vectors
 
