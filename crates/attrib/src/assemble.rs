@@ -1,15 +1,16 @@
 //! From cues and their source and content runs to attributions, with the
 //! rules both modes share: the conventions overlay, quotations taken whole,
 //! one source per cue, a quotation's lead-in, a comma clause as content, the
-//! kind, and spans cut at line breaks.
+//! kind, spans cut at line breaks, and content given to one attribution.
 //!
 //! The fast mode's taggers and accurate mode's encoder find token runs; this
 //! module is the one place that turns runs into records, so both modes follow
 //! the same rules, and each rule can be switched off to measure what it gives.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
-use attest_doc::{Attribution, Budget, Doc, Exhausted, FoundAttribution};
+use attest_doc::{Attribution, Budget, Doc, Exhausted, FoundAttribution, TokenView};
 
 use crate::conventions::{self, Convention};
 use crate::features::{Lexicon, View};
@@ -38,6 +39,10 @@ pub struct Rules {
     pub appositive_source: bool,
     /// Spans are cut where a line break separates two tokens, as PolNeAR cuts fragments.
     pub line_breaks: bool,
+    /// Content is one attribution's: where several cues took the same run
+    /// ("continued:" and "said" around one quotation), one keeps it. PolNeAR
+    /// never gives two attributions one content.
+    pub one_claimant: bool,
 }
 
 impl Rules {
@@ -50,6 +55,7 @@ impl Rules {
         comma_content: true,
         appositive_source: true,
         line_breaks: true,
+        one_claimant: true,
     };
 
     /// No rule: the runs as found.
@@ -61,6 +67,7 @@ impl Rules {
         comma_content: false,
         appositive_source: false,
         line_breaks: false,
+        one_claimant: false,
     };
 }
 
@@ -156,7 +163,7 @@ impl Plan {
         budget: &Budget,
         mut roles: impl FnMut(TokenRange) -> (Vec<TokenRange>, Vec<TokenRange>),
     ) -> Result<Vec<Attribution>, Exhausted> {
-        let mut out = Vec::new();
+        let mut found = Vec::new();
         for (cue, confidence, convention) in &self.cues {
             budget.check()?;
             let cue = *cue;
@@ -222,31 +229,86 @@ impl Plan {
                     )
                 }
             };
-            if let Some(attribution) = tagging::attribution(
-                view,
-                doc,
-                cue,
-                &sources,
-                &content,
-                *confidence,
-                rules.line_breaks,
-            ) {
-                out.push(attribution);
-            }
+            found.push((cue, sources, content, *confidence));
         }
-        Ok(out)
+        if rules.one_claimant {
+            one_claimant(&TokenView::new(doc), &mut found);
+        }
+        Ok(found
+            .into_iter()
+            .filter_map(|(cue, sources, content, confidence)| {
+                tagging::attribution(
+                    view,
+                    doc,
+                    cue,
+                    &sources,
+                    &content,
+                    confidence,
+                    rules.line_breaks,
+                )
+            })
+            .collect())
     }
+}
+
+/// Found cue, source runs, content runs and confidence.
+type Found = (TokenRange, Vec<TokenRange>, Vec<TokenRange>, f32);
+
+/// Gives each content run to one of the cues that took it. A run that opens
+/// with a complementizer ("whether", "that", "to") goes to a cue before it,
+/// whose complement it is ("asked … whether he planned to attend, he said");
+/// otherwise, and among those, the nearest cue takes it, then the most
+/// confident, then the first. A cue left with none of the content it had is
+/// dropped: another cue said all of it.
+fn one_claimant(view: &TokenView<'_>, found: &mut Vec<Found>) {
+    let mut claimant: HashMap<TokenRange, (usize, (bool, usize, f32))> = HashMap::new();
+    for (i, (cue, _, content, confidence)) in found.iter().enumerate() {
+        for &run in content {
+            let complement = run.0 >= cue.1 && is_complementizer(view.word(run.0));
+            let rank = (!complement, gap(run, *cue), -*confidence);
+            claimant
+                .entry(run)
+                .and_modify(|held| {
+                    if rank < held.1 {
+                        *held = (i, rank);
+                    }
+                })
+                .or_insert((i, rank));
+        }
+    }
+    let mut i = 0;
+    found.retain_mut(|(_, _, content, _)| {
+        let own = |run: &TokenRange| claimant.get(run).is_none_or(|(held, ..)| *held == i);
+        let keep = if content.iter().any(own) {
+            content.retain(own);
+            true
+        } else {
+            content.is_empty()
+        };
+        i += 1;
+        keep
+    });
 }
 
 /// The run nearest the cue.
 fn nearest(runs: &[TokenRange], cue: TokenRange) -> Option<TokenRange> {
-    runs.iter().copied().min_by_key(|(a, b)| {
-        if *b <= cue.0 {
-            cue.0 - b
-        } else {
-            a.saturating_sub(cue.1)
-        }
-    })
+    runs.iter().copied().min_by_key(|run| gap(*run, cue))
+}
+
+fn is_complementizer(word: &str) -> bool {
+    matches!(
+        word,
+        "that" | "whether" | "if" | "to" | "how" | "why" | "what" | "when" | "where" | "who"
+    )
+}
+
+/// How many tokens lie between a run and a cue.
+fn gap((a, b): TokenRange, cue: TokenRange) -> usize {
+    if b <= cue.0 {
+        cue.0 - b
+    } else {
+        a.saturating_sub(cue.1)
+    }
 }
 
 /// Token ranges, to ask whether any overlaps a range in logarithmic time, so
@@ -340,6 +402,73 @@ mod tests {
         assert_eq!(texts(&doc, &none[0].source), ["the mayor", "Monday"]);
         assert_eq!(texts(&doc, &none[0].content), ["a mistake"]);
         assert_eq!(none[0].kind, AttributionKind::Direct);
+    }
+
+    #[test]
+    fn content_two_cues_took_goes_to_one_of_them() {
+        let text = "The chef spoke on Friday. “We will reopen in May,” she said, adding that staff would return.";
+        let doc = doc(text);
+        let quote = tokens(&doc, "We will reopen in May");
+        let found = |cue: &str, content: Vec<Range<usize>>, confidence: f32| FoundAttribution {
+            cue: tokens(&doc, cue),
+            sources: vec![tokens(&doc, "she")],
+            content,
+            confidence,
+        };
+        // "spoke" is the more confident, but "said" is nearer the quotation.
+        let spoke = found("spoke", vec![quote.clone()], 0.9);
+        let said = found("said", vec![quote.clone()], 0.8);
+        let adding = found(
+            "adding",
+            vec![quote, tokens(&doc, "that staff would return")],
+            0.7,
+        );
+        let cues_and_content = |rules: &Rules| {
+            attributions_from(&doc, &[spoke.clone(), said.clone(), adding.clone()], rules)
+                .iter()
+                .map(|a| (texts(&doc, &a.cue), texts(&doc, &a.content)))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            cues_and_content(&Rules::ALL),
+            [
+                (
+                    vec!["said".to_string()],
+                    vec!["“We will reopen in May,”".to_string()]
+                ),
+                (
+                    vec!["adding".to_string()],
+                    vec!["that staff would return".to_string()]
+                ),
+            ],
+            "the nearest cue keeps the quotation; a cue left with none of its content is dropped"
+        );
+        let off = Rules {
+            one_claimant: false,
+            ..Rules::ALL
+        };
+        assert_eq!(cues_and_content(&off).len(), 3);
+    }
+
+    #[test]
+    fn a_complement_goes_to_the_cue_before_it() {
+        let text = "Asked on Friday whether she would stay, Lee said, “Yes.”";
+        let doc = doc(text);
+        let complement = tokens(&doc, "whether she would stay");
+        let found = |cue: &str, confidence: f32| FoundAttribution {
+            cue: tokens(&doc, cue),
+            sources: vec![tokens(&doc, "Lee")],
+            content: vec![complement.clone()],
+            confidence,
+        };
+        let all = attributions_from(
+            &doc,
+            &[found("Asked", 0.5), found("said", 0.9)],
+            &Rules::ALL,
+        );
+        assert_eq!(all.len(), 1);
+        assert_eq!(texts(&doc, &all[0].cue), ["Asked"]);
+        assert_eq!(texts(&doc, &all[0].content), ["whether she would stay"]);
     }
 
     #[test]
