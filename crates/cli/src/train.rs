@@ -171,10 +171,8 @@ fn train_sourcing(
         .iter()
         .map(|s| s.name())
         .collect();
-    let config = attest_sources::classifier::TrainConfig {
-        epochs: 10,
+    let perceptron = attest_sources::classifier::Learner::Perceptron {
         orders: attest_learn::TRAINING_ORDERS,
-        seed: args.seed,
         prune: PRUNE,
     };
     let no_vocabulary = std::collections::BTreeSet::new();
@@ -186,6 +184,7 @@ fn train_sourcing(
             &stances[..],
             &no_vocabulary,
             &examples,
+            perceptron,
         ),
         (
             "source-type.model",
@@ -193,6 +192,7 @@ fn train_sourcing(
             &type_classes[..],
             &no_vocabulary,
             &type_examples,
+            perceptron,
         ),
         (
             "source-link.model",
@@ -200,6 +200,7 @@ fn train_sourcing(
             &attest_sources::link::CLASSES[..],
             &no_vocabulary,
             &link_examples,
+            attest_sources::link::LEARNER,
         ),
         (
             "hedges.model",
@@ -207,10 +208,16 @@ fn train_sourcing(
             &attest_sources::hedges::CLASSES[..],
             &triggers,
             &hedge_examples,
+            perceptron,
         ),
     ];
     let meta = [("articles", labels.len().to_string())];
-    for (file, kind, classes, vocabulary, examples) in models {
+    for (file, kind, classes, vocabulary, examples, learner) in models {
+        let config = attest_sources::classifier::TrainConfig {
+            epochs: 10,
+            seed: args.seed,
+            learner,
+        };
         let spec = attest_sources::classifier::ModelSpec {
             labels: classes,
             vocabulary: vocabulary.clone(),

@@ -8,6 +8,8 @@
 //! then learns and scores classes with [`Weights`]:
 //!
 //! - [`Trainer`]: the multiclass averaged perceptron, for greedy taggers;
+//! - [`train_logistic`]: multinomial logistic regression, for a classifier
+//!   whose rare features the perceptron overfits;
 //! - [`SequenceTrainer`] / [`SequenceModel`]: the structured averaged
 //!   perceptron with first-order transitions, and the one Viterbi
 //!   ([`decode_scores`]) under an optional [`TransitionMask`] and labels
@@ -63,6 +65,7 @@
 mod bundled;
 mod features;
 mod keys;
+mod logistic;
 mod model;
 mod perceptron;
 mod quantised;
@@ -77,6 +80,7 @@ pub use features::{
     fnv1a64_extend, fnv1a64_parts, last_chars,
 };
 pub use keys::{KeyMap, key1, key2, key3, mix};
+pub use logistic::{LogisticConfig, train_logistic};
 pub use model::{FORMAT_VERSION, Model, ModelError, expect_kind, open_model, seal_model};
 pub use perceptron::{Trainer, Weights, argmax};
 pub use quantised::{KeyTable, MAX_LABELS, QuantisedModel, Sums};

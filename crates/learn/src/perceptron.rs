@@ -306,6 +306,24 @@ impl Weights {
         best_class(scores)
     }
 
+    /// Weights from a dense matrix of `n_classes` values a feature, feature
+    /// after feature; zeros are left out.
+    pub(crate) fn from_dense(n_classes: u16, dense: &[f32]) -> Weights {
+        let mut out = Weights::empty(n_classes);
+        let mut entries = Vec::new();
+        for row in dense.chunks(usize::from(n_classes).max(1)) {
+            entries.clear();
+            entries.extend(
+                (0u16..)
+                    .zip(row)
+                    .filter(|(_, value)| **value != 0.0)
+                    .map(|(class, value)| (class, *value)),
+            );
+            out.push_row(&entries);
+        }
+        out
+    }
+
     /// Drops the weights whose magnitude is below `threshold`, to keep model
     /// files small; returns how many were dropped.
     pub fn prune(&mut self, threshold: f32) -> usize {

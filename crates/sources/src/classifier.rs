@@ -4,11 +4,14 @@
 //!
 //! Training is the averaged multiclass perceptron of `attest-learn`, over
 //! several visiting orders whose weights are averaged, so that one order's
-//! luck does not decide the model; the same examples and seed give the same
-//! bytes. A stage keeps the rule it had as a feature (`rule=…`), so the model
+//! luck does not decide the model, or its logistic regression, where a stage
+//! says so ([`Learner`]); the same examples and seed give the same bytes. A stage keeps the rule it had as a feature (`rule=…`), so the model
 //! learns where the rule is right and where real copy says otherwise.
 
-use attest_learn::{FeatureTable, Model, ModelError, Scorer, SplitMix64, Trainer, Weights};
+use attest_learn::{
+    FeatureTable, LogisticConfig, Model, ModelError, Scorer, SplitMix64, Trainer, Weights,
+    train_logistic,
+};
 
 /// One training example: its features and its class index.
 pub type Example = (Vec<String>, u16);
@@ -100,15 +103,36 @@ pub fn overrule(scores: &[f32], held: usize, margin: f32) -> usize {
 /// How a classifier is trained.
 #[derive(Clone, Copy, Debug)]
 pub struct TrainConfig {
-    /// Passes over the examples per visiting order.
+    /// Passes over the examples (per visiting order, for the perceptron).
     pub epochs: usize,
-    /// Visiting orders whose averaged weights are averaged again.
-    pub orders: usize,
     /// Seeds the visiting orders.
     pub seed: u64,
-    /// Weights smaller than this are dropped from the model, which keeps the
-    /// file small: most features are rare words with tiny averaged weights.
-    pub prune: f32,
+    /// What learns the weights.
+    pub learner: Learner,
+}
+
+/// What learns a classifier's weights. Each drops the weights smaller than
+/// its `prune` from the model, which keeps the file small: most features are
+/// rare words with tiny weights.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Learner {
+    /// The averaged perceptron, over `orders` visiting orders whose averaged
+    /// weights are averaged again.
+    Perceptron {
+        /// Visiting orders.
+        orders: usize,
+        /// The smallest weight kept.
+        prune: f32,
+    },
+    /// Logistic regression by AdaGrad: scores are log-odds.
+    Logistic {
+        /// The L2 penalty.
+        l2: f32,
+        /// AdaGrad's base step.
+        rate: f32,
+        /// The smallest weight kept.
+        prune: f32,
+    },
 }
 
 /// What a trained model is called and made of, besides its weights.
@@ -141,30 +165,32 @@ pub fn train(
         })
         .collect();
     let n_classes = labels.len() as u16;
-    let mut rng = SplitMix64::new(config.seed);
-    let orders: Vec<Weights> = (0..config.orders.max(1))
-        .map(|_| {
-            let mut trainer = Trainer::new(n_classes);
-            let mut order: Vec<usize> = (0..ids.len()).collect();
-            for _ in 0..config.epochs {
-                rng.shuffle(&mut order);
-                for &i in &order {
-                    let (features, class) = &ids[i];
-                    trainer.train_one(features, *class);
-                }
-            }
-            trainer.average()
-        })
-        .collect();
-    let mut weights = Weights::mean(n_classes, &orders.iter().collect::<Vec<_>>());
-    weights.prune(config.prune);
     let mut model_meta: std::collections::BTreeMap<String, String> = meta
         .iter()
         .map(|(k, v)| ((*k).to_owned(), v.clone()))
         .collect();
+    let weights = match config.learner {
+        Learner::Perceptron { orders, prune } => {
+            model_meta.insert("orders".into(), orders.to_string());
+            let mut weights = perceptron(&ids, n_classes, orders, config);
+            weights.prune(prune);
+            weights
+        }
+        Learner::Logistic { l2, rate, prune } => {
+            model_meta.insert("learner".into(), format!("logistic, l2 {l2}, rate {rate}"));
+            let logistic = LogisticConfig {
+                epochs: config.epochs,
+                rate,
+                l2,
+                seed: config.seed,
+            };
+            let mut weights = train_logistic(&ids, table.len(), n_classes, &logistic);
+            weights.prune(prune);
+            weights
+        }
+    };
     model_meta.insert("examples".into(), examples.len().to_string());
     model_meta.insert("epochs".into(), config.epochs.to_string());
-    model_meta.insert("orders".into(), config.orders.to_string());
     model_meta.insert("seed".into(), config.seed.to_string());
     Model {
         kind,
@@ -179,21 +205,45 @@ pub fn train(
     .to_bytes()
 }
 
+/// The mean of averaged perceptrons, one a visiting order.
+fn perceptron(
+    ids: &[(Vec<u32>, u16)],
+    n_classes: u16,
+    orders: usize,
+    config: &TrainConfig,
+) -> Weights {
+    let mut rng = SplitMix64::new(config.seed);
+    let orders: Vec<Weights> = (0..orders.max(1))
+        .map(|_| {
+            let mut trainer = Trainer::new(n_classes);
+            let mut order: Vec<usize> = (0..ids.len()).collect();
+            for _ in 0..config.epochs {
+                rng.shuffle(&mut order);
+                for (features, class) in order.iter().filter_map(|&i| ids.get(i)) {
+                    trainer.train_one(features, *class);
+                }
+            }
+            trainer.average()
+        })
+        .collect();
+    Weights::mean(n_classes, &orders.iter().collect::<Vec<_>>())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn learns_and_reads_back_byte_for_byte() {
+    /// A model of two classes trained on four words by `learner`, checked to
+    /// train to the same bytes twice and read back.
+    fn trained(learner: Learner, epochs: usize) -> Classifier {
         let examples: Vec<Example> = [("said", 0), ("told", 0), ("denied", 1), ("rejected", 1)]
             .iter()
             .map(|(w, c)| (vec![format!("w={w}"), "bias".to_owned()], *c))
             .collect();
         let config = TrainConfig {
-            prune: 0.0,
-            epochs: 5,
-            orders: 3,
+            epochs,
             seed: 7,
+            learner,
         };
         let spec = ModelSpec {
             labels: &["asserts", "denies"],
@@ -202,16 +252,40 @@ mod tests {
         };
         let bytes = train(*b"TEST", &spec, &examples, &config);
         assert_eq!(bytes, train(*b"TEST", &spec, &examples, &config));
-        let classifier = Classifier::from_bytes(&bytes, *b"TEST").unwrap();
-        let scores = |word: &str| {
-            classifier.scores(|out| {
-                out.add(&["w=", word]);
-                out.add(&["bias"]);
-            })
+        assert!(Classifier::from_bytes(&bytes, *b"NOPE").is_err());
+        Classifier::from_bytes(&bytes, *b"TEST").unwrap()
+    }
+
+    fn scores(classifier: &Classifier, word: &str) -> Vec<f32> {
+        classifier.scores(|out| {
+            out.add(&["w=", word]);
+            out.add(&["bias"]);
+        })
+    }
+
+    #[test]
+    fn both_learners_learn_and_read_back_byte_for_byte() {
+        let perceptron = Learner::Perceptron {
+            orders: 3,
+            prune: 0.0,
         };
-        assert!(scores("denied")[1] > scores("denied")[0]);
-        assert!(scores("said")[0] > scores("said")[1]);
-        assert!(classifier.vocabulary().contains("said"));
+        let logistic = Learner::Logistic {
+            l2: 1e-4,
+            rate: 0.1,
+            prune: 0.0,
+        };
+        for (learner, epochs) in [(perceptron, 5), (logistic, 50)] {
+            let classifier = trained(learner, epochs);
+            for (word, class) in [("said", 0), ("told", 0), ("denied", 1), ("rejected", 1)] {
+                let scores = scores(&classifier, word);
+                assert!(scores[class] > scores[1 - class], "{learner:?}: {word}");
+            }
+            assert!(classifier.vocabulary().contains("said"));
+        }
+    }
+
+    #[test]
+    fn only_a_clear_lead_overrules() {
         assert_eq!(overrule(&[1.0, 3.0], 0, 1.5), 1, "a clear lead overrules");
         assert_eq!(
             overrule(&[1.0, 2.0], 0, 1.5),
@@ -223,6 +297,5 @@ mod tests {
             1,
             "the lowest of tied bests"
         );
-        assert!(Classifier::from_bytes(&bytes, *b"NOPE").is_err());
     }
 }
