@@ -279,12 +279,8 @@ fn one_claimant(view: &TokenView<'_>, found: &mut Vec<Found>) {
     let mut i = 0;
     found.retain_mut(|(_, _, content, _)| {
         let own = |run: &TokenRange| claimant.get(run).is_none_or(|(held, ..)| *held == i);
-        let keep = if content.iter().any(own) {
-            content.retain(own);
-            true
-        } else {
-            content.is_empty()
-        };
+        let keep = content.is_empty() || content.iter().any(own);
+        content.retain(own);
         i += 1;
         keep
     });

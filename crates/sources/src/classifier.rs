@@ -169,12 +169,10 @@ pub fn train(
         .iter()
         .map(|(k, v)| ((*k).to_owned(), v.clone()))
         .collect();
-    let weights = match config.learner {
+    let (mut weights, prune) = match config.learner {
         Learner::Perceptron { orders, prune } => {
             model_meta.insert("orders".into(), orders.to_string());
-            let mut weights = perceptron(&ids, n_classes, orders, config);
-            weights.prune(prune);
-            weights
+            (perceptron(&ids, n_classes, orders, config), prune)
         }
         Learner::Logistic { l2, rate, prune } => {
             model_meta.insert("learner".into(), format!("logistic, l2 {l2}, rate {rate}"));
@@ -184,11 +182,13 @@ pub fn train(
                 l2,
                 seed: config.seed,
             };
-            let mut weights = train_logistic(&ids, table.len(), n_classes, &logistic);
-            weights.prune(prune);
-            weights
+            (
+                train_logistic(&ids, table.len(), n_classes, &logistic),
+                prune,
+            )
         }
     };
+    weights.prune(prune);
     model_meta.insert("examples".into(), examples.len().to_string());
     model_meta.insert("epochs".into(), config.epochs.to_string());
     model_meta.insert("seed".into(), config.seed.to_string());
